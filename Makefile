@@ -1,0 +1,59 @@
+# GroupEnumerator — the two commands are `make demo` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+SHARED ?= ../shared
+LIBRARY ?= Fixtures/Library
+# Debian packages the build needs (C libraries behind the metadata readers).
+BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
+# Extra packages the tests need (setpriv comes from util-linux).
+TEST_PACKAGES := util-linux
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean
+
+demo: deps
+	$(SWIFT) run -c release Demo $(LIBRARY)
+
+test: test-deps lint build unit-tests permission-tests
+
+# Installs only what is missing, so a second run does not touch apt at all.
+deps:
+	@missing=""; for p in $(BUILD_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+test-deps: deps
+	@missing=""; for p in $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+
+build: deps
+	$(SWIFT) build -Xswiftc -warnings-as-errors --build-tests
+
+unit-tests: build
+	$(SWIFT) test --skip-build
+
+# Root passes every permission check, so these tests only mean something with the
+# DAC override capabilities dropped; they fail (rather than skip) when that is asked for.
+permission-tests: build
+	setpriv --bounding-set=-dac_override,-dac_read_search \
+	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
+
+# Compares the Demo's reading of the shared corpus with exiftool's (truth.json).
+conformance: deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus
+
+clean:
+	rm -rf .build

@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "GroupEnumerator",
+  products: [
+    .library(name: "GroupEnumerator", targets: ["GroupEnumerator"]),
+    .executable(name: "Demo", targets: ["Demo"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLibExif",
+      pkgConfig: "libexif",
+      providers: [.apt(["libexif-dev"])]
+    ),
+    .systemLibrary(
+      name: "CGExiv2",
+      pkgConfig: "gexiv2",
+      providers: [.apt(["libgexiv2-dev"])]
+    ),
+    .target(
+      name: "GroupEnumerator",
+      dependencies: ["CLibExif", "CGExiv2"]
+    ),
+    .executableTarget(
+      name: "Demo",
+      dependencies: ["GroupEnumerator"]
+    ),
+    .testTarget(
+      name: "GroupEnumeratorTests",
+      dependencies: ["GroupEnumerator"]
+    ),
+    .testTarget(
+      name: "DemoTests",
+      dependencies: ["Demo", "GroupEnumerator"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+// Every Swift target gets the same upcoming features, in one place.
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .enableUpcomingFeature("InternalImportsByDefault"),
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Options that change what a library walk includes.
+public struct LibraryOptions: Sendable, Hashable {
+  /// Whether hidden files and folders (leading dot) are included. Default `false`.
+  public var includesHiddenFiles: Bool
+  /// Whether symbolic links that stay inside the library are followed. Default `false`.
+  public var followsSymlinks: Bool
+  /// How many files are read at once. Default: the number of active processors.
+  public var maximumConcurrency: Int
+
+  /// Creates options.
+  public init(
+    includesHiddenFiles: Bool = false, followsSymlinks: Bool = false,
+    maximumConcurrency: Int? = nil
+  ) {
+    self.includesHiddenFiles = includesHiddenFiles
+    self.followsSymlinks = followsSymlinks
+    self.maximumConcurrency = max(1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
+  }
+}
+
+/// One media file found by the walk (not read yet).
+struct ScannedFile: Sendable, Hashable {
+  /// Path relative to the root.
+  var path: LibraryPath
+  /// Size in bytes from `fstatat`.
+  var fileSize: Int64
+  /// Modification time from `fstatat`.
+  var modificationDate: Date
+  /// The format sniffed from the first bytes; `nil` when the content is not a known
+  /// media format (then `problem` says why, and the extension chose the type).
+  var format: MediaFormat?
+  /// `.photo` or `.video` (never `.livePhoto`: pairing happens later).
+  var type: AssetType
+  /// Why the file could not be sniffed, if it could not.
+  var problem: AssetProblem?
+}
+
+/// One group found by the walk, its files sorted by path bytes.
+struct ScannedGroup: Sendable, Hashable {
+  var kind: AssetGroup.Kind
+  /// The folder: the root for the Camera Roll.
+  var path: LibraryPath
+  var files: [ScannedFile]
+}
+
+/// What a walk of the library found.
+struct LibraryScan: Sendable {
+  /// The Camera Roll first (when it has files), then albums sorted by path bytes.
+  var groups: [ScannedGroup]
+  /// Folders that could not be listed, each with the reason.
+  var folderProblems: [FolderProblem]
+}
+
+/// A folder that could not be read during the walk.
+struct FolderProblem: Sendable, Hashable {
+  var path: LibraryPath
+  var problem: AssetProblem
+}
+
+/// Walks a library folder with `openat`/`fdopendir`, never following symbolic links out
+/// of the root, keeping names as bytes.
+struct LibraryScanner {
+  let root: String
+  let options: LibraryOptions
+
+  /// Walks the library.
+  ///
+  /// - Parameter isCancelled: Polled between folders; when it returns `true` the walk
+  ///   throws ``LibraryError/cancelled``.
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
+  func scan(isCancelled: () -> Bool = { false }) throws(LibraryError) -> LibraryScan {
+    // Placeholder until the walker lands.
+    LibraryScan(groups: [], folderProblems: [])
+  }
+}

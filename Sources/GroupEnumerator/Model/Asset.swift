@@ -1,0 +1,118 @@
+public import Foundation
+
+/// One file that belongs to an asset: the still or the movie of a shot.
+public struct AssetResource: Sendable, Hashable {
+  /// What part of the asset the file is.
+  public enum Role: String, Sendable, Hashable, Codable {
+    /// The still image of a photo or Live Photo.
+    case photo
+    /// A movie, or the motion part of a Live Photo.
+    case video
+  }
+
+  /// The file's path relative to the library root.
+  public let path: LibraryPath
+  /// What part of the asset it is.
+  public let role: Role
+  /// The content format, when recognised.
+  public let format: MediaFormat?
+  /// The file's size in bytes.
+  public let fileSize: Int64
+
+  /// Creates a resource.
+  public init(path: LibraryPath, role: Role, format: MediaFormat?, fileSize: Int64) {
+    self.path = path
+    self.role = role
+    self.format = format
+    self.fileSize = fileSize
+  }
+
+  /// The file name, for display.
+  public var name: String { path.lastComponent }
+}
+
+/// One shot in the library, with everything read from its file(s).
+public struct Asset: Sendable, Hashable, Identifiable {
+  /// A stable identifier derived from the primary file's path relative to the root.
+  public let id: UUID
+  /// The asset's primary file (the still of a Live Photo).
+  public let path: LibraryPath
+  /// The group the asset belongs to (its Camera Roll or album).
+  public let group: AssetGroup.Kind
+  /// The path of the group's folder (the root for the Camera Roll).
+  public let groupPath: LibraryPath
+  /// Photo, video or Live Photo.
+  public let type: AssetType
+  /// The files that make up the asset, primary first.
+  public let resources: [AssetResource]
+  /// The primary file's modification time.
+  public let fileModificationDate: Date
+  /// What the metadata reader found (for a Live Photo, the still's, with the movie's
+  /// duration).
+  public let metadata: MediaMetadata
+  /// Problems with the file(s) or their metadata.
+  public let problems: [AssetProblem]
+
+  /// Creates an asset.
+  public init(
+    path: LibraryPath, group: AssetGroup.Kind, groupPath: LibraryPath, type: AssetType,
+    resources: [AssetResource], fileModificationDate: Date, metadata: MediaMetadata,
+    problems: [AssetProblem] = []
+  ) {
+    self.id = StableIdentifier.uuid(namespace: "asset", path: path)
+    self.path = path
+    self.group = group
+    self.groupPath = groupPath
+    self.type = type
+    self.resources = resources
+    self.fileModificationDate = fileModificationDate
+    self.metadata = metadata
+    self.problems = metadata.problems + problems
+  }
+
+  /// The primary file's name.
+  public var name: String { path.lastComponent }
+
+  /// The primary file's extension as written (`JPG`, `heic`), or empty.
+  public var fileExtension: String {
+    let name = path.lastComponentBytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+    return LibraryPath.escape(Array(name[(dot + 1)...]))
+  }
+
+  /// `assets-library://asset/asset.JPG?id=<UUID>&ext=JPG`.
+  public var url: URL {
+    let ext = fileExtension.isEmpty ? "" : fileExtension
+    let escapedExt = ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    return URL(
+      string: "assets-library://asset/asset.\(escapedExt)?id=\(id.uuidString)&ext=\(escapedExt)")
+      ?? URL(fileURLWithPath: "/")
+  }
+
+  /// The primary file's size in bytes.
+  public var fileSize: Int64 { resources.first?.fileSize ?? 0 }
+
+  /// The width as displayed (orientation applied).
+  public var pixelWidth: Int? { metadata.displayedWidth }
+  /// The height as displayed (orientation applied).
+  public var pixelHeight: Int? { metadata.displayedHeight }
+  /// Where it was taken.
+  public var location: Location? { metadata.location }
+  /// The movie's length in seconds.
+  public var duration: Double? { metadata.duration }
+
+  /// When the shot was taken, with its source: photos take DateTimeOriginal, then
+  /// DateTimeDigitized, then the TIFF DateTime; videos take Apple's creationdate, then the
+  /// movie header; both fall back to the file's modification time.
+  public var creationDate: CaptureDate? {
+    let candidates: [CaptureDate?] =
+      switch type {
+      case .video:
+        [metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate]
+      case .photo, .livePhoto:
+        [metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime]
+      }
+    for case let date? in candidates { return date }
+    return CaptureDate(utc: fileModificationDate, source: .fileModificationTime)
+  }
+}

@@ -1,0 +1,43 @@
+/// Something wrong with one file: reported on its asset, never fatal to the library.
+public struct AssetProblem: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of problem it is, for programs.
+  public enum Code: String, Sendable, Hashable, Codable {
+    /// The file could not be opened or read (the message names the system error).
+    case unreadable
+    /// The file is not a regular file any more (replaced by a FIFO, a folder, a link…).
+    case notRegularFile
+    /// The file disappeared between listing and reading.
+    case vanished
+    /// The file is empty.
+    case emptyFile
+    /// The content is not a media format we know, though the name says it is.
+    case unrecognizedFormat
+    /// The content is truncated or malformed; what could be read is kept.
+    case malformed
+    /// A metadata value is impossible (bad date, GPS out of range, zero denominator…)
+    /// and was treated as absent.
+    case invalidValue
+    /// A folder could not be listed.
+    case unreadableFolder
+    /// Reading metadata from this format is not supported yet.
+    case unsupported
+  }
+
+  /// What kind of problem it is.
+  public let code: Code
+  /// A sentence for people.
+  public let message: String
+
+  /// Creates a problem.
+  ///
+  /// - Parameters:
+  ///   - code: What kind of problem it is.
+  ///   - message: A sentence for people.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// `code: message`.
+  public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,157 @@
+public import Foundation
+
+/// When a shot was taken, as the file recorded it, with where that answer came from.
+///
+/// A camera writes a local wall-clock time, sometimes with its UTC offset; a movie
+/// header holds a UTC instant; a file's modification time is a UTC instant too. Those are
+/// different things, so the time zone is kept as recorded (``Zone``) and never guessed.
+public struct CaptureDate: Sendable, Hashable {
+  /// Where a capture date was read from.
+  public enum Source: String, Sendable, Hashable, CaseIterable, Codable {
+    case exifDateTimeOriginal = "exif:DateTimeOriginal"
+    case exifDateTimeDigitized = "exif:DateTimeDigitized"
+    case exifDateTime = "exif:DateTime"
+    case quickTimeCreationDate = "quicktime:creationdate"
+    case quickTimeMovieHeader = "quicktime:mvhd"
+    case fileModificationTime = "file:mtime"
+
+    /// Whether the date comes from the file system rather than from the file's metadata:
+    /// it may be when the file was copied or uploaded, not when the shot was taken.
+    public var isFileTime: Bool { self == .fileModificationTime }
+  }
+
+  /// The time zone a capture date is in.
+  public enum Zone: Sendable, Hashable {
+    /// A UTC instant.
+    case utc
+    /// Local time at this many seconds east of UTC.
+    case offset(seconds: Int)
+    /// Local time in a zone the file does not say.
+    case unknown
+  }
+
+  public let year: Int
+  public let month: Int
+  public let day: Int
+  public let hour: Int
+  public let minute: Int
+  public let second: Int
+  /// Fractional seconds as recorded digits (`"123"` for .123), or `nil`.
+  public let subsecond: String?
+  public let zone: Zone
+  public let source: Source
+
+  /// Creates a capture date from validated components.
+  ///
+  /// - Returns: `nil` when a component is out of range (month 13, February 30, …).
+  public init?(
+    year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+    subsecond: String? = nil, zone: Zone, source: Source
+  ) {
+    guard (1...9999).contains(year), (1...12).contains(month), (0...23).contains(hour),
+      (0...59).contains(minute), (0...60).contains(second),
+      (1...CaptureDate.daysIn(month: month, year: year)).contains(day)
+    else { return nil }
+    if let subsecond, subsecond.isEmpty || !subsecond.allSatisfy(\.isASCIIDigitCharacter) {
+      return nil
+    }
+    if case .offset(let seconds) = zone, abs(seconds) > 18 * 3600 { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.subsecond = subsecond
+    self.zone = zone
+    self.source = source
+  }
+
+  /// Creates a UTC capture date from an instant.
+  ///
+  /// - Parameters:
+  ///   - date: The instant.
+  ///   - source: Where it was read from.
+  /// - Returns: `nil` for an instant outside years 1–9999.
+  public init?(utc date: Date, source: Source) {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    let seconds = date.timeIntervalSince1970
+    guard seconds.isFinite, seconds > -62_135_596_800, seconds < 253_402_300_800 else { return nil }
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    guard let year = parts.year, let month = parts.month, let day = parts.day,
+      let hour = parts.hour, let minute = parts.minute, let second = parts.second
+    else { return nil }
+    self.init(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+      zone: .utc, source: source)
+  }
+
+  /// ISO 8601 text: `2019-05-01T12:34:56.120+09:00` with a known offset,
+  /// `…Z` for a UTC instant, and no zone for a local time whose zone is unknown.
+  public var iso8601: String {
+    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2)
+    text += ":" + pad(minute, 2) + ":" + pad(second, 2)
+    if let subsecond { text += "." + subsecond }
+    switch zone {
+    case .utc: text += "Z"
+    case .offset(let seconds):
+      let sign = seconds < 0 ? "-" : "+"
+      let magnitude = abs(seconds)
+      text += sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude % 3600 / 60, 2)
+    case .unknown: break
+    }
+    return text
+  }
+
+  /// The date as EXIF writes it: `YYYY:MM:DD HH:MM:SS` (wall-clock, no zone).
+  public var exifText: String {
+    pad(year, 4) + ":" + pad(month, 2) + ":" + pad(day, 2) + " " + pad(hour, 2) + ":"
+      + pad(minute, 2) + ":" + pad(second, 2)
+  }
+
+  /// The instant, when the zone is known; `nil` for a local time in an unknown zone.
+  public var date: Date? {
+    let offset: Int
+    switch zone {
+    case .utc: offset = 0
+    case .offset(let seconds): offset = seconds
+    case .unknown: return nil
+    }
+    return wallClockDate(offsetSeconds: offset)
+  }
+
+  /// The wall-clock time read as if it were UTC, for ordering and comparing dates whose
+  /// zone is unknown. Never present this as an instant.
+  public var wallClockAsUTC: Date? { wallClockDate(offsetSeconds: 0) }
+
+  private func wallClockDate(offsetSeconds: Int) -> Date? {
+    var calendar = Calendar(identifier: .gregorian)
+    guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
+    calendar.timeZone = utc
+    let parts = DateComponents(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    guard let date = calendar.date(from: parts) else { return nil }
+    let fraction = subsecond.flatMap { Double("0." + $0) } ?? 0
+    return date.addingTimeInterval(fraction - Double(offsetSeconds))
+  }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2:
+      let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+      return leap ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  private func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+  }
+}
+
+extension Character {
+  var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
+}

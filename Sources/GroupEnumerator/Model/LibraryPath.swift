@@ -1,0 +1,150 @@
+/// A path inside a photo library, relative to its root, kept as the raw bytes the file
+/// system gave us.
+///
+/// Linux file names are bytes, not text: two names that differ only in Unicode
+/// normalisation are two files, and a name need not be valid UTF-8 at all. `LibraryPath`
+/// therefore compares, hashes and sorts by bytes, and offers a text form only for display
+/// (``description``) and an escaped form that round-trips (``escaped``).
+public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The path's bytes, components separated by `/`, without a leading or trailing `/`.
+  /// Empty for the library root itself.
+  public let bytes: [UInt8]
+
+  /// Creates a path from raw bytes.
+  ///
+  /// - Parameter bytes: Components separated by `/`, relative to the library root.
+  public init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  /// Creates a path from text, stored as its UTF-8 bytes (no normalisation is applied).
+  ///
+  /// - Parameter string: Components separated by `/`, relative to the library root.
+  public init(_ string: String) {
+    self.bytes = Array(string.utf8)
+  }
+
+  /// The library root.
+  public static let root = LibraryPath(bytes: [])
+
+  /// Whether this is the library root.
+  public var isRoot: Bool { bytes.isEmpty }
+
+  /// The path's components, as byte arrays.
+  public var componentBytes: [[UInt8]] {
+    bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
+  }
+
+  /// The last component's bytes (the file name), or empty for the root.
+  public var lastComponentBytes: [UInt8] {
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return bytes }
+    return Array(bytes[(slash + 1)...])
+  }
+
+  /// The last component as display text (invalid UTF-8 escaped as in ``escaped``).
+  public var lastComponent: String { LibraryPath.escape(lastComponentBytes) }
+
+  /// The path without its last component (the root for a top-level name).
+  public var parent: LibraryPath {
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return .root }
+    return LibraryPath(bytes: Array(bytes[..<slash]))
+  }
+
+  /// The path with `component` appended.
+  ///
+  /// - Parameter component: One file name's bytes (no `/`).
+  /// - Returns: The longer path.
+  public func appending(_ component: [UInt8]) -> LibraryPath {
+    if bytes.isEmpty { return LibraryPath(bytes: component) }
+    return LibraryPath(bytes: bytes + [UInt8(ascii: "/")] + component)
+  }
+
+  /// Whether the path's bytes are valid UTF-8.
+  public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+
+  /// The path as text that maps back to the same bytes.
+  ///
+  /// Valid UTF-8 is kept as is, except that `%` becomes `%25`; every byte that is not
+  /// part of valid UTF-8 becomes `%XX` (two upper-case hex digits). ``init(escaped:)``
+  /// reverses it.
+  public var escaped: String { LibraryPath.escape(bytes) }
+
+  /// Reverses ``escaped``.
+  ///
+  /// - Parameter escaped: Text made by ``escaped``.
+  /// - Returns: `nil` when a `%` is not followed by two hex digits.
+  public init?(escaped: String) {
+    var out: [UInt8] = []
+    out.reserveCapacity(escaped.utf8.count)
+    var iterator = Array(escaped.utf8).makeIterator()
+    while let byte = iterator.next() {
+      guard byte == UInt8(ascii: "%") else {
+        out.append(byte)
+        continue
+      }
+      guard let high = iterator.next().flatMap(LibraryPath.hexValue),
+        let low = iterator.next().flatMap(LibraryPath.hexValue)
+      else { return nil }
+      out.append(high << 4 | low)
+    }
+    self.bytes = out
+  }
+
+  /// The path for display: the same as ``escaped``.
+  public var description: String { escaped }
+
+  /// Orders paths by their bytes, so the order never depends on the locale or on
+  /// Unicode normalisation.
+  public static func < (lhs: LibraryPath, rhs: LibraryPath) -> Bool {
+    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+  }
+
+  static func escape(_ bytes: [UInt8]) -> String {
+    var result = ""
+    result.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      let length = LibraryPath.validSequenceLength(bytes, at: index)
+      if length == 0 {
+        result += "%" + LibraryPath.hex(bytes[index])
+        index += 1
+      } else if bytes[index] == UInt8(ascii: "%") {
+        result += "%25"
+        index += 1
+      } else {
+        result += String(decoding: bytes[index..<(index + length)], as: UTF8.self)
+        index += length
+      }
+    }
+    return result
+  }
+
+  /// The length of the valid UTF-8 sequence starting at `index`, or 0 when none does.
+  private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+    let lead = bytes[index]
+    let length: Int
+    switch lead {
+    case 0x00...0x7F: return 1
+    case 0xC2...0xDF: length = 2
+    case 0xE0...0xEF: length = 3
+    case 0xF0...0xF4: length = 4
+    default: return 0
+    }
+    guard index + length <= bytes.count else { return 0 }
+    return String(validating: bytes[index..<(index + length)], as: UTF8.self) == nil ? 0 : length
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789ABCDEF")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/// The container format of a media file, decided by its content (magic bytes and `ftyp`
+/// brands), never by its name alone.
+public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
+  case jpeg = "JPEG"
+  case png = "PNG"
+  case gif = "GIF"
+  case bmp = "BMP"
+  case tiff = "TIFF"
+  case webp = "WEBP"
+  case heic = "HEIC"
+  case avif = "AVIF"
+  case jpegXL = "JXL"
+  /// A TIFF-based camera RAW (DNG, CR2, NEF, ARW, …) — sniffed as TIFF, told apart by name.
+  case raw = "RAW"
+  case quickTime = "MOV"
+  case mp4 = "MP4"
+  case m4v = "M4V"
+  case threeGPP = "3GP"
+
+  /// Whether the format holds a moving picture.
+  public var isVideo: Bool {
+    switch self {
+    case .quickTime, .mp4, .m4v, .threeGPP: true
+    default: false
+    }
+  }
+}
+
+/// What kind of shot an asset is.
+public enum AssetType: String, Sendable, Hashable, CaseIterable, Codable {
+  /// A still image.
+  case photo
+  /// A movie.
+  case video
+  /// A still and its paired movie, one shot.
+  case livePhoto
+}
+
+/// Which assets an enumeration includes.
+public enum AssetFilter: String, Sendable, Hashable, CaseIterable {
+  /// Stills and Live Photos.
+  case photos
+  /// Movies only.
+  case videos
+  /// Everything.
+  case all
+
+  /// Whether an asset of `type` passes this filter.
+  ///
+  /// - Parameter type: The asset's type.
+  /// - Returns: `true` when the asset is included.
+  public func includes(_ type: AssetType) -> Bool {
+    switch self {
+    case .all: true
+    case .photos: type != .video
+    case .videos: type == .video
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/// What a metadata reader found in one file. Every field is optional: absent means the
+/// file did not say, or said something impossible (then ``problems`` says what).
+public struct MediaMetadata: Sendable, Hashable {
+  /// The TIFF `DateTime` (IFD0 0x0132) exactly as stored, `YYYY:MM:DD HH:MM:SS`; `nil`
+  /// when absent or not a real date.
+  public var dateTime: String?
+  /// `DateTimeOriginal` with `OffsetTimeOriginal` and `SubSecTimeOriginal`.
+  public var dateTimeOriginal: CaptureDate?
+  /// `DateTimeDigitized` with `OffsetTimeDigitized` and `SubSecTimeDigitized`.
+  public var dateTimeDigitized: CaptureDate?
+  /// The TIFF `DateTime` as a date (zone from `OffsetTime` when present).
+  public var modificationDateTime: CaptureDate?
+  /// Apple's `com.apple.quicktime.creationdate` (local time with offset).
+  public var quickTimeCreationDate: CaptureDate?
+  /// The movie header's creation time (a UTC instant).
+  public var movieHeaderCreationDate: CaptureDate?
+  /// Where the shot was taken.
+  public var location: Location?
+  /// Stored pixel width, before orientation is applied.
+  public var pixelWidth: Int?
+  /// Stored pixel height, before orientation is applied.
+  public var pixelHeight: Int?
+  /// EXIF orientation, 1…8.
+  public var orientation: Int?
+  /// Whether the file embeds a thumbnail (EXIF IFD1).
+  public var hasThumbnail: Bool = false
+  /// Duration in seconds, for movies.
+  public var duration: Double?
+  /// Apple's content identifier, which ties a Live Photo's still and movie together.
+  public var contentIdentifier: String?
+  /// What was wrong with the file, in the order found.
+  public var problems: [AssetProblem] = []
+
+  /// Creates empty metadata.
+  public init() {}
+
+  /// Width as displayed: orientations 5–8 turn the picture a quarter, swapping sides.
+  public var displayedWidth: Int? { isQuarterTurned ? pixelHeight : pixelWidth }
+
+  /// Height as displayed: orientations 5–8 turn the picture a quarter, swapping sides.
+  public var displayedHeight: Int? { isQuarterTurned ? pixelWidth : pixelHeight }
+
+  private var isQuarterTurned: Bool { (5...8).contains(orientation ?? 1) }
+}

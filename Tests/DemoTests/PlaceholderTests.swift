@@ -1,0 +1,5 @@
+import Testing
+
+@testable import Demo
+
+@Suite struct DemoSmokeTests {}

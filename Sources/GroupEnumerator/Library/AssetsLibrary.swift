@@ -1,0 +1,75 @@
+public import Foundation
+
+/// A photo library on disk: a folder tree of photos and videos, read the way
+/// `ALAssetsLibrary` read the device's library.
+///
+/// ```swift
+/// let library = AssetsLibrary(root: URL(fileURLWithPath: "/srv/photos"))
+/// let contents = try await library.enumerate(filter: .all) { done, total in
+///   print("\(done)/\(total)")
+/// }
+/// ```
+///
+/// The library is only ever read. All results are `Sendable` values.
+public final class AssetsLibrary: Sendable {
+  /// The root folder as given.
+  public let root: URL
+  /// What the walk includes and how many files are read at once.
+  public let options: LibraryOptions
+
+  /// Creates a library over the folder at `root`. Nothing is read until you ask.
+  ///
+  /// - Parameters:
+  ///   - root: The library's root folder.
+  ///   - options: What the walk includes and how many files are read at once.
+  public init(root: URL, options: LibraryOptions = LibraryOptions()) {
+    self.root = root
+    self.options = options
+  }
+
+  /// Everything one enumeration found.
+  public struct Contents: Sendable {
+    /// The groups, Camera Roll first, then albums by path (plus All Photos when asked).
+    public let groups: [AssetGroup]
+    /// The assets that passed the filter, in group order, then by file name.
+    public let assets: [Asset]
+    /// Folders that could not be listed, with the reason; their files are missing
+    /// from ``assets``.
+    public let folderProblems: [LibraryPath: AssetProblem]
+  }
+
+  /// Lists the groups of the requested kinds, with their counts.
+  ///
+  /// - Parameter types: Which kinds of group to list (``AssetGroup/Types/all`` lists the
+  ///   Camera Roll and albums; add ``AssetGroup/Types/library`` for All Photos).
+  /// - Returns: The groups in order: Camera Roll, albums by path, All Photos.
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
+  public func groups(types: AssetGroup.Types = .all) async throws(LibraryError) -> [AssetGroup] {
+    throw .cancelled  // Placeholder until the engine lands.
+  }
+
+  /// Reads every asset that passes `filter`, reporting progress on the main actor.
+  ///
+  /// - Parameters:
+  ///   - filter: Which assets to include.
+  ///   - progress: Called on the main actor with `(current, total)`; `total` counts
+  ///     every asset across all groups, `current` only grows, and the last call is
+  ///     always `(total, total)`. Calls may be coalesced.
+  /// - Returns: The groups and the assets, in a deterministic order.
+  /// - Throws: ``LibraryError`` for a library-level fault or cancellation.
+  public func enumerate(
+    filter: AssetFilter = .all,
+    progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in }
+  ) async throws(LibraryError) -> Contents {
+    throw .cancelled  // Placeholder until the engine lands.
+  }
+
+  /// Finds the asset an `assets-library://asset/…` URL names.
+  ///
+  /// - Parameter url: An asset URL from ``Asset/url``.
+  /// - Returns: The asset, or `nil` when no file of the library has that identifier.
+  /// - Throws: ``LibraryError`` for a library-level fault.
+  public func asset(for url: URL) async throws(LibraryError) -> Asset? {
+    nil  // Placeholder until the engine lands.
+  }
+}

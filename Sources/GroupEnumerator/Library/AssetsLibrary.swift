@@ -45,7 +45,37 @@ public final class AssetsLibrary: Sendable {
   /// - Returns: The groups in order: Camera Roll, albums by path, All Photos.
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
   public func groups(types: AssetGroup.Types = .all) async throws(LibraryError) -> [AssetGroup] {
-    throw .cancelled  // Placeholder until the engine lands.
+    let cancellation = CancellationFlag()
+    let scan = try await self.scan(cancellation: cancellation)
+    var groups: [AssetGroup] = scan.groups.compactMap { group in
+      guard types.contains(kind: group.kind) else { return nil }
+      return AssetGroup(
+        kind: group.kind, path: group.path, counts: counts(of: group.files, filter: .all))
+    }
+    if types.contains(.library) {
+      let everything = scan.groups.flatMap(\.files)
+      groups.append(
+        AssetGroup(kind: .library, path: .root, counts: counts(of: everything, filter: .all)))
+    }
+    return groups
+  }
+
+  /// Reads the assets of one group.
+  ///
+  /// - Parameters:
+  ///   - group: A group from ``groups(types:)``; the All Photos group reads every asset.
+  ///   - filter: Which assets to include.
+  /// - Returns: The group's assets, ordered by file name.
+  /// - Throws: ``LibraryError`` for a library-level fault or cancellation.
+  public func assets(in group: AssetGroup, filter: AssetFilter = .all) async throws(LibraryError)
+    -> [Asset]
+  {
+    let wanted = ScannedGroup.Key(kind: group.kind, path: group.path)
+    let contents = try await run(
+      filter: filter,
+      groupSelection: { group.kind == .library || $0.key == wanted },
+      progress: { _, _ in })
+    return contents.assets
   }
 
   /// Reads every asset that passes `filter`, reporting progress on the main actor.
@@ -61,7 +91,7 @@ public final class AssetsLibrary: Sendable {
     filter: AssetFilter = .all,
     progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in }
   ) async throws(LibraryError) -> Contents {
-    throw .cancelled  // Placeholder until the engine lands.
+    try await run(filter: filter, progress: progress)
   }
 
   /// Finds the asset an `assets-library://asset/…` URL names.
@@ -70,6 +100,20 @@ public final class AssetsLibrary: Sendable {
   /// - Returns: The asset, or `nil` when no file of the library has that identifier.
   /// - Throws: ``LibraryError`` for a library-level fault.
   public func asset(for url: URL) async throws(LibraryError) -> Asset? {
-    nil  // Placeholder until the engine lands.
+    guard let id = AssetsLibrary.assetIdentifier(in: url) else { return nil }
+    let contents = try await run(
+      filter: .all,
+      fileSelection: { StableIdentifier.uuid(namespace: "asset", path: $0.path) == id },
+      progress: { _, _ in })
+    return contents.assets.first
+  }
+
+  /// The `id` query item of an `assets-library://asset/…` URL.
+  static func assetIdentifier(in url: URL) -> UUID? {
+    guard url.scheme == "assets-library", url.host == "asset",
+      let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
+      let value = items.first(where: { $0.name == "id" })?.value
+    else { return nil }
+    return UUID(uuidString: value)
   }
 }

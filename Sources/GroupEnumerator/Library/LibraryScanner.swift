@@ -16,7 +16,8 @@ public struct LibraryOptions: Sendable, Hashable {
   ) {
     self.includesHiddenFiles = includesHiddenFiles
     self.followsSymlinks = followsSymlinks
-    self.maximumConcurrency = max(1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
+    self.maximumConcurrency = max(
+      1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
   }
 }
 

@@ -14,6 +14,7 @@ public struct AssetGroup: Sendable, Hashable, Identifiable {
 
   /// A set of group kinds to enumerate.
   public struct Types: OptionSet, Sendable, Hashable {
+    /// The set's bits.
     public let rawValue: Int
     /// Creates a set from its raw bits.
     public init(rawValue: Int) { self.rawValue = rawValue }

@@ -30,15 +30,23 @@ public struct CaptureDate: Sendable, Hashable {
     case unknown
   }
 
+  /// Year, 1…9999.
   public let year: Int
+  /// Month, 1…12.
   public let month: Int
+  /// Day of the month.
   public let day: Int
+  /// Hour, 0…23.
   public let hour: Int
+  /// Minute, 0…59.
   public let minute: Int
+  /// Second, 0…60 (a leap second is allowed).
   public let second: Int
   /// Fractional seconds as recorded digits (`"123"` for .123), or `nil`.
   public let subsecond: String?
+  /// The zone the wall-clock fields are in.
   public let zone: Zone
+  /// Where the date was read from.
   public let source: Source
 
   /// Creates a capture date from validated components.
@@ -148,7 +156,8 @@ public struct CaptureDate: Sendable, Hashable {
 
   private func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 }
 

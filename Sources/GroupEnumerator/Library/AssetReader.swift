@@ -1,0 +1,46 @@
+import Foundation
+
+/// Turns one scanned file into an asset: opens it beneath the root, hands it to the
+/// reader for its format, and files every failure under the asset.
+enum AssetReader {
+  /// Reads `job`'s file. Never throws: problems end up in the asset.
+  ///
+  /// - Parameter rootDescriptor: An open descriptor of the library root.
+  static func read(_ job: ReadJob, rootDescriptor: Int32) -> Asset {
+    let file = job.file
+    var metadata = MediaMetadata()
+    if let problem = file.problem {
+      metadata.problems.append(problem)
+    } else if let format = file.format {
+      metadata = readMetadata(of: file.path, format: format, rootDescriptor: rootDescriptor)
+    }
+    let role: AssetResource.Role = file.type == .video ? .video : .photo
+    return Asset(
+      path: file.path, group: job.group.kind, groupPath: job.group.path, type: file.type,
+      resources: [
+        AssetResource(path: file.path, role: role, format: file.format, fileSize: file.fileSize)
+      ],
+      fileModificationDate: file.modificationDate, metadata: metadata)
+  }
+
+  /// Reads the metadata of one file whose content sniffed as `format`.
+  static func readMetadata(
+    of path: LibraryPath, format: MediaFormat, rootDescriptor: Int32
+  ) -> MediaMetadata {
+    switch format {
+    case .jpeg:
+      do {
+        return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+          file throws(AssetProblem) in JPEGMetadataReader.read(from: file)
+        }
+      } catch {
+        var metadata = MediaMetadata()
+        metadata.problems.append(error)
+        return metadata
+      }
+    default:
+      // Other formats are read by the gexiv2 and QuickTime readers (not yet wired in).
+      return MediaMetadata()
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A flag that cancellation sets from any thread and workers poll.
+final class CancellationFlag: Sendable {
+  private let state = Atomic<Bool>(false)
+
+  /// Whether the flag is set.
+  var isSet: Bool { state.load(ordering: .acquiring) }
+
+  /// Sets the flag.
+  func set() { state.store(true, ordering: .releasing) }
+}
+
+/// Delivers progress to the caller's closure on the main actor, so that `current` only
+/// grows whatever order the deliveries arrive in.
+@MainActor final class ProgressReporter {
+  private let total: Int
+  private let callback: @MainActor @Sendable (Int, Int) -> Void
+  private var delivered = -1
+
+  init(total: Int, callback: @escaping @MainActor @Sendable (Int, Int) -> Void) {
+    self.total = total
+    self.callback = callback
+  }
+
+  /// Calls the closure with `(current, total)` unless a later value went out already.
+  func deliver(_ current: Int) {
+    guard current > delivered, current <= total else { return }
+    delivered = current
+    callback(current, total)
+  }
+
+  /// Makes sure the last call the closure saw is `(total, total)`.
+  func finish() { deliver(total) }
+}
+
+/// Worker-side throttle: passes at most one progress value per interval to the main
+/// actor, and always the last one.
+final class ProgressThrottle: Sendable {
+  private let reporter: ProgressReporter
+  private let total: Int
+  private let intervalNanoseconds: UInt64
+  private let lastSent = Atomic<UInt64>(0)
+
+  init(reporter: ProgressReporter, total: Int, interval: Duration = .milliseconds(50)) {
+    self.reporter = reporter
+    self.total = total
+    let parts = interval.components
+    self.intervalNanoseconds =
+      UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
+  }
+
+  /// Notes that `completed` items are done, and forwards it when it is time.
+  func completed(_ completed: Int) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let last = lastSent.load(ordering: .relaxed)
+    guard completed == total || now &- last >= intervalNanoseconds else { return }
+    guard
+      lastSent.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+        || completed == total
+    else { return }
+    let reporter = reporter
+    Task { @MainActor in reporter.deliver(completed) }
+  }
+}
+
+/// One file to read and where its asset belongs.
+struct ReadJob: Sendable {
+  var file: ScannedFile
+  var group: ScannedGroup.Key
+}
+
+extension ScannedGroup {
+  /// What an asset needs to know of its group.
+  struct Key: Sendable, Hashable {
+    var kind: AssetGroup.Kind
+    var path: LibraryPath
+  }
+
+  var key: Key { Key(kind: kind, path: path) }
+}
+
+/// Reads many files on the global dispatch queue with a fixed number of workers, keeping
+/// results in job order.
+enum ParallelReader {
+  /// Runs `read` over every job with at most `width` at once.
+  ///
+  /// - Returns: One result per job, in job order; `nil` where cancellation stopped the
+  ///   job before it ran.
+  static func run<Output: Sendable>(
+    jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle,
+    read: @escaping @Sendable (ReadJob) -> Output
+  ) async -> [Output?] {
+    let workers = max(1, min(width, jobs.count))
+    let group = DispatchGroup()
+    let box = Shared<Output>(jobs: jobs)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      for _ in 0..<workers {
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          while !cancellation.isSet {
+            let index = box.next.add(1, ordering: .relaxed).oldValue
+            guard index < box.jobs.count else { break }
+            let output = read(box.jobs[index])
+            box.results.withLock { $0[index] = output }
+            let done = box.completed.add(1, ordering: .acquiringAndReleasing).newValue
+            throttle.completed(done)
+          }
+        }
+      }
+      group.notify(queue: .global()) { continuation.resume() }
+    }
+    return box.results.withLock { $0 }
+  }
+
+  /// The state the workers share; every stored property is itself thread-safe.
+  private final class Shared<Output: Sendable>: Sendable {
+    let jobs: [ReadJob]
+    let results: Mutex<[Output?]>
+    let next = Atomic<Int>(0)
+    let completed = Atomic<Int>(0)
+
+    init(jobs: [ReadJob]) {
+      self.jobs = jobs
+      self.results = Mutex(Array(repeating: nil, count: jobs.count))
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The legacy dictionary of one photo, as the original `SystemPhotoAlbum` code built it:
+/// `photoDefaultPath`, `photoThumPath`, `photoName`, `photoGPS` and `photoDateTime`.
+///
+/// The modern equivalent is ``Asset`` itself.
+public typealias LegacyPhotoDictionary = [String: any Sendable]
+
+extension Asset {
+  /// This asset as the legacy dictionary (DESIGN §4):
+  /// - `photoDefaultPath`, `photoThumPath`: the asset URL's text (both the same);
+  /// - `photoName`: the file name;
+  /// - `photoGPS`: `["Latitude": Double, "LatitudeRef": "N"|"S", "Longitude": Double,
+  ///   "LongitudeRef": "E"|"W"]` in unsigned degrees, or exactly
+  ///   `["Latitude": "0.0", "Longitude": "0.0"]` without a location;
+  /// - `photoDateTime`: the raw TIFF DateTime, or `"0"`.
+  ///
+  /// The modern equivalents are ``url``, ``name``, ``location`` and
+  /// ``MediaMetadata/dateTime``.
+  public var legacyDictionary: LegacyPhotoDictionary {
+    let gps: [String: any Sendable]
+    if let location {
+      gps = [
+        "Latitude": abs(location.latitude),
+        "LatitudeRef": location.latitude < 0 ? "S" : "N",
+        "Longitude": abs(location.longitude),
+        "LongitudeRef": location.longitude < 0 ? "W" : "E",
+      ]
+    } else {
+      gps = ["Latitude": "0.0", "Longitude": "0.0"]
+    }
+    return [
+      "photoDefaultPath": url.absoluteString,
+      "photoThumPath": url.absoluteString,
+      "photoName": name,
+      "photoGPS": gps,
+      "photoDateTime": metadata.dateTime ?? "0",
+    ]
+  }
+}
+
+/// A running legacy enumeration; ``cancel()`` stops it and makes it call `fail` with
+/// ``LibraryError/cancelled``.
+public struct LegacyEnumeration: Sendable {
+  let task: Task<Void, Never>
+
+  /// Stops the enumeration promptly; its `fail` closure then runs once with
+  /// ``LibraryError/cancelled`` (unless `success` already ran).
+  public func cancel() { task.cancel() }
+
+  /// Waits until the enumeration has called `success` or `fail`.
+  public func wait() async { await task.value }
+}
+
+extension AssetsLibrary {
+  /// The port of the original `SystemPhotoAlbumPhotoSuccess:progress:fail:`: reads every
+  /// photo of the library and hands over their legacy dictionaries.
+  ///
+  /// Unlike the original, `total` counts photos across all groups, and `success` also runs
+  /// for an empty library and when the last file is a video. Exactly one of `success` and
+  /// `fail` runs, once. All three closures run on the main actor.
+  ///
+  /// The modern equivalent is ``enumerate(filter:progress:)`` with ``AssetFilter/photos``.
+  ///
+  /// - Parameters:
+  ///   - success: Receives one ``LegacyPhotoDictionary`` per photo, in group order, then
+  ///     by file name.
+  ///   - progress: Receives `(current, total)`; `current` only grows and the last call
+  ///     is `(total, total)`.
+  ///   - fail: Receives a library-level fault (missing or unreadable library, or
+  ///     cancellation); bad files never fail the library.
+  /// - Returns: A handle to cancel or await the enumeration.
+  @discardableResult
+  public func systemPhotoAlbumPhoto(
+    success: @escaping @MainActor @Sendable ([LegacyPhotoDictionary]) -> Void,
+    progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void,
+    fail: @escaping @MainActor @Sendable (LibraryError) -> Void
+  ) -> LegacyEnumeration {
+    let task = Task { @MainActor in
+      do throws(LibraryError) {
+        let contents = try await self.enumerate(filter: .photos, progress: progress)
+        success(contents.assets.map(\.legacyDictionary))
+      } catch {
+        fail(error)
+      }
+    }
+    return LegacyEnumeration(task: task)
+  }
+}

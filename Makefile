@@ -55,5 +55,10 @@ conformance: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus
 
+# The Demo must survive every broken file in the corpus: exit 0, each listed.
+bad-corpus: deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
+
 clean:
 	rm -rf .build

@@ -345,7 +345,8 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     let full = read(bytes)
     #expect(full.problems.isEmpty)
     #expect(full.location != nil)
-    let scanStart = try #require(bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+    let scanStart = try #require(
+      bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
     for length in 0..<bytes.count {
       let metadata = read(Array(bytes.prefix(length)))
       // Bytes after SOS are never read, so only a cut before it is a problem.

@@ -1,6 +1,7 @@
 #ifndef GROUPENUMERATOR_CLIBEXIF_SHIM_H
 #define GROUPENUMERATOR_CLIBEXIF_SHIM_H
 
+#include <stddef.h>
 #include <libexif/exif-data.h>
 #include <libexif/exif-content.h>
 #include <libexif/exif-entry.h>
@@ -16,6 +17,13 @@ static inline ExifEntry *_Nullable CLibExif_entry(ExifData *_Nonnull data, ExifI
   ExifContent *content = data->ifd[ifd];
   if (content == NULL) return NULL;
   return exif_content_get_entry(content, tag);
+}
+
+/// The number of entries libexif loaded into one IFD of `data` (0 for an unknown IFD).
+static inline unsigned int CLibExif_entry_count(ExifData *_Nonnull data, ExifIfd ifd) {
+  if (ifd < 0 || ifd >= EXIF_IFD_COUNT) return 0;
+  ExifContent *content = data->ifd[ifd];
+  return content == NULL ? 0 : content->count;
 }
 
 #endif

@@ -1,0 +1,82 @@
+/// Strict parsing of the text forms EXIF uses for dates, offsets and fractional seconds.
+///
+/// EXIF 2.32 §4.6.6: `DateTime` is `YYYY:MM:DD HH:MM:SS` (20 bytes with the NUL),
+/// `OffsetTime*` is `+HH:MM` or `-HH:MM`, `SubSecTime*` is ASCII digits. Writers often
+/// pad with spaces or NULs, or leave the whole field blank; padding is tolerated, nothing
+/// else is.
+enum EXIFDateText {
+  /// What a date field held.
+  enum Parsed: Equatable {
+    /// The field was blank (only spaces and NULs).
+    case blank
+    /// A real date; `text` is the 19 characters `YYYY:MM:DD HH:MM:SS`.
+    case date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, text: String)
+    /// Anything else: wrong shape, non-digits, or an impossible date.
+    case invalid
+  }
+
+  /// Parses `YYYY:MM:DD HH:MM:SS`, allowing trailing NULs and spaces.
+  ///
+  /// Whether the components make a real date is checked by ``CaptureDate``'s initializer;
+  /// this only checks the shape and that every numeric position is an ASCII digit.
+  static func parseDate(_ bytes: [UInt8]) -> Parsed {
+    let trimmed = trimmingPadding(bytes)
+    if trimmed.isEmpty { return .blank }
+    guard trimmed.count == 19 else { return .invalid }
+    let separators: [Int: UInt8] = [4: colon, 7: colon, 10: space, 13: colon, 16: colon]
+    for (index, byte) in trimmed.enumerated() {
+      if let separator = separators[index] {
+        guard byte == separator else { return .invalid }
+      } else {
+        guard isDigit(byte) else { return .invalid }
+      }
+    }
+    func number(_ start: Int, _ length: Int) -> Int {
+      trimmed[start..<(start + length)].reduce(0) { $0 * 10 + Int($1 - zero) }
+    }
+    return .date(
+      year: number(0, 4), month: number(5, 2), day: number(8, 2), hour: number(11, 2),
+      minute: number(14, 2), second: number(17, 2), text: String(decoding: trimmed, as: UTF8.self))
+  }
+
+  /// Parses `+HH:MM` / `-HH:MM` into seconds east of UTC.
+  ///
+  /// - Returns: `.some(nil)` for a blank field, `nil` for an invalid one.
+  static func parseOffset(_ bytes: [UInt8]) -> Int?? {
+    let trimmed = trimmingPadding(bytes)
+    if trimmed.isEmpty { return .some(nil) }
+    guard trimmed.count == 6, trimmed[0] == plus || trimmed[0] == minus, trimmed[3] == colon,
+      isDigit(trimmed[1]), isDigit(trimmed[2]), isDigit(trimmed[4]), isDigit(trimmed[5])
+    else { return nil }
+    let hours = Int(trimmed[1] - zero) * 10 + Int(trimmed[2] - zero)
+    let minutes = Int(trimmed[4] - zero) * 10 + Int(trimmed[5] - zero)
+    guard hours <= 18, minutes < 60 else { return nil }
+    let seconds = hours * 3600 + minutes * 60
+    return .some(trimmed[0] == minus ? -seconds : seconds)
+  }
+
+  /// Parses fractional-second digits (`"120"`), allowing padding on both sides.
+  ///
+  /// - Returns: `.some(nil)` for a blank field, `nil` for one that is not all digits.
+  static func parseSubsecond(_ bytes: [UInt8]) -> String?? {
+    let trimmed = trimmingPadding(bytes).drop { $0 == space }
+    if trimmed.isEmpty { return .some(nil) }
+    guard trimmed.allSatisfy(isDigit) else { return nil }
+    return .some(String(decoding: trimmed, as: UTF8.self))
+  }
+
+  /// The bytes without trailing NULs and spaces.
+  private static func trimmingPadding(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == 0 || bytes[end - 1] == space { end -= 1 }
+    return bytes[bytes.startIndex..<end]
+  }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { (zero...(zero + 9)).contains(byte) }
+
+  private static let zero = UInt8(ascii: "0")
+  private static let colon = UInt8(ascii: ":")
+  private static let space = UInt8(ascii: " ")
+  private static let plus = UInt8(ascii: "+")
+  private static let minus = UInt8(ascii: "-")
+}

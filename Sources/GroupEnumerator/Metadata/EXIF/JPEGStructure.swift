@@ -1,0 +1,151 @@
+/// What a walk over a JPEG's marker segments found before the image data.
+///
+/// ITU-T T.81 Annex B: a JPEG is `SOI`, then marker segments (`FF xx` + a big-endian
+/// length that counts itself), up to the first `SOS`, after which the entropy-coded data
+/// begins. Each segment header is read on its own, so a file is never read whole: only
+/// the EXIF `APP1` payload (at most 65,533 bytes) and a few bytes of `SOFn` are fetched.
+struct JPEGStructure {
+  /// The payload of the first `APP1` segment that starts with `Exif\0\0`, header included.
+  var exifPayload: [UInt8]?
+  /// The frame size from the first `SOFn` segment (the stored, not displayed, size).
+  var frameWidth: Int?
+  /// The frame height from the first `SOFn` segment; `nil` when it is 0 (defined by `DNL`).
+  var frameHeight: Int?
+  /// What was wrong with the marker structure, in the order found.
+  var problems: [AssetProblem] = []
+
+  /// The `Exif\0\0` identifier that starts an EXIF `APP1` payload (EXIF 2.32 §4.5.4).
+  static let exifIdentifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+
+  /// Walks the markers of `source` up to `SOS`.
+  ///
+  /// An empty source gives ``AssetProblem/Code/emptyFile``, one that does not start with
+  /// `FF D8` gives ``AssetProblem/Code/unrecognizedFormat``; structural faults (a segment
+  /// length under 2 or past the end, a byte where a marker should be, a stray `RSTn`, no
+  /// `SOS`) give ``AssetProblem/Code/malformed`` and end the walk, keeping what was found.
+  ///
+  /// - Complexity: O(*s*) reads for *s* segments, plus the EXIF payload's length.
+  init(parsing source: some ByteSource) {
+    do {
+      try walk(source)
+    } catch {
+      problems.append(error)
+    }
+  }
+
+  private mutating func walk(_ source: some ByteSource) throws(AssetProblem) {
+    let count = source.count
+    guard count > 0 else {
+      problems.append(.init(.emptyFile, "The file is empty."))
+      return
+    }
+    guard try source.bytes(at: 0, length: 2) == [0xFF, 0xD8] else {
+      problems.append(.init(.unrecognizedFormat, "The file does not start with a JPEG SOI marker."))
+      return
+    }
+    var position = 2
+    var sawStrayMarker = false
+    while true {
+      let header = try source.bytes(at: position, length: 4)
+      guard let first = header.first else {
+        problems.append(
+          .init(.malformed, "The JPEG ends at byte \(position) before its image data."))
+        return
+      }
+      guard first == 0xFF else {
+        problems.append(
+          .init(.malformed, "Expected a JPEG marker at byte \(position), found 0x\(hex(first))."))
+        return
+      }
+      guard header.count >= 2 else {
+        problems.append(.init(.malformed, "The JPEG ends inside a marker at byte \(position)."))
+        return
+      }
+      let marker = header[1]
+      switch marker {
+      case 0xFF:  // A fill byte (T.81 B.1.1.2): the marker code follows later.
+        position += 1
+        continue
+      case 0xDA:  // SOS: the image data starts; nothing after it is metadata.
+        return
+      case 0xD9:
+        problems.append(
+          .init(.malformed, "The JPEG ends (EOI) at byte \(position) before any image data."))
+        return
+      case 0x01, 0xD0...0xD7:  // TEM, RSTn: standalone, no length.
+        if marker != 0x01, !sawStrayMarker {
+          sawStrayMarker = true
+          problems.append(
+            .init(.malformed, "A restart marker at byte \(position) is outside image data."))
+        }
+        position += 2
+        continue
+      case 0x00, 0xD8:
+        problems.append(
+          .init(.malformed, "Invalid JPEG marker FF \(hex(marker)) at byte \(position)."))
+        return
+      default:
+        break
+      }
+      guard header.count == 4 else {
+        problems.append(
+          .init(.malformed, "The JPEG ends inside a segment header at byte \(position)."))
+        return
+      }
+      let length = Int(header[2]) << 8 | Int(header[3])
+      guard length >= 2 else {
+        problems.append(
+          .init(.malformed, "Segment FF \(hex(marker)) at byte \(position) has length \(length)."))
+        return
+      }
+      let payloadStart = position + 4
+      let payloadLength = length - 2
+      guard payloadLength <= count - payloadStart else {
+        problems.append(
+          .init(
+            .malformed,
+            "Segment FF \(hex(marker)) at byte \(position) declares \(length) bytes; "
+              + "only \(count - position - 2) remain."))
+        return
+      }
+      try readSegment(marker: marker, at: payloadStart, length: payloadLength, from: source)
+      position = payloadStart + payloadLength
+    }
+  }
+
+  private mutating func readSegment(
+    marker: UInt8, at start: Int, length: Int, from source: some ByteSource
+  ) throws(AssetProblem) {
+    switch marker {
+    case 0xE1 where exifPayload == nil && length >= Self.exifIdentifier.count:
+      guard try source.bytes(at: start, length: Self.exifIdentifier.count) == Self.exifIdentifier
+      else { return }
+      let payload = try source.bytes(at: start, length: length)
+      guard payload.count == length else {
+        problems.append(
+          .init(.malformed, "The EXIF segment at byte \(start) could not be read whole."))
+        return
+      }
+      exifPayload = payload
+    case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+      guard frameWidth == nil, frameHeight == nil else { return }
+      // P (1 byte), Y (2), X (2): T.81 B.2.2.
+      let frame = length >= 5 ? try source.bytes(at: start, length: 5) : []
+      guard frame.count == 5 else {
+        problems.append(.init(.malformed, "The frame header at byte \(start) is too short."))
+        return
+      }
+      let height = Int(frame[1]) << 8 | Int(frame[2])
+      let width = Int(frame[3]) << 8 | Int(frame[4])
+      if width > 0 { frameWidth = width }
+      if height > 0 { frameHeight = height }
+    default:
+      return
+    }
+  }
+
+  private func hex(_ byte: UInt8) -> String {
+    let digits = String(byte, radix: 16, uppercase: true)
+    return digits.count == 1 ? "0" + digits : digits
+  }
+}

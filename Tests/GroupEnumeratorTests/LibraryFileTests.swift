@@ -31,8 +31,9 @@ import Testing
     try folder.makeFolder("Trips/Kyoto")
     try folder.write("Trips/Kyoto/a.jpg", (0..<100).map(UInt8.init))
     let root = try LibraryRoot(path: folder.path)
-    try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: LibraryPath("Trips/Kyoto/a.jpg"))
-    { file throws(AssetProblem) in
+    try LibraryFile.withOpened(
+      rootDescriptor: root.descriptor, path: LibraryPath("Trips/Kyoto/a.jpg")
+    ) { file throws(AssetProblem) in
       #expect(file.count == 100)
       #expect(try file.bytes(at: 0, length: 4) == [0, 1, 2, 3])
       #expect(try file.bytes(at: 10, length: 5) == [10, 11, 12, 13, 14])
@@ -52,8 +53,9 @@ import Testing
     try folder.write("a.jpg", [UInt8](repeating: 7, count: 1000))
     let root = try LibraryRoot(path: folder.path)
     let absolute = folder.absolute("a.jpg")
-    let got = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: LibraryPath("a.jpg"))
-    { file throws(AssetProblem) in
+    let got = try LibraryFile.withOpened(
+      rootDescriptor: root.descriptor, path: LibraryPath("a.jpg")
+    ) { file throws(AssetProblem) in
       _ = truncate(absolute, 10)
       return (file.count, try file.bytes(at: 0, length: 1000), try file.bytes(at: 500, length: 10))
     }

@@ -62,17 +62,49 @@ struct FolderProblem: Sendable, Hashable {
 
 /// Walks a library folder with `openat`/`fdopendir`, never following symbolic links out
 /// of the root, keeping names as bytes.
+///
+/// The walk is iterative (an explicit stack, at most ``maximumDepth`` folders deep) and
+/// holds one open folder per level of the current path. Every regular file's first
+/// ``MediaSniffer/headerLength`` bytes are read, so content decides what is media: a
+/// movie named `.jpg` is a movie, a JPEG without an extension is a photo, and a file
+/// that is neither media by name nor by content is skipped silently.
+///
+/// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
+/// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed;
+/// ``LibraryOptions/followsSymlinks`` is not implemented yet), FIFOs, sockets, devices,
+/// AppleDouble files and camera sidecars (`.thm`, `.lrv`, `.lrf`).
 struct LibraryScanner {
   let root: String
   let options: LibraryOptions
 
+  /// How many folders deep the walk goes; deeper folders are reported, not read.
+  static let maximumDepth = 256
+
   /// Walks the library.
   ///
-  /// - Parameter isCancelled: Polled between folders; when it returns `true` the walk
-  ///   throws ``LibraryError/cancelled``.
+  /// - Parameter isCancelled: Polled between folders and every 256 files; when it returns
+  ///   `true` the walk throws ``LibraryError/cancelled``.
+  /// - Returns: The groups and the folders that could not be read.
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
   func scan(isCancelled: () -> Bool = { false }) throws(LibraryError) -> LibraryScan {
-    // Placeholder until the walker lands.
-    LibraryScan(groups: [], folderProblems: [])
+    let libraryRoot = try LibraryRoot(path: root)
+    return try scan(in: libraryRoot, isCancelled: isCancelled)
+  }
+
+  /// Walks the library below an already opened root.
+  ///
+  /// - Parameters:
+  ///   - libraryRoot: The opened root folder; its path must be ``root``.
+  ///   - isCancelled: Polled between folders and every 256 files.
+  /// - Returns: The groups and the folders that could not be read.
+  /// - Throws: ``LibraryError`` for an unlistable root or cancellation.
+  func scan(
+    in libraryRoot: LibraryRoot, isCancelled: () -> Bool = { false }
+  ) throws(LibraryError) -> LibraryScan {
+    try withoutActuallyEscaping(isCancelled) { isCancelled throws(LibraryError) in
+      var walk = LibraryWalk(options: options, isCancelled: isCancelled)
+      try walk.run(root: libraryRoot)
+      return walk.result()
+    }
   }
 }

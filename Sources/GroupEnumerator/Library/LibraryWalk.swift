@@ -1,0 +1,281 @@
+import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// One walk of a library: the state behind ``LibraryScanner/scan(in:isCancelled:)``.
+///
+/// Depth-first with an explicit stack. Each stack frame is an open folder on the current
+/// path whose entries have all been read and whose files have all been sniffed; only its
+/// subfolders are still pending. So at most one folder per level is open at a time.
+struct LibraryWalk {
+  /// A folder on the current path.
+  private struct Frame {
+    /// The open folder stream (`dirfd` gives the descriptor for `*at` calls).
+    var stream: OpaquePointer
+    var path: LibraryPath
+    var depth: Int
+    /// Subfolder names still to visit, last first.
+    var pendingFolders: [[UInt8]]
+  }
+
+  /// What one folder's entries are.
+  private struct Listing {
+    var files: [ScannedFile] = []
+    var folders: [[UInt8]] = []
+  }
+
+  /// Folder names that NAS software fills with thumbnails and deleted files.
+  private static let skippedFolderNames: Set<[UInt8]> = [
+    Array("@eaDir".utf8), Array("#recycle".utf8), Array(".@__thumb".utf8),
+  ]
+
+  /// How many files are read between two polls of `isCancelled`.
+  private static let filesPerCancellationCheck = 256
+
+  private let options: LibraryOptions
+  private let isCancelled: () -> Bool
+  private var frames: [Frame] = []
+  private var cameraRoll: [ScannedFile] = []
+  private var albums: [LibraryPath: [ScannedFile]] = [:]
+  private var folderProblems: [FolderProblem] = []
+  private var filesSinceCheck = 0
+
+  init(options: LibraryOptions, isCancelled: @escaping () -> Bool) {
+    self.options = options
+    self.isCancelled = isCancelled
+  }
+
+  /// Walks every folder below `root`.
+  ///
+  /// - Throws: ``LibraryError`` when the root cannot be listed or the walk is cancelled.
+  mutating func run(root: LibraryRoot) throws(LibraryError) {
+    defer {
+      for frame in frames { _ = closedir(frame.stream) }
+      frames.removeAll()
+    }
+    try checkCancellation()
+    // A descriptor of its own for listing the root, so its offset is never shared with
+    // the root descriptor other readers use.
+    let listing = BeneathOpener.openRetryingInterrupts(
+      root.descriptor, Array(".".utf8), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard listing >= 0 else {
+      throw LibraryRoot.error(errno: errno, call: "openat", path: root.path)
+    }
+    guard let stream = fdopendir(listing) else {
+      let code = errno
+      _ = close(listing)
+      throw LibraryRoot.error(errno: code, call: "fdopendir", path: root.path)
+    }
+    frames.append(Frame(stream: stream, path: .root, depth: 0, pendingFolders: []))
+    if let code = try read(into: frames.count - 1) {
+      throw LibraryRoot.error(errno: code, call: "readdir", path: root.path)
+    }
+    while let top = frames.last {
+      guard let name = frames[frames.count - 1].pendingFolders.popLast() else {
+        _ = closedir(top.stream)
+        frames.removeLast()
+        continue
+      }
+      try checkCancellation()
+      try enter(folder: name, of: top)
+    }
+  }
+
+  /// The walk's findings: the Camera Roll (when it has files), then albums by path bytes,
+  /// files by path bytes, folder problems by path bytes.
+  func result() -> LibraryScan {
+    var groups: [ScannedGroup] = []
+    if !cameraRoll.isEmpty {
+      groups.append(
+        ScannedGroup(
+          kind: .savedPhotos, path: .root, files: cameraRoll.sorted { $0.path < $1.path })
+      )
+    }
+    for (path, files) in albums.sorted(by: { $0.key < $1.key }) {
+      groups.append(
+        ScannedGroup(kind: .album, path: path, files: files.sorted { $0.path < $1.path }))
+    }
+    return LibraryScan(
+      groups: groups, folderProblems: folderProblems.sorted { $0.path < $1.path })
+  }
+
+  // MARK: - Folders
+
+  /// Opens the subfolder `name` of `parent`, reads it, and pushes it when it has
+  /// subfolders of its own; a folder that cannot be read becomes a ``FolderProblem``.
+  private mutating func enter(folder name: [UInt8], of parent: Frame) throws(LibraryError) {
+    let path = parent.path.appending(name)
+    guard parent.depth < LibraryScanner.maximumDepth else {
+      folderProblems.append(
+        FolderProblem(
+          path: path,
+          problem: AssetProblem(
+            .unreadableFolder,
+            "The folder '\(path.escaped)' is nested more than \(LibraryScanner.maximumDepth)"
+              + " folders deep; it was not read.")))
+      return
+    }
+    let descriptor = BeneathOpener.openRetryingInterrupts(
+      dirfd(parent.stream), name, BeneathOpener.folderFlags)
+    guard descriptor >= 0 else {
+      let code = errno
+      // Gone, or replaced by a link or a file since it was listed: nothing to read there.
+      if code == ENOENT || code == ELOOP || code == ENOTDIR { return }
+      reportUnreadable(folder: path, call: "open", errno: code)
+      return
+    }
+    guard let stream = fdopendir(descriptor) else {
+      let code = errno
+      _ = close(descriptor)
+      reportUnreadable(folder: path, call: "fdopendir", errno: code)
+      return
+    }
+    frames.append(Frame(stream: stream, path: path, depth: parent.depth + 1, pendingFolders: []))
+    if let code = try read(into: frames.count - 1) {
+      reportUnreadable(folder: path, call: "readdir", errno: code)
+    }
+  }
+
+  private mutating func reportUnreadable(folder path: LibraryPath, call: String, errno code: Int32)
+  {
+    folderProblems.append(
+      FolderProblem(
+        path: path,
+        problem: AssetProblem(
+          .unreadableFolder,
+          "Cannot read the folder '\(path.escaped)': \(call) failed"
+            + " (\(SystemError.describe(code))). Its files are not listed.")))
+  }
+
+  /// Lists the folder of frame `index`, files its media in their group, and records its
+  /// subfolders as pending.
+  ///
+  /// - Returns: The `errno` of a failed `readdir`, or `nil`; what was read before the
+  ///   failure is kept.
+  private mutating func read(into index: Int) throws(LibraryError) -> Int32? {
+    let frame = frames[index]
+    let folder = dirfd(frame.stream)
+    var listing = Listing()
+    var failure: Int32?
+    while true {
+      errno = 0
+      guard let entry = readdir(frame.stream) else {
+        if errno != 0 { failure = errno }
+        break
+      }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      try classify(name: name, in: folder, path: frame.path, into: &listing)
+    }
+    frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
+    guard !listing.files.isEmpty else { return failure }
+    if isCameraRoll(frame.path) {
+      cameraRoll += listing.files
+    } else {
+      albums[frame.path, default: []] += listing.files
+    }
+    return failure
+  }
+
+  /// Whether files of the folder at `path` belong to the Camera Roll: the root itself and
+  /// everything under a top-level `DCIM` (any ASCII case).
+  private func isCameraRoll(_ path: LibraryPath) -> Bool {
+    guard let first = path.componentBytes.first else { return true }
+    return first.count == 4 && first.map { $0 & 0xDF }.elementsEqual(Array("DCIM".utf8))
+  }
+
+  // MARK: - Entries
+
+  /// Decides what one entry is and records it.
+  private mutating func classify(
+    name: [UInt8], in folder: Int32, path folderPath: LibraryPath, into listing: inout Listing
+  ) throws(LibraryError) {
+    if name == [0x2E] || name == [0x2E, 0x2E] || name.isEmpty { return }
+    if name.first == UInt8(ascii: "."), !options.includesHiddenFiles { return }
+    var status = stat()
+    let cName = name.map { CChar(bitPattern: $0) } + [0]
+    guard fstatat(folder, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+      let code = errno
+      // Listed but not statable (a folder that may be listed but not searched): report
+      // media-named entries; anything else, or an entry already gone, is skipped.
+      guard code != ENOENT, let promised = MediaSniffer.format(forName: name) else { return }
+      let path = folderPath.appending(name)
+      listing.files.append(
+        ScannedFile(
+          path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
+          format: nil, type: promised.isVideo ? .video : .photo,
+          problem: AssetProblem(
+            .unreadable, "Cannot read '\(path.escaped)': \(SystemError.describe(code)).")))
+      return
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFDIR:
+      if !LibraryWalk.skippedFolderNames.contains(name) { listing.folders.append(name) }
+    case S_IFREG:
+      filesSinceCheck += 1
+      if filesSinceCheck >= LibraryWalk.filesPerCancellationCheck {
+        filesSinceCheck = 0
+        try checkCancellation()
+      }
+      if let file = sniff(name: name, in: folder, path: folderPath.appending(name), status: status)
+      {
+        listing.files.append(file)
+      }
+    default:
+      return  // Symbolic links (not followed), FIFOs, sockets, devices.
+    }
+  }
+
+  /// Reads a regular file's first bytes and decides whether it is media.
+  ///
+  /// - Returns: The file, or `nil` when it is neither media by content nor by name.
+  private func sniff(
+    name: [UInt8], in folder: Int32, path: LibraryPath, status: stat
+  ) -> ScannedFile? {
+    if MediaSniffer.isSidecar(name: name) { return nil }
+    let promised = MediaSniffer.format(forName: name)
+    var file = ScannedFile(
+      path: path, fileSize: Int64(status.st_size),
+      modificationDate: Date(
+        timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec)
+          / 1_000_000_000),
+      format: nil, type: promised?.isVideo == true ? .video : .photo, problem: nil)
+    let header: [UInt8]
+    if status.st_size == 0 {
+      header = []
+    } else {
+      do {
+        header = try LibraryFile.withOpened(
+          directoryDescriptor: folder, relativePath: name, displayPath: path.escaped
+        ) { file throws(AssetProblem) in
+          try file.bytes(at: 0, length: MediaSniffer.headerLength)
+        }
+      } catch {
+        guard promised != nil else { return nil }
+        file.problem = error
+        return file
+      }
+    }
+    if MediaSniffer.isAppleDouble(header: header) { return nil }
+    if let format = MediaSniffer.format(ofHeader: header, name: name) {
+      file.format = format
+      file.type = format.isVideo ? .video : .photo
+      return file
+    }
+    guard let promised else { return nil }
+    if header.isEmpty {
+      file.problem = AssetProblem(.emptyFile, "'\(path.escaped)' is empty (0 bytes).")
+    } else {
+      file.problem = AssetProblem(
+        .unrecognizedFormat,
+        "The content of '\(path.escaped)' is not \(promised.rawValue),"
+          + " nor any other photo or video format this library reads.")
+    }
+    return file
+  }
+
+  private func checkCancellation() throws(LibraryError) {
+    if isCancelled() { throw LibraryError.cancelled }
+  }
+}

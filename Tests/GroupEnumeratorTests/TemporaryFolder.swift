@@ -1,0 +1,143 @@
+import Foundation
+
+@testable import GroupEnumerator
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A folder under the system's temporary directory, made for one test and removed
+/// (permissions restored first) when the value goes away. Names are bytes, so tests can
+/// make names that are not valid UTF-8.
+final class TemporaryFolder {
+  /// The folder's absolute path.
+  let path: String
+
+  /// A failed set-up call, for `#require`-style failures.
+  struct SetupError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  init() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "GroupEnumeratorTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    path = url.path
+  }
+
+  deinit {
+    TemporaryFolder.remove(Array(path.utf8))
+  }
+
+  /// The absolute path of `relative`, as bytes.
+  func absolute(_ relative: [UInt8]) -> [UInt8] {
+    relative.isEmpty ? Array(path.utf8) : Array(path.utf8) + [UInt8(ascii: "/")] + relative
+  }
+
+  /// The absolute path of `relative`, as text (for valid UTF-8 names).
+  func absolute(_ relative: String) -> String { path + "/" + relative }
+
+  /// Makes a folder and any missing parents.
+  func makeFolder(_ relative: String) throws {
+    var partial: [UInt8] = []
+    for component in relative.utf8.split(separator: UInt8(ascii: "/")) {
+      partial += (partial.isEmpty ? [] : [UInt8(ascii: "/")]) + component
+      if mkdir(cString(absolute(partial)), 0o755) != 0, errno != EEXIST {
+        throw SetupError(description: "mkdir \(relative): \(SystemError.describe(errno))")
+      }
+    }
+  }
+
+  /// Writes a file (its folder must exist).
+  func write(_ relative: String, _ content: [UInt8]) throws {
+    try write(bytes: Array(relative.utf8), content)
+  }
+
+  /// Writes a file whose path is given as bytes.
+  func write(bytes relative: [UInt8], _ content: [UInt8]) throws {
+    let descriptor = open(cString(absolute(relative)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else {
+      throw SetupError(description: "create \(relative): \(SystemError.describe(errno))")
+    }
+    defer { close(descriptor) }
+    let written = content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+    guard written == content.count else {
+      throw SetupError(description: "write \(relative): \(SystemError.describe(errno))")
+    }
+  }
+
+  /// Makes a symbolic link at `relative` whose target text is `target`.
+  func symlink(_ relative: String, to target: String) throws {
+    guard Glibc.symlink(target, absolute(relative)) == 0 else {
+      throw SetupError(description: "symlink \(relative): \(SystemError.describe(errno))")
+    }
+  }
+
+  /// Makes a FIFO.
+  func fifo(_ relative: String) throws {
+    guard mkfifo(absolute(relative), 0o644) == 0 else {
+      throw SetupError(description: "mkfifo \(relative): \(SystemError.describe(errno))")
+    }
+  }
+
+  /// Changes a file's or folder's mode.
+  func setMode(_ relative: String, _ mode: mode_t) throws {
+    guard chmod(relative.isEmpty ? path : absolute(relative), mode) == 0 else {
+      throw SetupError(description: "chmod \(relative): \(SystemError.describe(errno))")
+    }
+  }
+
+  /// Removes a file.
+  func remove(_ relative: String) throws {
+    guard unlink(absolute(relative)) == 0 else {
+      throw SetupError(description: "unlink \(relative): \(SystemError.describe(errno))")
+    }
+  }
+
+  private func cString(_ bytes: [UInt8]) -> [CChar] {
+    bytes.map { CChar(bitPattern: $0) } + [0]
+  }
+
+  /// Removes `path` and everything below it, making folders writable and searchable
+  /// first; never follows links.
+  private static func remove(_ path: [UInt8]) {
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    var status = stat()
+    guard lstat(cPath, &status) == 0 else { return }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      _ = chmod(cPath, 0o700)
+      if let stream = opendir(cPath) {
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+          let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+          if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
+        }
+        closedir(stream)
+        for name in names { remove(path + [UInt8(ascii: "/")] + name) }
+      }
+      _ = rmdir(cPath)
+    } else {
+      _ = unlink(cPath)
+    }
+  }
+}
+
+/// Test content: real leading bytes of each format, padded.
+enum SampleBytes {
+  static let jpeg = hexBytes("ffd8ffe0 00104a46 49460001 01000001 00010000 ffd9")
+  static let png = hexBytes("89504e47 0d0a1a0a 0000000d 49484452 00000001 00000001 0802000000")
+  static let quickTime = hexBytes(
+    "00000014 66747970 71742020 00000000 71742020 00000008 77696465 00000008 6d646174")
+  static let mp4 = hexBytes(
+    "0000001c 66747970 6d703432 00000000 6d703432 69736f6d 61766331 00000008 66726565")
+
+  /// Bytes that are no known format (deterministic, not starting with any magic).
+  static func noise(count: Int) -> [UInt8] {
+    var state: UInt32 = 0x1234_5678
+    return [0x5A, 0x5A]
+      + (0..<max(0, count - 2)).map { _ in
+        state = state &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: state >> 24)
+      }
+  }
+}

@@ -1,43 +1,29 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension AssetsLibrary {
   /// The root as a file system path.
   var rootPath: String { root.path }
 
-  /// Walks the library on a global queue, off the caller's actor.
-  func scan(cancellation: CancellationFlag) async throws(LibraryError) -> LibraryScan {
+  /// Opens the root and walks the library on a global queue, off the caller's actor.
+  ///
+  /// - Returns: The open root (files are later opened beneath it) and what the walk found.
+  func scan(cancellation: CancellationFlag) async throws(LibraryError) -> (LibraryRoot, LibraryScan)
+  {
     let scanner = LibraryScanner(root: rootPath, options: options)
-    let result: Result<LibraryScan, LibraryError> = await withCheckedContinuation {
+    let path = rootPath
+    let result: Result<(LibraryRoot, LibraryScan), LibraryError> = await withCheckedContinuation {
       continuation in
       DispatchQueue.global(qos: .userInitiated).async {
         do throws(LibraryError) {
-          continuation.resume(
-            returning: .success(try scanner.scan(isCancelled: { cancellation.isSet })))
+          let root = try LibraryRoot(path: path)
+          let scan = try scanner.scan(in: root, isCancelled: { cancellation.isSet })
+          continuation.resume(returning: .success((root, scan)))
         } catch {
           continuation.resume(returning: .failure(error))
         }
       }
     }
     return try result.get()
-  }
-
-  /// Opens the root folder for the readers, which open files beneath it.
-  func openRootDescriptor() throws(LibraryError) -> Int32 {
-    let descriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let code = errno
-      switch code {
-      case ENOENT: throw .rootNotFound(path: rootPath)
-      case ENOTDIR: throw .rootNotADirectory(path: rootPath)
-      case EACCES, EPERM: throw .permissionDenied(path: rootPath)
-      default: throw .unreadableRoot(path: rootPath, call: "open", errno: code)
-      }
-    }
-    return descriptor
   }
 
   /// The core of every enumeration: scan, select, count, read in parallel, report.
@@ -77,7 +63,7 @@ extension AssetsLibrary {
     progress: @escaping @MainActor @Sendable (Int, Int) -> Void
   ) async throws(LibraryError) -> Contents {
     if Task.isCancelled { throw .cancelled }
-    let scan = try await self.scan(cancellation: cancellation)
+    let (root, scan) = try await self.scan(cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
 
     let selected = scan.groups.filter(groupSelection)
@@ -85,8 +71,7 @@ extension AssetsLibrary {
       group.files.filter { filter.includes($0.type) && fileSelection($0) }
         .map { ReadJob(file: $0, group: group.key) }
     }
-    let rootDescriptor = try openRootDescriptor()
-    defer { close(rootDescriptor) }
+    let rootDescriptor = root.descriptor
 
     let reporter = await ProgressReporter(total: jobs.count, callback: progress)
     await reporter.deliver(0)
@@ -98,6 +83,7 @@ extension AssetsLibrary {
       AssetReader.read(job, rootDescriptor: rootDescriptor)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    withExtendedLifetime(root) {}
     let assets = results.compactMap { $0 }
     guard assets.count == jobs.count else { throw .cancelled }
     await reporter.finish()

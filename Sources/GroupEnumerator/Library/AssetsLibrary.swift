@@ -46,7 +46,7 @@ public final class AssetsLibrary: Sendable {
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
   public func groups(types: AssetGroup.Types = .all) async throws(LibraryError) -> [AssetGroup] {
     let cancellation = CancellationFlag()
-    let scan = try await self.scan(cancellation: cancellation)
+    let (_, scan) = try await self.scan(cancellation: cancellation)
     var groups: [AssetGroup] = scan.groups.compactMap { group in
       guard types.contains(kind: group.kind) else { return nil }
       return AssetGroup(

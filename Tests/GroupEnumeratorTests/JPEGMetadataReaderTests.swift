@@ -142,7 +142,7 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
 @Suite struct JPEGMetadataReaderDateTests {
   @Test(arguments: [
     "0000:00:00 00:00:00", "2020:13:45 25:61:61", "2020:02:30 12:00:00", "    :  :     :  :  ",
-    "", "2020", "2020:01:01 12:00:00 xyz", "2020-01-01 12:00:00", "2023-09-27T14:32:53+02:00",
+    "", "2020", "2020:01:01 12:00:00 xyz", "2020-01-01T12:00:00 +09",
     "2021:02:29 00:00:00", "2020:01:01 24:00:00", "+020:01:01 12:00:00",
   ])
   func impossibleDatesAreAbsentWithAProblem(text: String) {
@@ -219,6 +219,25 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     let original = try #require(read(builder.jpeg()).dateTimeOriginal)
     #expect(original.exifText == "2018:01:02 03:04:05")
     #expect(original.source == .exifDateTimeOriginal)
+  }
+
+  @Test func anISO8601DateTimeIsKeptRawWithItsOwnOffset() throws {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0132, .ascii("2023-09-27T14:32:53+02:00"))]
+    let metadata = read(builder.jpeg())
+    #expect(metadata.dateTime == "2023-09-27T14:32:53+02:00")
+    let date = try #require(metadata.modificationDateTime)
+    #expect(date.iso8601 == "2023-09-27T14:32:53+02:00")
+    #expect(metadata.problems.isEmpty)
+  }
+
+  @Test(arguments: ["2023-09-27T14:32:53+2:00", "2023:09-27 14:32:53", "2023-09-27T14:32:53 junk"])
+  func malformedISO8601DatesAreRejected(text: String) {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0132, .ascii(text))]
+    let metadata = read(builder.jpeg())
+    #expect(metadata.dateTime == nil)
+    #expect(codes(metadata) == [.invalidValue])
   }
 
   @Test func aDateStoredAsAnotherTypeIsRejected() {

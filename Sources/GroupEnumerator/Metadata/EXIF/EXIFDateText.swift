@@ -9,34 +9,59 @@ enum EXIFDateText {
   enum Parsed: Equatable {
     /// The field was blank (only spaces and NULs).
     case blank
-    /// A real date; `text` is the 19 characters `YYYY:MM:DD HH:MM:SS`.
-    case date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, text: String)
-    /// Anything else: wrong shape, non-digits, or an impossible date.
+    /// A date-shaped text; `text` is the text without its padding, `zone` the zone it
+    /// carried itself (only the ISO 8601 variant can).
+    case date(
+      year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, text: String,
+      zone: CaptureDate.Zone?)
+    /// Anything else: wrong shape or non-digits.
     case invalid
   }
 
   /// Parses `YYYY:MM:DD HH:MM:SS`, allowing trailing NULs and spaces.
   ///
+  /// Some phone software writes ISO 8601 instead (`2023-09-27T14:32:53+02:00`); that
+  /// variant is accepted too — `YYYY-MM-DD`, `T` or a space, `HH:MM:SS`, then optionally
+  /// `Z`, `±HH:MM` or `±HHMM` — because it names a real time just as clearly.
   /// Whether the components make a real date is checked by ``CaptureDate``'s initializer;
   /// this only checks the shape and that every numeric position is an ASCII digit.
   static func parseDate(_ bytes: [UInt8]) -> Parsed {
-    let trimmed = trimmingPadding(bytes)
+    let trimmed = Array(trimmingPadding(bytes))
     if trimmed.isEmpty { return .blank }
-    guard trimmed.count == 19 else { return .invalid }
-    let separators: [Int: UInt8] = [4: colon, 7: colon, 10: space, 13: colon, 16: colon]
-    for (index, byte) in trimmed.enumerated() {
-      if let separator = separators[index] {
-        guard byte == separator else { return .invalid }
-      } else {
-        guard isDigit(byte) else { return .invalid }
+    guard trimmed.count >= 19 else { return .invalid }
+    let isISO = trimmed[4] == minus
+    let dateSeparator = isISO ? minus : colon
+    for index in 0..<19 {
+      let byte = trimmed[index]
+      switch index {
+      case 4, 7: guard byte == dateSeparator else { return .invalid }
+      case 10: guard byte == space || (isISO && byte == UInt8(ascii: "T")) else { return .invalid }
+      case 13, 16: guard byte == colon else { return .invalid }
+      default: guard isDigit(byte) else { return .invalid }
       }
+    }
+    var zone: CaptureDate.Zone?
+    let suffix = Array(trimmed[19...])
+    if !suffix.isEmpty {
+      guard isISO, let parsed = parseISOZone(suffix) else { return .invalid }
+      zone = parsed
     }
     func number(_ start: Int, _ length: Int) -> Int {
       trimmed[start..<(start + length)].reduce(0) { $0 * 10 + Int($1 - zero) }
     }
     return .date(
       year: number(0, 4), month: number(5, 2), day: number(8, 2), hour: number(11, 2),
-      minute: number(14, 2), second: number(17, 2), text: String(decoding: trimmed, as: UTF8.self))
+      minute: number(14, 2), second: number(17, 2), text: String(decoding: trimmed, as: UTF8.self),
+      zone: zone)
+  }
+
+  /// Parses the zone after an ISO 8601 time: `Z`, `±HH:MM` or `±HHMM`.
+  private static func parseISOZone(_ suffix: [UInt8]) -> CaptureDate.Zone? {
+    if suffix == [UInt8(ascii: "Z")] { return .utc }
+    var colonForm = suffix
+    if suffix.count == 5 { colonForm.insert(colon, at: 3) }
+    guard let parsed = parseOffset(colonForm), let seconds = parsed else { return nil }
+    return .offset(seconds: seconds)
   }
 
   /// Parses `+HH:MM` / `-HH:MM` into seconds east of UTC.

@@ -30,7 +30,7 @@ enum EXIFInterpreter {
         into: &metadata)
       {
         metadata.modificationDateTime = date
-        metadata.dateTime = date.exifText
+        metadata.dateTime = rawText(value)
       }
     }
     // DateTimeOriginal belongs in the EXIF IFD; some writers put it in IFD0 (exiftool reads it).
@@ -74,17 +74,28 @@ enum EXIFInterpreter {
       metadata.problems.append(
         .init(.invalidValue, "\(name) '\(printable(bytes))' is not a YYYY:MM:DD HH:MM:SS date."))
       return nil
-    case .date(let year, let month, let day, let hour, let minute, let second, let text):
+    case .date(
+      let year, let month, let day, let hour, let minute, let second, let text, let ownZone):
       guard
         let date = CaptureDate(
           year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-          subsecond: subsecond, zone: zone, source: source)
+          subsecond: subsecond, zone: ownZone ?? zone, source: source)
       else {
         metadata.problems.append(.init(.invalidValue, "\(name) '\(text)' is not a real date."))
         return nil
       }
       return date
     }
+  }
+
+  /// The text of an ASCII value without its padding, as stored.
+  private static func rawText(_ value: EXIFValue) -> String? {
+    guard case .ascii(let bytes) = value else { return nil }
+    var end = bytes.endIndex
+    while end > bytes.startIndex, bytes[end - 1] == 0 || bytes[end - 1] == UInt8(ascii: " ") {
+      end -= 1
+    }
+    return String(validating: bytes[..<end], as: UTF8.self)
   }
 
   private static func zone(

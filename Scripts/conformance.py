@@ -130,6 +130,17 @@ def number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
+def real_date(value: Any) -> str | None:
+    """The date text, or None when it is absent or a placeholder such as
+    '0000:00:00 00:00:00' or blanks: GroupEnumerator treats those as no date at all (a
+    camera writes them when its clock was never set), so they count as absent here too."""
+    if not isinstance(value, str):
+        return None
+    if not value.strip(" :0\x00"):
+        return None
+    return value
+
+
 def iso_wall_clock(exif_date: str) -> str:
     """'2019:04:05 14:30:15' -> '2019-04-05T14:30:15' (the first 19 characters only)."""
     d = exif_date[:19]
@@ -163,12 +174,12 @@ def check_jpeg(
     path: bytes, asset: dict[str, Any], truth: dict[str, Any], fields: dict[str, Field]
 ) -> None:
     # TIFF DateTime, raw; "0" when the file has none.
-    want = truth.get("IFD0:DateTime")
+    want = real_date(truth.get("IFD0:DateTime"))
     fields["dateTime"].check(path, asset.get("dateTime") == (want if want is not None else "0"),
                              asset.get("dateTime"), want if want is not None else "0")
 
     # DateTimeOriginal: the source, the wall-clock time, and the offset when there is one.
-    dto = truth.get("ExifIFD:DateTimeOriginal")
+    dto = real_date(truth.get("ExifIFD:DateTimeOriginal"))
     source, created = asset.get("creationDateSource"), asset.get("creationDate")
     ours = {"creationDateSource": source, "creationDate": created}
     if isinstance(dto, str) and dto:

@@ -78,7 +78,7 @@ import GroupEnumerator
 
   /// The bundled sample library, found from this source file so that the working
   /// directory does not matter: `<package>/Fixtures/Library`.
-  static let bundledLibrary = URL(fileURLWithPath: #filePath)
+  nonisolated static let bundledLibrary = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // Sources/Demo
     .deletingLastPathComponent()  // Sources
     .deletingLastPathComponent()  // the package root

@@ -1,0 +1,196 @@
+import Dispatch
+import Foundation
+import Glibc
+import GroupEnumerator
+
+/// The `Demo` executable: sets up signals and the terminal, runs ``DemoCommand``, and
+/// exits with its status.
+@main struct Demo {
+  /// Runs the command on the main actor, which stays free while the library is read so
+  /// that progress callbacks (main-actor closures) can run.
+  @MainActor static func main() async {
+    // A closed pipe becomes EPIPE on write, which FileDescriptorStream handles quietly.
+    signal(SIGPIPE, SIG_IGN)
+    let progressBar =
+      Terminal.isTerminal(2)
+      ? ProgressBar(columns: { Terminal.columns(of: 2) }) { text in
+        var standardError = FileDescriptorStream.standardError()
+        standardError.write(text)
+      } : nil
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    let task = Task { @MainActor in
+      var standardOutput = FileDescriptorStream.standardOutput()
+      var standardError = FileDescriptorStream.standardError()
+      let status = await DemoCommand.run(
+        arguments: arguments, stdout: &standardOutput, stderr: &standardError,
+        progressBar: progressBar)
+      standardOutput.flush()
+      return (status, standardOutput.isBroken)
+    }
+    let interrupt = Interrupt(task: task, progressBar: progressBar)
+    let (status, isOutputBroken) = await task.value
+    interrupt.cancel()
+    if interrupt.wasInterrupted { exit(130) }
+    // 141 = 128 + SIGPIPE: what a shell reports for a writer whose reader went away.
+    exit(isOutputBroken && status == 0 ? 141 : status)
+  }
+}
+
+/// Ctrl-C handling: the first SIGINT erases the progress bar and cancels the run (which
+/// then exits with 130); a second one exits at once.
+@MainActor final class Interrupt {
+  private let source: any DispatchSourceSignal
+  /// Whether SIGINT arrived.
+  private(set) var wasInterrupted = false
+
+  /// Starts listening for SIGINT on the main queue (the main actor's executor).
+  init<Success: Sendable>(task: Task<Success, Never>, progressBar: ProgressBar?) {
+    signal(SIGINT, SIG_IGN)
+    source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
+    source.setEventHandler { [weak self] in
+      MainActor.assumeIsolated {
+        progressBar?.clear()
+        if self?.wasInterrupted == true { exit(130) }
+        self?.wasInterrupted = true
+        task.cancel()
+      }
+    }
+    source.resume()
+  }
+
+  /// Stops listening and restores the default SIGINT action.
+  func cancel() {
+    source.cancel()
+    signal(SIGINT, SIG_DFL)
+  }
+}
+
+/// What `Demo` does, without processes: arguments in, text and an exit status out.
+@MainActor enum DemoCommand {
+  /// Success.
+  static let success: Int32 = 0
+  /// A library fault, or `lookup` found nothing.
+  static let failure: Int32 = 1
+  /// A usage error (`EX_USAGE`).
+  static let usageFailure: Int32 = 64
+  /// Interrupted (128 + SIGINT).
+  static let interrupted: Int32 = 130
+
+  /// The bundled sample library, found from this source file so that the working
+  /// directory does not matter: `<package>/Fixtures/Library`.
+  nonisolated static let bundledLibrary = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()  // Sources/Demo
+    .deletingLastPathComponent()  // Sources
+    .deletingLastPathComponent()  // the package root
+    .appendingPathComponent("Fixtures")
+    .appendingPathComponent("Library")
+
+  /// Parses `arguments`, runs the command and writes its output.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the executable's name.
+  ///   - stdout: Where results and help go.
+  ///   - stderr: Where errors go.
+  ///   - progressBar: The bar to draw while reading, or `nil` (not a terminal).
+  /// - Returns: The exit status: 0, 1, 64 or 130.
+  static func run(
+    arguments: [String], stdout: inout some TextOutputStream,
+    stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil
+  ) async -> Int32 {
+    let parsed: ParsedArguments
+    do {
+      parsed = try ArgumentParser.parse(arguments)
+    } catch {
+      stderr.write(HelpText.usageError(error))
+      return usageFailure
+    }
+    let options: DemoOptions
+    switch parsed {
+    case .help(let command):
+      stdout.write(HelpText.help(command))
+      return success
+    case .version:
+      stdout.write(HelpText.version + "\n")
+      return success
+    case .run(let parsedOptions):
+      options = parsedOptions
+    }
+    progressBar?.strings = Strings(language: options.language)
+    do {
+      switch options.command {
+      case .list:
+        try await list(options, stdout: &stdout, progressBar: progressBar)
+        return success
+      case .groups:
+        try await groups(options, stdout: &stdout)
+        return success
+      case .lookup:
+        return try await lookup(options, stdout: &stdout, stderr: &stderr)
+      case .thumbnail:
+        let message = Strings(language: options.language).thumbnailUnavailable
+        stderr.write("Error: \(message)\n")
+        return failure
+      }
+    } catch {
+      progressBar?.clear()
+      if Task.isCancelled { return interrupted }
+      stderr.write("Error: \(error.message(in: options.language))\n")
+      return failure
+    }
+  }
+
+  /// The library the options name, or the bundled one.
+  static func library(_ options: DemoOptions) -> AssetsLibrary {
+    AssetsLibrary(root: options.library.map { URL(fileURLWithPath: $0) } ?? bundledLibrary)
+  }
+
+  private static func list(
+    _ options: DemoOptions, stdout: inout some TextOutputStream, progressBar: ProgressBar?
+  ) async throws(LibraryError) {
+    let contents = try await library(options).enumerate(filter: options.filter) {
+      current, total in
+      progressBar?.update(current: current, total: total)
+    }
+    progressBar?.clear()
+    switch options.format {
+    case .table:
+      let formatter = TableFormatter(strings: Strings(language: options.language))
+      stdout.write(formatter.format(contents))
+    case .json:
+      stdout.write(JSONFormatter.format(assets: contents.assets))
+    case .csv:
+      stdout.write(CSVFormatter.format(assets: contents.assets))
+    }
+  }
+
+  private static func groups(
+    _ options: DemoOptions, stdout: inout some TextOutputStream
+  ) async throws(LibraryError) {
+    let groups = try await library(options).groups(types: [.all, .library])
+    switch options.format {
+    case .table:
+      let formatter = TableFormatter(strings: Strings(language: options.language))
+      stdout.write(formatter.format(groups: groups))
+    case .json:
+      stdout.write(JSONFormatter.format(groups: groups))
+    case .csv:
+      stdout.write(CSVFormatter.format(groups: groups))
+    }
+  }
+
+  private static func lookup(
+    _ options: DemoOptions, stdout: inout some TextOutputStream,
+    stderr: inout some TextOutputStream
+  ) async throws(LibraryError) -> Int32 {
+    guard let url = options.assetURL else { return usageFailure }
+    let library = library(options)
+    guard let asset = try await library.asset(for: url) else {
+      let strings = Strings(language: options.language)
+      stderr.write(
+        "Error: \(strings.assetNotFound(url.absoluteString, library: library.root.path))\n")
+      return failure
+    }
+    stdout.write(JSONFormatter.object(for: asset).serialized() + "\n")
+    return success
+  }
+}

@@ -1,0 +1,156 @@
+/// The `--help` texts, laid out as swift-argument-parser lays them out, and the usage
+/// lines shown with usage errors.
+enum HelpText {
+  /// The version `--version` prints.
+  static let version = "GroupEnumerator Demo 0.1.0"
+
+  /// The usage line(s) of `command`, without the `USAGE: ` or `Usage: ` prefix.
+  static func usage(_ command: DemoOptions.Command) -> String {
+    switch command {
+    case .list:
+      "Demo [--format <format>] [--filter <filter>] [--lang <lang>] [<library>]"
+    case .groups:
+      "Demo groups [--format <format>] [--lang <lang>] [<library>]"
+    case .lookup:
+      "Demo lookup <asset-url> [--library <library>] [--lang <lang>]"
+    case .thumbnail:
+      "Demo thumbnail <asset-url> [--library <library>] --output <file> [--lang <lang>]"
+    }
+  }
+
+  /// What a usage error prints on standard error.
+  static func usageError(_ error: UsageError) -> String {
+    """
+    Error: \(error.message)
+    Usage: \(usage(error.command))
+      See '\(error.command.commandName) --help' for more information.
+
+    """
+  }
+
+  /// The help of `command`, ending in a newline.
+  static func help(_ command: DemoOptions.Command) -> String {
+    switch command {
+    case .list: main
+    case .groups: groups
+    case .lookup: lookup
+    case .thumbnail: thumbnail
+    }
+  }
+
+  private static let escaping = """
+    File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
+    byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
+    digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
+    do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+    """
+
+  private static let main = """
+    OVERVIEW: List the photos and videos of a photo library (a folder tree).
+
+    Reads every photo, Live Photo and video under the library folder, grouped the
+    way ALAssetsLibrary grouped them (Camera Roll, then albums by folder), and
+    prints them as a table, JSON or CSV. While reading, a progress bar is drawn on
+    standard error when it is a terminal.
+
+    \(escaping)
+
+    Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
+    error, 130 when interrupted.
+
+    USAGE: \(usage(.list))
+           Demo <subcommand>
+
+    ARGUMENTS:
+      <library>               The library's root folder. (default: the bundled
+                              Fixtures/Library)
+
+    OPTIONS:
+      --format <format>       How to print the assets: table (for people), json
+                              (one array, one object per asset) or csv (RFC 4180).
+                              (default: table)
+      --filter <filter>       Which assets to list: photos (with Live Photos),
+                              videos or all. (default: all)
+      --lang <lang>           The language of the table, the progress bar and
+                              library errors: en, zh-Hans or ja. (default: en)
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      groups                  List the groups with their counts and URLs.
+      lookup                  Print the asset an asset URL names, as JSON.
+      thumbnail               Write an asset's embedded thumbnail to a file.
+
+      See 'Demo <subcommand> --help' for detailed help.
+
+    """
+
+  private static let groups = """
+    OVERVIEW: List the groups with their counts and URLs.
+
+    Lists the Camera Roll, then every album (a folder, named by its path), then
+    All Photos, with how many photos, Live Photos and videos each holds and its
+    assets-library://group/ URL.
+
+    \(escaping)
+
+    USAGE: \(usage(.groups))
+
+    ARGUMENTS:
+      <library>               The library's root folder. (default: the bundled
+                              Fixtures/Library)
+
+    OPTIONS:
+      --format <format>       How to print the groups: table, json or csv.
+                              (default: table)
+      --lang <lang>           The language of group names and library errors: en,
+                              zh-Hans or ja. (default: en)
+      -h, --help              Show help information.
+
+    """
+
+  private static let lookup = """
+    OVERVIEW: Print the asset an asset URL names, as JSON.
+
+    Prints one JSON object with the same keys as 'Demo --format json' prints for
+    each asset. Exits with status 1 when no file of the library has that URL.
+
+    \(escaping)
+
+    USAGE: \(usage(.lookup))
+
+    ARGUMENTS:
+      <asset-url>             An asset URL as listed, such as
+                              assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+
+    OPTIONS:
+      --library <library>     The library's root folder. (default: the bundled
+                              Fixtures/Library)
+      --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                              (default: en)
+      -h, --help              Show help information.
+
+    """
+
+  private static let thumbnail = """
+    OVERVIEW: Write an asset's embedded thumbnail to a file.
+
+    Copies the thumbnail embedded in the photo's EXIF data to the output file,
+    byte for byte. Exits with status 1 when the photo has none.
+
+    USAGE: \(usage(.thumbnail))
+
+    ARGUMENTS:
+      <asset-url>             An asset URL as listed, such as
+                              assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+
+    OPTIONS:
+      --library <library>     The library's root folder. (default: the bundled
+                              Fixtures/Library)
+      --output <file>         The file to write.
+      --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                              (default: en)
+      -h, --help              Show help information.
+
+    """
+}

@@ -1,0 +1,103 @@
+import GroupEnumerator
+
+/// The Demo's own text for people, in English, Simplified Chinese and Japanese.
+///
+/// Usage errors and `--help` stay in English, as swift-argument-parser has them; the
+/// table, the progress bar and library errors follow `--lang`.
+struct Strings: Sendable {
+  /// The language of the text.
+  var language: Language
+
+  /// The progress bar's label: `Loading photos (42%)`.
+  func loading(percent: Int) -> String {
+    switch language {
+    case .english: "Loading photos (\(percent)%)"
+    case .simplifiedChinese: "载入照片中(\(percent)%)..."
+    case .japanese: "写真を読み込み中(\(percent)%)..."
+    }
+  }
+
+  /// The asset table's column headers: name, group, taken date, size, GPS.
+  var assetColumns: [String] {
+    switch language {
+    case .english: ["Name", "Group", "Taken", "Size", "GPS"]
+    case .simplifiedChinese: ["文件名", "相簿", "拍摄时间", "尺寸", "GPS"]
+    case .japanese: ["ファイル名", "アルバム", "撮影日時", "サイズ", "GPS"]
+    }
+  }
+
+  /// The group table's column headers: name, type, photos, Live Photos, videos, URL.
+  var groupColumns: [String] {
+    switch language {
+    case .english: ["Name", "Type", "Photos", "Live Photos", "Videos", "URL"]
+    case .simplifiedChinese: ["名称", "类型", "照片", "实况照片", "视频", "URL"]
+    case .japanese: ["名前", "種類", "写真", "Live Photos", "ビデオ", "URL"]
+    }
+  }
+
+  /// Shown for a capture date that is not known.
+  var unknownDate: String {
+    switch language {
+    case .english: "(unknown)"
+    case .simplifiedChinese: "(未知)"
+    case .japanese: "(不明)"
+    }
+  }
+
+  /// `12 assets (10 photos, 2 videos), 1 with problems`; Live Photos count as photos and
+  /// the problem count is left out when it is zero.
+  func summary(photos: Int, videos: Int, withProblems: Int) -> String {
+    let total = photos + videos
+    switch language {
+    case .english:
+      var text = "\(total) \(total == 1 ? "asset" : "assets") (\(photos) "
+      text += "\(photos == 1 ? "photo" : "photos"), \(videos) \(videos == 1 ? "video" : "videos"))"
+      if withProblems > 0 { text += ", \(withProblems) with problems" }
+      return text
+    case .simplifiedChinese:
+      var text = "共 \(total) 项(\(photos) 张照片，\(videos) 个视频)"
+      if withProblems > 0 { text += "，\(withProblems) 项有问题" }
+      return text
+    case .japanese:
+      var text = "\(total) 件(写真 \(photos) 件、ビデオ \(videos) 件)"
+      if withProblems > 0 { text += "、問題あり \(withProblems) 件" }
+      return text
+    }
+  }
+
+  /// `2 groups`.
+  func groupSummary(count: Int) -> String {
+    switch language {
+    case .english: "\(count) \(count == 1 ? "group" : "groups")"
+    case .simplifiedChinese: "共 \(count) 个相簿"
+    case .japanese: "\(count) 個のアルバム"
+    }
+  }
+
+  /// A line for a folder that could not be listed.
+  func folderProblem(_ path: String, _ problem: String) -> String {
+    switch language {
+    case .english: "Folder '\(path)' was not read: \(problem)"
+    case .simplifiedChinese: "未能读取文件夹“\(path)”：\(problem)"
+    case .japanese: "フォルダ「\(path)」を読み込めませんでした：\(problem)"
+    }
+  }
+
+  /// The message when `lookup` finds no asset.
+  func assetNotFound(_ url: String, library: String) -> String {
+    switch language {
+    case .english: "No asset with URL '\(url)' in the photo library at '\(library)'."
+    case .simplifiedChinese: "相册“\(library)”中没有 URL 为“\(url)”的项目。"
+    case .japanese: "写真ライブラリ「\(library)」に URL「\(url)」のアセットはありません。"
+    }
+  }
+
+  /// The message of the `thumbnail` subcommand until thumbnails can be read.
+  var thumbnailUnavailable: String {
+    switch language {
+    case .english: "thumbnail extraction is not available yet"
+    case .simplifiedChinese: "暂不支持提取缩略图"
+    case .japanese: "サムネイルの抽出にはまだ対応していません"
+    }
+  }
+}

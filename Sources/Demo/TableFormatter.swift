@@ -1,0 +1,135 @@
+import Foundation
+import GroupEnumerator
+
+/// Text columns for people: widths measured in terminal columns (CJK counts two), a
+/// rule under the header, two spaces between columns, no trailing spaces.
+struct TextTable {
+  /// How a column's cells line up.
+  enum Alignment {
+    /// Text starts at the column's left edge.
+    case left
+    /// Text ends at the column's right edge (numbers).
+    case right
+  }
+
+  /// The header cells.
+  var header: [String]
+  /// How each column lines up; missing entries mean `.left`.
+  var alignments: [Alignment] = []
+  /// The body rows; each has as many cells as the header.
+  var rows: [[String]] = []
+
+  /// The table as lines, each ending in a newline.
+  ///
+  /// - Complexity: O(*n*) in the total length of the cells.
+  func render() -> String {
+    let cells = ([header] + rows).map { $0.map(DisplayWidth.printable) }
+    var widths = [Int](repeating: 0, count: header.count)
+    for row in cells {
+      for (column, cell) in row.enumerated() where column < widths.count {
+        widths[column] = max(widths[column], DisplayWidth.of(cell))
+      }
+    }
+    var text = line(cells[0], widths)
+    text += line(widths.map { String(repeating: "-", count: $0) }, widths)
+    for row in cells.dropFirst() { text += line(row, widths) }
+    return text
+  }
+
+  private func line(_ row: [String], _ widths: [Int]) -> String {
+    var parts: [String] = []
+    for (column, width) in widths.enumerated() {
+      let cell = column < row.count ? row[column] : ""
+      let alignment = column < alignments.count ? alignments[column] : .left
+      switch alignment {
+      case .left: parts.append(DisplayWidth.padded(cell, to: width))
+      case .right: parts.append(DisplayWidth.rightAligned(cell, to: width))
+      }
+    }
+    var text = parts.joined(separator: "  ")
+    while text.last == " " { text.removeLast() }
+    return text + "\n"
+  }
+}
+
+/// The `--format table` output: one row per asset, then a summary line.
+struct TableFormatter {
+  /// The language of the headers, group names and summary.
+  var strings: Strings
+
+  /// The asset table, the summary, and a line per folder that could not be listed.
+  func format(_ contents: AssetsLibrary.Contents) -> String {
+    format(assets: contents.assets, folderProblems: contents.folderProblems)
+  }
+
+  /// The asset table, the summary, and a line per folder that could not be listed.
+  func format(assets: [Asset], folderProblems: [LibraryPath: AssetProblem] = [:]) -> String {
+    var table = TextTable(header: strings.assetColumns)
+    table.rows = assets.map(row)
+    var text = table.render()
+    let videos = assets.count { $0.type == .video }
+    let withProblems = assets.count { !$0.problems.isEmpty }
+    text += "\n"
+    text +=
+      strings.summary(
+        photos: assets.count - videos, videos: videos, withProblems: withProblems) + "\n"
+    for (path, problem) in folderProblems.sorted(by: { $0.key < $1.key }) {
+      text += DisplayWidth.printable(strings.folderProblem(path.escaped, problem.description))
+      text += "\n"
+    }
+    return text
+  }
+
+  /// The cells of one asset: name, group, taken date, size, GPS.
+  func row(_ asset: Asset) -> [String] {
+    let group = AssetGroup(kind: asset.group, path: asset.groupPath)
+    return [
+      asset.name,
+      group.localizedName(in: strings.language),
+      takenDate(asset.creationDate),
+      size(width: asset.pixelWidth, height: asset.pixelHeight),
+      gps(asset.location),
+    ]
+  }
+
+  /// `yyyy/MM/dd HH:mm:ss` from the date's wall-clock fields, as the camera wrote
+  /// them. A date that only comes from the file's modification time is not when the
+  /// shot was taken, so it shows as unknown.
+  func takenDate(_ date: CaptureDate?) -> String {
+    guard let date, !date.source.isFileTime else { return strings.unknownDate }
+    return TableFormatter.pad(date.year, 4) + "/" + TableFormatter.pad(date.month, 2) + "/"
+      + TableFormatter.pad(date.day, 2) + " " + TableFormatter.pad(date.hour, 2) + ":"
+      + TableFormatter.pad(date.minute, 2) + ":" + TableFormatter.pad(date.second, 2)
+  }
+
+  /// `4032 x 3024`, or `-` when either side is unknown.
+  func size(width: Int?, height: Int?) -> String {
+    guard let width, let height else { return "-" }
+    return "\(width) x \(height)"
+  }
+
+  /// `35.68950, 139.69171`, or `-` without a location.
+  func gps(_ location: Location?) -> String {
+    guard let location else { return "-" }
+    return String(format: "%.5f, %.5f", location.latitude, location.longitude)
+  }
+
+  /// The groups table and a count line, for `Demo groups`.
+  func format(groups: [AssetGroup]) -> String {
+    var table = TextTable(header: strings.groupColumns)
+    table.alignments = [.left, .left, .right, .right, .right, .left]
+    table.rows = groups.map { group in
+      [
+        group.localizedName(in: strings.language), group.kind.rawValue,
+        String(group.counts[.photo] ?? 0), String(group.counts[.livePhoto] ?? 0),
+        String(group.counts[.video] ?? 0), group.url.absoluteString,
+      ]
+    }
+    return table.render() + "\n" + strings.groupSummary(count: groups.count) + "\n"
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+}

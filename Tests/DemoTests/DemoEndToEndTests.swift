@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Demo
+
+/// Runs the whole command over the bundled `Fixtures/Library`; skipped where the
+/// fixtures are not checked out.
+@MainActor
+@Suite(
+  .enabled(
+    if: FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
+    "needs Fixtures/Library"))
+struct DemoEndToEndTests {
+  private static let contractKeys = [
+    "id", "url", "path", "name", "group", "type", "resources", "width", "height",
+    "orientation", "duration", "creationDate", "creationDateSource", "dateTime", "location",
+    "fileSize", "hasThumbnail", "legacy", "problems",
+  ]
+
+  private func run(_ arguments: [String]) async -> (Int32, String, String) {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    return (status, stdout.text, stderr.text)
+  }
+
+  /// The keys of each object of a JSON array as JSONFormatter lays it out (objects open
+  /// with `  {`, their keys sit at four spaces), in order.
+  private func keysOfEachObject(_ text: String) -> [[String]] {
+    var objects: [[String]] = []
+    for line in text.split(separator: "\n") {
+      if line == "  {" {
+        objects.append([])
+      } else if !objects.isEmpty, line.hasPrefix("    \""),
+        let close = line.dropFirst(5).firstIndex(of: "\"")
+      {
+        objects[objects.count - 1].append(String(line.dropFirst(5)[..<close]))
+      }
+    }
+    return objects
+  }
+
+  @Test func jsonListsEveryAssetWithTheContractKeysInOrder() async throws {
+    let (status, output, errors) = await run(["--format", "json"])
+    #expect(status == 0)
+    #expect(errors.isEmpty)
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    #expect(!assets.isEmpty)
+    let objectKeys = keysOfEachObject(output)
+    #expect(objectKeys.count == assets.count)
+    for keys in objectKeys { #expect(keys == Self.contractKeys) }
+  }
+
+  @Test func lookupFindsEachListedAssetAndPrintsTheSameObject() async throws {
+    let (_, output, _) = await run(["--format", "json"])
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    for asset in assets {
+      let url = try #require(asset["url"] as? String)
+      let (status, object, errors) = await run(["lookup", url])
+      #expect(status == 0, "\(url)")
+      #expect(errors.isEmpty, "\(url)")
+      let parsed = try #require(
+        try JSONSerialization.jsonObject(with: Data(object.utf8)) as? [String: Any])
+      #expect(parsed["path"] as? String == asset["path"] as? String, "\(url)")
+    }
+  }
+
+  @Test func theTableEndsWithASummaryThatCountsTheRows() async throws {
+    let (status, output, errors) = await run(["--filter", "photos"])
+    #expect(status == 0)
+    #expect(errors.isEmpty)
+    let (_, json, _) = await run(["--format", "json", "--filter", "photos"])
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    let count = assets.count
+    #expect(output.contains("\n\(count) \(count == 1 ? "asset" : "assets") (\(count) photo"))
+  }
+
+  @Test func groupsListTheCameraRollFirstAndAllPhotosLast() async throws {
+    let (status, output, errors) = await run(["groups", "--format", "csv"])
+    #expect(status == 0)
+    #expect(errors.isEmpty)
+    let records = output.split(separator: "\r\n")
+    #expect(records.first == Substring(CSVFormatter.groupColumns.joined(separator: ",")))
+    #expect(records.dropFirst().first?.contains(",Camera Roll,savedPhotos,") == true)
+    #expect(records.last?.contains(",All Photos,library,") == true)
+  }
+}

@@ -1,0 +1,161 @@
+import Testing
+
+@testable import Demo
+
+/// The whole `--help` texts, compared exactly: a change to the help must be a change
+/// here too, reviewed as text.
+@MainActor @Suite struct HelpTextTests {
+  @Test func theMainHelpIsExactlyThis() async {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let arguments = ["--help"]
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    #expect(status == 0)
+    #expect(stderr.text.isEmpty)
+    #expect(
+      stdout.text == """
+        OVERVIEW: List the photos and videos of a photo library (a folder tree).
+
+        Reads every photo, Live Photo and video under the library folder, grouped the
+        way ALAssetsLibrary grouped them (Camera Roll, then albums by folder), and
+        prints them as a table, JSON or CSV. While reading, a progress bar is drawn on
+        standard error when it is a terminal.
+
+        File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
+        byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
+        digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
+        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+
+        Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
+        error, 130 when interrupted.
+
+        USAGE: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [<library>]
+               Demo <subcommand>
+
+        ARGUMENTS:
+          <library>               The library's root folder. (default: the bundled
+                                  Fixtures/Library)
+
+        OPTIONS:
+          --format <format>       How to print the assets: table (for people), json
+                                  (one array, one object per asset) or csv (RFC 4180).
+                                  (default: table)
+          --filter <filter>       Which assets to list: photos (with Live Photos),
+                                  videos or all. (default: all)
+          --lang <lang>           The language of the table, the progress bar and
+                                  library errors: en, zh-Hans or ja. (default: en)
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          groups                  List the groups with their counts and URLs.
+          lookup                  Print the asset an asset URL names, as JSON.
+          thumbnail               Write an asset's embedded thumbnail to a file.
+
+          See 'Demo <subcommand> --help' for detailed help.
+
+        """)
+  }
+
+  @Test func theGroupsHelpIsExactlyThis() async {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let arguments = ["groups", "--help"]
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    #expect(status == 0)
+    #expect(stderr.text.isEmpty)
+    #expect(
+      stdout.text == """
+        OVERVIEW: List the groups with their counts and URLs.
+
+        Lists the Camera Roll, then every album (a folder, named by its path), then
+        All Photos, with how many photos, Live Photos and videos each holds and its
+        assets-library://group/ URL.
+
+        File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
+        byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
+        digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
+        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+
+        USAGE: Demo groups [--format <format>] [--lang <lang>] [<library>]
+
+        ARGUMENTS:
+          <library>               The library's root folder. (default: the bundled
+                                  Fixtures/Library)
+
+        OPTIONS:
+          --format <format>       How to print the groups: table, json or csv.
+                                  (default: table)
+          --lang <lang>           The language of group names and library errors: en,
+                                  zh-Hans or ja. (default: en)
+          -h, --help              Show help information.
+
+        """)
+  }
+
+  @Test func theLookupHelpIsExactlyThis() async {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let arguments = ["lookup", "--help"]
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    #expect(status == 0)
+    #expect(stderr.text.isEmpty)
+    #expect(
+      stdout.text == """
+        OVERVIEW: Print the asset an asset URL names, as JSON.
+
+        Prints one JSON object with the same keys as 'Demo --format json' prints for
+        each asset. Exits with status 1 when no file of the library has that URL.
+
+        File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
+        byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
+        digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
+        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+
+        USAGE: Demo lookup <asset-url> [--library <library>] [--lang <lang>]
+
+        ARGUMENTS:
+          <asset-url>             An asset URL as listed, such as
+                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+
+        OPTIONS:
+          --library <library>     The library's root folder. (default: the bundled
+                                  Fixtures/Library)
+          --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                                  (default: en)
+          -h, --help              Show help information.
+
+        """)
+  }
+
+  @Test func theThumbnailHelpIsExactlyThis() async {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let arguments = ["thumbnail", "--help"]
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    #expect(status == 0)
+    #expect(stderr.text.isEmpty)
+    #expect(
+      stdout.text == """
+        OVERVIEW: Write an asset's embedded thumbnail to a file.
+
+        Copies the thumbnail embedded in the photo's EXIF data to the output file,
+        byte for byte. Exits with status 1 when the photo has none.
+
+        USAGE: Demo thumbnail <asset-url> [--library <library>] --output <file> [--lang <lang>]
+
+        ARGUMENTS:
+          <asset-url>             An asset URL as listed, such as
+                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+
+        OPTIONS:
+          --library <library>     The library's root folder. (default: the bundled
+                                  Fixtures/Library)
+          --output <file>         The file to write.
+          --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                                  (default: en)
+          -h, --help              Show help information.
+
+        """)
+  }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@testable import Demo
-
-@Suite struct DemoSmokeTests {}

@@ -280,7 +280,26 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     #expect(metadata.displayedHeight == 640)
   }
 
-  @Test(arguments: [EXIFTestBuilder.Value.short([0]), .short([9]), .long([6]), .short([6, 6])])
+  @Test(arguments: [
+    EXIFTestBuilder.Value.long([6]), .raw(type: 9, count: 1, field: 6), .short([6]),
+  ])
+  func orientationIsReadFromAnyWholeNumberType(value: EXIFTestBuilder.Value) {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0112, value)]
+    let metadata = read(builder.jpeg())
+    #expect(metadata.orientation == 6)
+    #expect(metadata.problems.isEmpty)
+  }
+
+  @Test func orientationZeroMeansNotSet() {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0112, .short([0]))]
+    let metadata = read(builder.jpeg())
+    #expect(metadata.orientation == nil)
+    #expect(metadata.problems.isEmpty)
+  }
+
+  @Test(arguments: [EXIFTestBuilder.Value.short([9]), .short([6, 6]), .ascii("6")])
   func anInvalidOrientationIsAbsentWithAProblem(value: EXIFTestBuilder.Value) {
     var builder = EXIFTestBuilder()
     builder.ifd0 = [(0x0112, value)]

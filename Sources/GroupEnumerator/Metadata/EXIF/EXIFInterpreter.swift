@@ -176,12 +176,15 @@ enum EXIFInterpreter {
 
   private static func applyOrientation(_ table: EXIFTagTable, to metadata: inout MediaMetadata) {
     guard let value = table[.ifd0, EXIFTag.orientation] else { return }
-    if case .short(let values) = value, values.count == 1, let orientation = values.first,
-      (1...8).contains(orientation)
-    {
-      metadata.orientation = Int(orientation)
-    } else {
-      metadata.problems.append(.init(.invalidValue, "Orientation is not a SHORT from 1 to 8."))
+    // The spec says SHORT; some writers store LONG or SLONG, which say the same thing.
+    // 0 is what several editors write for "not set": absent, and not worth a problem.
+    switch value.singleInteger {
+    case .some(let orientation) where (1...8).contains(orientation):
+      metadata.orientation = orientation
+    case .some(0):
+      break
+    default:
+      metadata.problems.append(.init(.invalidValue, "Orientation is not a number from 1 to 8."))
     }
   }
 

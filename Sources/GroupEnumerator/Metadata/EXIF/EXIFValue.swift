@@ -39,6 +39,8 @@ enum EXIFValue: Hashable, Sendable {
   case short([UInt16])
   /// TIFF type 4, `LONG`.
   case long([UInt32])
+  /// TIFF type 9, `SLONG`.
+  case signedLong([Int32])
   /// TIFF type 5, `RATIONAL`.
   case rational([EXIFRational])
   /// TIFF type 10, `SRATIONAL`.
@@ -67,6 +69,7 @@ enum EXIFValue: Hashable, Sendable {
     switch self {
     case .short(let values) where values.count == 1: values.first.map { Int($0) }
     case .long(let values) where values.count == 1: values.first.map { Int($0) }
+    case .signedLong(let values) where values.count == 1: values.first.map { Int($0) }
     default: nil
     }
   }

@@ -49,13 +49,17 @@ enum JPEGMetadataReader {
         table.values[key] = value
       }
     }
-    if !recovered.isEmpty {
-      let faults = walker.faults.isEmpty ? "" : " " + walker.faults.joined(separator: " ")
+    let faults = walker.faults.isEmpty ? "" : " " + walker.faults.joined(separator: " ")
+    if table.entryCounts.values.allSatisfy({ $0 == 0 }) {
+      problems.append(.init(.malformed, "The EXIF block could not be read." + faults))
+    } else if !recovered.isEmpty {
       problems.append(
         .init(
           .malformed,
           "libexif skipped the \(recovered.joined(separator: " and ")) IFD (typically after an "
             + "out-of-range pointer); it was read directly." + faults))
+    } else if !walker.faults.isEmpty {
+      problems.append(.init(.malformed, "The EXIF block is damaged:" + faults))
     }
     return table
   }

@@ -68,6 +68,22 @@ struct PermissionTests {
     try folder.setMode("lib", 0o755)
   }
 
+  @Test @MainActor func deniedLibraryFailsTheLegacyCallExactlyOnce() async throws {
+    guard PermissionProbe.requireEnforced() else { return }
+    let folder = try TemporaryFolder()
+    try folder.makeFolder("lib")
+    try folder.write("lib/a.jpg", SampleBytes.jpeg)
+    try folder.setMode("lib", 0)
+    defer { try? folder.setMode("lib", 0o755) }
+    let root = folder.absolute("lib")
+    let outcome = await LegacyTests().run(URL(fileURLWithPath: root))
+    #expect(outcome.successes.isEmpty)
+    #expect(outcome.failures == [.permissionDenied(path: root)])
+    #expect(outcome.progress.calls.isEmpty)
+    let message = try #require(outcome.failures.first).message(in: .simplifiedChinese)
+    #expect(message.hasPrefix("无法访问相册"))
+  }
+
   @Test func searchableButUnlistableRootFailsWithPermissionDenied() throws {
     guard PermissionProbe.requireEnforced() else { return }
     let folder = try TemporaryFolder()

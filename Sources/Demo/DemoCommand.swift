@@ -127,9 +127,7 @@ import GroupEnumerator
       case .lookup:
         return try await lookup(options, stdout: &stdout, stderr: &stderr)
       case .thumbnail:
-        let message = Strings(language: options.language).thumbnailUnavailable
-        stderr.write("Error: \(message)\n")
-        return failure
+        return try await thumbnail(options, stderr: &stderr)
       }
     } catch {
       progressBar?.clear()
@@ -191,6 +189,40 @@ import GroupEnumerator
       return failure
     }
     stdout.write(JSONFormatter.object(for: asset).serialized() + "\n")
+    return success
+  }
+
+  /// `Demo thumbnail`: writes the asset's embedded thumbnail, byte for byte, to the
+  /// `--output` file (never into the library unless the user names a path there).
+  private static func thumbnail(
+    _ options: DemoOptions, stderr: inout some TextOutputStream
+  ) async throws(LibraryError) -> Int32 {
+    guard let url = options.assetURL, let output = options.output else { return usageFailure }
+    let library = library(options)
+    let strings = Strings(language: options.language)
+    guard let asset = try await library.asset(for: url) else {
+      stderr.write(
+        "Error: \(strings.assetNotFound(url.absoluteString, library: library.root.path))\n")
+      return failure
+    }
+    let thumbnail: AssetThumbnail
+    do throws(ThumbnailError) {
+      thumbnail = try await library.thumbnail(for: asset)
+    } catch {
+      switch error {
+      case .library(let fault): throw fault
+      case .noEmbeddedThumbnail(let name): stderr.write("Error: \(strings.noThumbnail(name))\n")
+      case .unreadable(let problem): stderr.write("Error: \(problem.message)\n")
+      }
+      return failure
+    }
+    do {
+      try thumbnail.data.write(to: URL(fileURLWithPath: output))
+    } catch {
+      let reason = (error as NSError).localizedDescription
+      stderr.write("Error: \(strings.cannotWrite(output, reason: reason))\n")
+      return failure
+    }
     return success
   }
 }

@@ -92,12 +92,21 @@ struct Strings: Sendable {
     }
   }
 
-  /// The message of the `thumbnail` subcommand until thumbnails can be read.
-  var thumbnailUnavailable: String {
+  /// The message when an asset embeds no thumbnail.
+  func noThumbnail(_ name: String) -> String {
     switch language {
-    case .english: "thumbnail extraction is not available yet"
-    case .simplifiedChinese: "暂不支持提取缩略图"
-    case .japanese: "サムネイルの抽出にはまだ対応していません"
+    case .english: "'\(name)' has no embedded thumbnail."
+    case .simplifiedChinese: "“\(name)”没有内嵌缩略图。"
+    case .japanese: "「\(name)」には埋め込みサムネイルがありません。"
+    }
+  }
+
+  /// The message when the thumbnail cannot be written to `path`.
+  func cannotWrite(_ path: String, reason: String) -> String {
+    switch language {
+    case .english: "Cannot write the thumbnail to '\(path)': \(reason)."
+    case .simplifiedChinese: "无法将缩略图写入“\(path)”：\(reason)。"
+    case .japanese: "サムネイルを「\(path)」に書き込めません：\(reason)。"
     }
   }
 }

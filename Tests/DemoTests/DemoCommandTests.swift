@@ -64,11 +64,11 @@ import Testing
     }
   }
 
-  @Test func thumbnailSaysItIsNotAvailableYet() async {
-    let url = "assets-library://asset/asset.JPG?id=6F1F6C0B-2E6B-4B0A-8B7A-0123456789AB&ext=JPG"
+  @Test func thumbnailOfAnUnknownAssetFails() async {
+    let url = "assets-library://asset/asset.JPG?id=6F1F6C0B-2E6B-8B0A-8B7A-0123456789AB&ext=JPG"
     let outcome = await run(["thumbnail", url, "--output", "/dev/null"])
     #expect(outcome.status == 1)
-    #expect(outcome.stderr == "Error: thumbnail extraction is not available yet\n")
+    #expect(outcome.stderr.hasPrefix("Error: No asset with URL '\(url)'"))
   }
 
   @Test func theBundledLibraryIsFoundFromTheSourceTree() {

@@ -87,4 +87,38 @@ struct DemoEndToEndTests {
     #expect(records.dropFirst().first?.contains(",Camera Roll,savedPhotos,") == true)
     #expect(records.last?.contains(",All Photos,library,") == true)
   }
+
+  /// The URL the listing gives the asset at `path`.
+  private func url(of path: String) async throws -> String {
+    let (_, output, _) = await run(["--format", "json"])
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    let asset = try #require(assets.first { $0["path"] as? String == path })
+    return try #require(asset["url"] as? String)
+  }
+
+  @Test func thumbnailWritesTheEmbeddedJPEGByteForByte() async throws {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("thumbnail-\(UUID().uuidString).jpg")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let url = try await url(of: "Trips/Kyoto 2019/trip-02.jpg")
+    let (status, stdout, errors) = await run(["thumbnail", url, "--output", output.path])
+    #expect(status == 0)
+    #expect(stdout.isEmpty)
+    #expect(errors.isEmpty)
+    let written = try Data(contentsOf: output)
+    // Fixtures/README.md: a 32×24 JPEG of 325 bytes, embedded by make-library.sh.
+    #expect(written.count == 325)
+    #expect(written.prefix(3) == Data([0xFF, 0xD8, 0xFF]))
+    let file = try Data(
+      contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("Trips/Kyoto 2019/trip-02.jpg"))
+    #expect(file.range(of: written) != nil)
+  }
+
+  @Test func thumbnailOfAPhotoWithoutOneSaysSoAndFails() async throws {
+    let url = try await url(of: "IMG_0002.jpg")
+    let (status, _, errors) = await run(["thumbnail", url, "--output", "/dev/null"])
+    #expect(status == 1)
+    #expect(errors == "Error: 'IMG_0002.jpg' has no embedded thumbnail.\n")
+  }
 }

@@ -26,6 +26,15 @@ enum JPEGMetadataReader {
     return metadata
   }
 
+  /// The embedded EXIF (IFD1) thumbnail of a JPEG, byte for byte.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: The thumbnail's bytes, or `nil` when the file has none.
+  static func thumbnail(from source: some ByteSource) -> [UInt8]? {
+    guard let payload = JPEGStructure(parsing: source).exifPayload else { return nil }
+    return LibExifReader.thumbnail(payload: payload)
+  }
+
   /// The EXIF tags of an `APP1` payload: libexif's, completed by the walker when libexif
   /// lost the sub-IFDs.
   static func exifTable(payload: [UInt8], problems: inout [AssetProblem]) -> EXIFTagTable {

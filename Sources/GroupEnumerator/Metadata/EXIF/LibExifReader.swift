@@ -14,8 +14,28 @@ enum LibExifReader {
   /// - Returns: The tags found; an empty table when libexif could not load anything.
   ///   The corresponding C functions are `exif_data_new` and `exif_data_load_data`.
   static func read(payload: [UInt8]) -> EXIFTagTable {
-    var table = EXIFTagTable()
-    guard let data = exif_data_new() else { return table }
+    withLoaded(payload: payload) { data in
+      data.map(table(of:)) ?? EXIFTagTable()
+    }
+  }
+
+  /// The bytes of the IFD1 thumbnail (a JPEG), exactly as stored.
+  ///
+  /// - Parameter payload: The payload starting with `Exif\0\0`.
+  /// - Returns: The thumbnail, or `nil` when the block has none.
+  static func thumbnail(payload: [UInt8]) -> [UInt8]? {
+    withLoaded(payload: payload) { data in
+      guard let data, let bytes = data.pointee.data, data.pointee.size > 0 else { return nil }
+      return Array(UnsafeBufferPointer(start: bytes, count: Int(data.pointee.size)))
+    }
+  }
+
+  /// Loads `payload` into a fresh `ExifData` with the inventing options off, runs `body`,
+  /// and releases the data on every path. `body` gets `nil` when libexif has no memory.
+  private static func withLoaded<Result>(
+    payload: [UInt8], _ body: (UnsafeMutablePointer<ExifData>?) -> Result
+  ) -> Result {
+    guard let data = exif_data_new() else { return body(nil) }
     defer { exif_data_unref(data) }
     exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
     exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
@@ -23,6 +43,11 @@ enum LibExifReader {
       guard let base = buffer.baseAddress, let size = UInt32(exactly: buffer.count) else { return }
       exif_data_load_data(data, base, size)
     }
+    return body(data)
+  }
+
+  private static func table(of data: UnsafeMutablePointer<ExifData>) -> EXIFTagTable {
+    var table = EXIFTagTable()
     let order = exif_data_get_byte_order(data)
     for directory in EXIFDirectory.allCases {
       table.entryCounts[directory] = Int(CLibExif_entry_count(data, directory.libExifIFD))

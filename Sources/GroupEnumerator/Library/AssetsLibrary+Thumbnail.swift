@@ -1,0 +1,66 @@
+public import Foundation
+
+/// An embedded thumbnail: the original JPEG bytes, unchanged.
+public struct AssetThumbnail: Sendable, Hashable {
+  /// The JPEG bytes as stored in the file.
+  public let data: Data
+  /// The thumbnail's width in pixels, when its frame header says.
+  public let pixelWidth: Int?
+  /// The thumbnail's height in pixels, when its frame header says.
+  public let pixelHeight: Int?
+}
+
+/// Why an asset's thumbnail could not be had.
+public enum ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The library itself could not be read.
+  case library(LibraryError)
+  /// The asset's file could not be read.
+  case unreadable(AssetProblem)
+  /// The file embeds no thumbnail (full images are not decoded).
+  case noEmbeddedThumbnail(name: String)
+
+  /// A sentence for people.
+  public var description: String {
+    switch self {
+    case .library(let error): error.description
+    case .unreadable(let problem): problem.message
+    case .noEmbeddedThumbnail(let name): "'\(name)' has no embedded thumbnail."
+    }
+  }
+}
+
+extension AssetsLibrary {
+  /// The thumbnail embedded in an asset's still (the EXIF IFD1 thumbnail of a JPEG),
+  /// byte for byte.
+  ///
+  /// - Parameter asset: An asset of this library.
+  /// - Returns: The thumbnail's bytes and size.
+  /// - Throws: ``ThumbnailError``: the library or the file could not be read, or the file
+  ///   has no embedded thumbnail.
+  public func thumbnail(for asset: Asset) async throws(ThumbnailError) -> AssetThumbnail {
+    guard let still = asset.resources.first(where: { $0.role == .photo }) else {
+      throw .noEmbeddedThumbnail(name: asset.name)
+    }
+    let root: LibraryRoot
+    do throws(LibraryError) {
+      root = try LibraryRoot(path: rootPath)
+    } catch {
+      throw .library(error)
+    }
+    let bytes: [UInt8]?
+    do throws(AssetProblem) {
+      bytes = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: still.path) {
+        file throws(AssetProblem) -> [UInt8]? in
+        let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
+        guard MediaSniffer.format(ofHeader: header) == .jpeg else { return nil }
+        return JPEGMetadataReader.thumbnail(from: file)
+      }
+    } catch {
+      throw .unreadable(error)
+    }
+    guard let bytes else { throw .noEmbeddedThumbnail(name: still.name) }
+    let frame = JPEGStructure(parsing: ArrayByteSource(bytes))
+    return AssetThumbnail(
+      data: Data(bytes), pixelWidth: frame.frameWidth, pixelHeight: frame.frameHeight)
+  }
+}

@@ -128,8 +128,19 @@ import Testing
     #expect(try top.next()?.type == B.code("free"))
   }
 
-  @Test func aZeroTerminatorIsAccepted() throws {
-    #expect(try types(in: B.box("free", []) + [0, 0, 0, 0]) == ["free"])
+  @Test func aZeroTerminatorIsAcceptedInsideABox() throws {
+    let bytes = B.box("udta", B.box("free", []) + [0, 0, 0, 0])
+    let reader = BoxReader(source: ArrayByteSource(bytes))
+    let userData = try BoxHeader(parsing: bytes, at: 0, parentEnd: bytes.count)
+    var children = try BoxIterator(childrenOf: userData, depth: 0, reader: reader)
+    #expect(try children.next()?.type == B.code("free"))
+    #expect(try children.next() == nil)
+  }
+
+  @Test func aZeroTailAtTheTopLevelIsATruncatedHeader() {
+    #expect(throws: BoxParsingError.truncatedHeader(offset: 8, available: 4)) {
+      try types(in: B.box("free", []) + [0, 0, 0, 0])
+    }
   }
 
   @Test func strayTrailingBytesAreReported() {

@@ -56,8 +56,9 @@ struct BoxReader<Source: ByteSource> {
 ///
 /// Each step advances by at least 8 bytes, so a walk over `n` bytes ends after at most
 /// `n / 8` steps. A size-0 box ends the walk, since it extends to the end of the range.
-/// Fewer than 8 trailing bytes that are all zero are accepted as QuickTime's 32-bit
-/// terminator (Apple, *QuickTime File Format*, "User data atoms"); other stray bytes throw.
+/// Inside a box, fewer than 8 trailing bytes that are all zero are accepted as QuickTime's
+/// 32-bit terminator (Apple, *QuickTime File Format*, "User data atoms"); other stray bytes,
+/// and any at the top level (a file cut inside a box header), throw.
 struct BoxIterator<Source: ByteSource> {
   /// Where boxes are read from.
   let reader: BoxReader<Source>
@@ -108,7 +109,7 @@ struct BoxIterator<Source: ByteSource> {
       let tail = try reader.read(at: position, length: remaining)
       let start = position
       position = end
-      if tail.count == remaining, tail.allSatisfy({ $0 == 0 }) { return nil }
+      if depth > 0, tail.count == remaining, tail.allSatisfy({ $0 == 0 }) { return nil }
       throw .truncatedHeader(offset: start, available: tail.count)
     }
     let header: BoxHeader

@@ -18,7 +18,8 @@ import Foundation
 /// How it stays safe on hostile files (ROBUSTNESS §4.2 B1–B11): it reads one box header
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
 /// the `ilst` items, never deeper than ``BoxReader/maximumDepth``; it skips every other
-/// box by its size without loading it, so a huge `mdat` costs one header read; it walks
+/// box by its size without loading it, so a huge `mdat` costs one header read (the top
+/// level is walked to its end, so that a truncated trailing `mdat` is reported); it walks
 /// at most ``maximumBoxCount`` boxes; a box larger than its parent is read as truncated;
 /// each box's content is loaded up to a small fixed limit.
 enum QuickTimeMetadataReader {
@@ -35,9 +36,11 @@ enum QuickTimeMetadataReader {
   }
 
   /// Reads a movie file, judging creation times against `now` (later than a year ahead
-  /// of it is implausible).
-  static func read(from source: some ByteSource, now: Date) -> MediaMetadata {
-    var walk = MovieWalk(reader: BoxReader(source: source), now: now)
+  /// of it is implausible) and walking at most `boxLimit` boxes.
+  static func read(
+    from source: some ByteSource, now: Date, boxLimit: Int = maximumBoxCount
+  ) -> MediaMetadata {
+    var walk = MovieWalk(reader: BoxReader(source: source), now: now, boxLimit: boxLimit)
     walk.readFile()
     return walk.finish()
   }
@@ -70,6 +73,7 @@ enum QuickTimeMetadataReader {
 private struct MovieWalk<Source: ByteSource> {
   let reader: BoxReader<Source>
   let now: Date
+  let boxLimit: Int
   var metadata = MediaMetadata()
   var boxCount = 0
   var isOverBudget = false
@@ -79,9 +83,10 @@ private struct MovieWalk<Source: ByteSource> {
   var keyedLocation: Location?
   var userDataLocation: Location?
 
-  init(reader: BoxReader<Source>, now: Date) {
+  init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
     self.reader = reader
     self.now = now
+    self.boxLimit = boxLimit
   }
 
   mutating func finish() -> MediaMetadata {
@@ -105,9 +110,9 @@ private struct MovieWalk<Source: ByteSource> {
     }
     guard let header else { return nil }
     boxCount += 1
-    guard boxCount <= QuickTimeMetadataReader.maximumBoxCount else {
+    guard boxCount <= boxLimit else {
       isOverBudget = true
-      report(.tooManyBoxes(limit: QuickTimeMetadataReader.maximumBoxCount))
+      report(.tooManyBoxes(limit: boxLimit))
       return nil
     }
     if let truncation = header.truncation { report(truncation) }
@@ -127,15 +132,20 @@ private struct MovieWalk<Source: ByteSource> {
     }
   }
 
+  /// Walks the top level to its end, reading the first `moov`. Boxes after it are walked
+  /// too (one header each) so that a file cut short in its trailing `mdat` is reported.
   mutating func readFile() {
     var boxes = BoxIterator(topLevelOf: reader)
+    var hasMovie = false
     while let box = next(&boxes) {
-      if box.type == .movie {
+      if box.type == .movie, !hasMovie {
+        hasMovie = true
         readMovie(box)
-        return
       }
     }
-    report(AssetProblem(.malformed, "The file has no 'moov' box, so no movie metadata."))
+    if !hasMovie {
+      report(AssetProblem(.malformed, "The file has no 'moov' box, so no movie metadata."))
+    }
   }
 
   mutating func readMovie(_ movie: BoxHeader) {

@@ -1,0 +1,176 @@
+/// A four-character code naming a box type (`moov`, `mvhd`, `©xyz`…), stored as the
+/// big-endian 32-bit integer it is in the file.
+///
+/// ISO/IEC 14496-12 §4.2 ("Object structure"); Apple, *QuickTime File Format*, "Atoms".
+struct FourCharacterCode: Hashable, Sendable, CustomStringConvertible {
+  /// The code as a big-endian integer: `moov` is `0x6D6F_6F76`.
+  let rawValue: UInt32
+
+  /// Creates a code from its big-endian integer value.
+  init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Creates a code from four bytes, first byte most significant.
+  init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+    rawValue = UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d)
+  }
+
+  /// The four bytes, first byte first.
+  var bytes: [UInt8] {
+    [
+      UInt8(rawValue >> 24), UInt8(rawValue >> 16 & 0xFF), UInt8(rawValue >> 8 & 0xFF),
+      UInt8(rawValue & 0xFF),
+    ]
+  }
+
+  /// The code as printable text: `moov`, `©xyz` (byte 0xA9 is Mac Roman `©`), and
+  /// `0x00000001` for codes that are not printable (such as `ilst` item indexes).
+  var description: String {
+    var text = ""
+    for byte in bytes {
+      switch byte {
+      case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
+      case 0xA9: text += "©"
+      default:
+        let hex = String(rawValue, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex
+      }
+    }
+    return text
+  }
+}
+
+extension FourCharacterCode {
+  static let movie = FourCharacterCode(0x6D, 0x6F, 0x6F, 0x76)  // moov
+  static let movieHeader = FourCharacterCode(0x6D, 0x76, 0x68, 0x64)  // mvhd
+  static let track = FourCharacterCode(0x74, 0x72, 0x61, 0x6B)  // trak
+  static let trackHeader = FourCharacterCode(0x74, 0x6B, 0x68, 0x64)  // tkhd
+  static let media = FourCharacterCode(0x6D, 0x64, 0x69, 0x61)  // mdia
+  static let handler = FourCharacterCode(0x68, 0x64, 0x6C, 0x72)  // hdlr
+  static let userData = FourCharacterCode(0x75, 0x64, 0x74, 0x61)  // udta
+  static let metadata = FourCharacterCode(0x6D, 0x65, 0x74, 0x61)  // meta
+  static let metadataKeys = FourCharacterCode(0x6B, 0x65, 0x79, 0x73)  // keys
+  static let metadataItemList = FourCharacterCode(0x69, 0x6C, 0x73, 0x74)  // ilst
+  static let data = FourCharacterCode(0x64, 0x61, 0x74, 0x61)  // data
+  static let mediaData = FourCharacterCode(0x6D, 0x64, 0x61, 0x74)  // mdat
+  static let userDataLocation = FourCharacterCode(0xA9, 0x78, 0x79, 0x7A)  // ©xyz
+  static let videoHandler = FourCharacterCode(0x76, 0x69, 0x64, 0x65)  // vide
+  static let metadataHandler = FourCharacterCode(0x6D, 0x64, 0x74, 0x61)  // mdta
+}
+
+/// The header of one box: its type, where it starts, and where its content lies.
+///
+/// ISO/IEC 14496-12 §4.2: a 32-bit `size` and a 32-bit `type`; `size` 1 means a 64-bit
+/// `largesize` follows the type; `size` 0 means the box extends to the end of the file
+/// (we extend it to the end of its enclosing box, which is the file at top level).
+///
+/// A box that declares more bytes than its parent has left is *clamped* to the parent's
+/// end and marked ``isTruncated``: what it does contain is still read, and the reader
+/// reports ``BoxParsingError/sizeOutOfBounds(type:offset:declared:available:)``.
+struct BoxHeader: Hashable, Sendable {
+  /// The box type.
+  let type: FourCharacterCode
+  /// Where the box starts in the file.
+  let offset: Int
+  /// 8, or 16 with a `largesize`.
+  let headerLength: Int
+  /// The size the box declares, or `nil` for size 0 ("to the end").
+  let declaredSize: UInt64?
+  /// Where the box ends, never past its parent's end.
+  let end: Int
+  /// Whether the declared size ran past the parent's end and was clamped.
+  let isTruncated: Bool
+
+  /// The byte range of the box's content, after the header.
+  var contentRange: Range<Int> { (offset + headerLength)..<end }
+
+  /// The number of content bytes.
+  var contentLength: Int { end - offset - headerLength }
+
+  /// The longest a header is: size, type and a 64-bit largesize.
+  static let maximumLength = 16
+
+  /// Parses a header from the bytes at `offset`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The bytes starting at `offset`; up to 16 are looked at.
+  ///   - offset: Where the box starts in the file.
+  ///   - parentEnd: Where the enclosing box (or the file) ends; `offset < parentEnd`.
+  /// - Throws: ``BoxParsingError/truncatedHeader(offset:available:)`` when fewer than 8
+  ///   (or, with a largesize, 16) bytes remain;
+  ///   ``BoxParsingError/sizeTooSmall(type:offset:declared:minimum:)`` when the size is
+  ///   2…7, or a largesize below 16.
+  init(parsing bytes: [UInt8], at offset: Int, parentEnd: Int) throws(BoxParsingError) {
+    let available = max(0, parentEnd - offset)
+    let usable = min(bytes.count, available)
+    guard usable >= 8 else { throw .truncatedHeader(offset: offset, available: usable) }
+    let size32 = BigEndian.uint32(bytes, at: 0) ?? 0
+    let type = FourCharacterCode(rawValue: BigEndian.uint32(bytes, at: 4) ?? 0)
+    self.type = type
+    self.offset = offset
+    let declared: UInt64
+    switch size32 {
+    case 0:
+      headerLength = 8
+      declaredSize = nil
+      end = parentEnd
+      isTruncated = false
+      return
+    case 1:
+      guard usable >= 16, let large = BigEndian.uint64(bytes, at: 8) else {
+        throw .truncatedHeader(offset: offset, available: usable)
+      }
+      guard large >= 16 else {
+        throw .sizeTooSmall(type: type, offset: offset, declared: large, minimum: 16)
+      }
+      headerLength = 16
+      declared = large
+    case 2...7:
+      throw .sizeTooSmall(type: type, offset: offset, declared: UInt64(size32), minimum: 8)
+    default:
+      headerLength = 8
+      declared = UInt64(size32)
+    }
+    declaredSize = declared
+    if let size = Int(exactly: declared), size <= available {
+      let (sum, overflow) = offset.addingReportingOverflow(size)
+      end = overflow ? parentEnd : sum
+      isTruncated = overflow
+    } else {
+      end = parentEnd
+      isTruncated = true
+    }
+  }
+
+  /// The problem to report when the box was clamped to its parent, or `nil`.
+  var truncation: BoxParsingError? {
+    guard isTruncated, let declaredSize else { return nil }
+    return .sizeOutOfBounds(
+      type: type, offset: offset, declared: declaredSize, available: end - offset)
+  }
+}
+
+/// Big-endian reads from a byte array that return `nil` instead of trapping.
+enum BigEndian {
+  /// The unsigned integer of `width` bytes at `offset`, or `nil` past the end.
+  static func unsigned(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64? {
+    guard offset >= 0, width > 0, width <= 8, offset <= bytes.count - width else { return nil }
+    var value: UInt64 = 0
+    for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
+    return value
+  }
+
+  /// The 16-bit value at `offset`, or `nil` past the end.
+  static func uint16(_ bytes: [UInt8], at offset: Int) -> UInt16? {
+    unsigned(bytes, at: offset, width: 2).map { UInt16(truncatingIfNeeded: $0) }
+  }
+
+  /// The 32-bit value at `offset`, or `nil` past the end.
+  static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32? {
+    unsigned(bytes, at: offset, width: 4).map { UInt32(truncatingIfNeeded: $0) }
+  }
+
+  /// The 64-bit value at `offset`, or `nil` past the end.
+  static func uint64(_ bytes: [UInt8], at offset: Int) -> UInt64? {
+    unsigned(bytes, at: offset, width: 8)
+  }
+}

@@ -1,0 +1,60 @@
+/// The movie header box, `mvhd`: when the movie was made and how long it is.
+///
+/// ISO/IEC 14496-12 §8.2.2 ("Movie Header Box"); Apple, *QuickTime File Format*,
+/// "Movie header atom". A full box: version 0 stores times and duration in 32 bits,
+/// version 1 in 64 bits. Times count seconds since 1904-01-01 00:00:00 UTC.
+struct MovieHeaderBox: Hashable, Sendable {
+  /// The box version, 0 or 1.
+  let version: UInt8
+  /// Seconds since 1904-01-01 UTC; 0 when the writer did not set it.
+  let creationTime: UInt64
+  /// Seconds since 1904-01-01 UTC.
+  let modificationTime: UInt64
+  /// Time units per second.
+  let timescale: UInt32
+  /// Length in ``timescale`` units; all ones means unknown.
+  let duration: UInt64
+
+  /// The content length each version needs: version and flags, the times, timescale and
+  /// duration, then rate, volume, reserved, matrix, six pre-defined and next_track_ID.
+  static func requiredLength(version: UInt8) -> Int { version == 1 ? 112 : 100 }
+
+  /// How many content bytes the reader loads; enough for either version.
+  static let loadLength = 112
+
+  /// Parses an `mvhd` box's content.
+  ///
+  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for versions
+  ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
+  ///   when the content is shorter than its version's fixed layout.
+  init(parsing content: BoxContent) throws(BoxParsingError) {
+    let version = try content.version()
+    guard version <= 1 else {
+      throw .unsupportedVersion(
+        type: content.header.type, offset: content.header.offset, version: version)
+    }
+    try content.require(MovieHeaderBox.requiredLength(version: version))
+    self.version = version
+    if version == 1 {
+      creationTime = try content.uint64(at: 4)
+      modificationTime = try content.uint64(at: 12)
+      timescale = try content.uint32(at: 20)
+      duration = try content.uint64(at: 24)
+    } else {
+      creationTime = UInt64(try content.uint32(at: 4))
+      modificationTime = UInt64(try content.uint32(at: 8))
+      timescale = try content.uint32(at: 12)
+      let duration32 = try content.uint32(at: 16)
+      duration = duration32 == UInt32.max ? UInt64.max : UInt64(duration32)
+    }
+  }
+
+  /// Whether the duration is the all-ones "unknown" value of its version.
+  var isDurationUnknown: Bool { duration == UInt64.max }
+
+  /// The duration in seconds; `nil` when unknown, zero, or the timescale is 0.
+  var seconds: Double? {
+    guard timescale > 0, duration > 0, !isDurationUnknown else { return nil }
+    return Double(duration) / Double(timescale)
+  }
+}

@@ -1,0 +1,374 @@
+import Foundation
+
+/// Reads a QuickTime movie's or an ISO base media file's (MP4, M4V, 3GP) metadata with
+/// our own bounds-checked box reader: no C library ever sees the bytes.
+///
+/// What it reads (DESIGN §3):
+/// - `moov/mvhd`: creation time as a UTC instant, and duration.
+/// - the first video track (`trak` whose `mdia/hdlr` handler is `vide`): `tkhd` width and
+///   height as stored, and its matrix as an EXIF ``MediaMetadata/orientation`` (1…8).
+///   Width and height are *not* swapped for a quarter turn; orientation 6 or 8 makes
+///   ``MediaMetadata/displayedWidth`` and ``MediaMetadata/displayedHeight`` swap them,
+///   as for photos.
+/// - Apple keyed metadata (`moov/meta` or `moov/udta/meta` with handler `mdta`, `keys`
+///   and `ilst`): `com.apple.quicktime.creationdate`, `…location.ISO6709` and
+///   `…content.identifier`.
+/// - `moov/udta/©xyz`, used for the location when Apple's key is absent.
+///
+/// How it stays safe on hostile files (ROBUSTNESS §4.2 B1–B11): it reads one box header
+/// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
+/// the `ilst` items, never deeper than ``BoxReader/maximumDepth``; it skips every other
+/// box by its size without loading it, so a huge `mdat` costs one header read (the top
+/// level is walked to its end, so that a truncated trailing `mdat` is reported); it walks
+/// at most ``maximumBoxCount`` boxes; a box larger than its parent is read as truncated;
+/// each box's content is loaded up to a small fixed limit.
+enum QuickTimeMetadataReader {
+  /// The most boxes one file's walk visits before giving up.
+  static let maximumBoxCount = 1 << 22
+
+  /// Seconds from 1904-01-01 to 1970-01-01, both UTC.
+  static let secondsFrom1904To1970: UInt64 = 2_082_844_800
+
+  /// Reads everything the engine needs from a movie file. Never throws and never traps:
+  /// what cannot be read becomes an entry in ``MediaMetadata/problems``.
+  static func read(from source: some ByteSource) -> MediaMetadata {
+    read(from: source, now: Date())
+  }
+
+  /// Reads a movie file, judging creation times against `now` (later than a year ahead
+  /// of it is implausible) and walking at most `boxLimit` boxes.
+  static func read(
+    from source: some ByteSource, now: Date, boxLimit: Int = maximumBoxCount
+  ) -> MediaMetadata {
+    var walk = MovieWalk(reader: BoxReader(source: source), now: now, boxLimit: boxLimit)
+    walk.readFile()
+    return walk.finish()
+  }
+
+  /// The movie header's creation time as a UTC capture date.
+  ///
+  /// - Returns: `.success(nil)` for 0 (not set); a failure message for a time before 1970
+  ///   or more than a year after `now`.
+  static func movieHeaderDate(secondsSince1904 seconds: UInt64, now: Date) -> Result<
+    CaptureDate?, AssetProblem
+  > {
+    guard seconds != 0 else { return .success(nil) }
+    let latest = now.timeIntervalSince1970 + 366 * 86_400
+    if seconds >= secondsFrom1904To1970,
+      let unix = Int64(exactly: seconds - secondsFrom1904To1970), Double(unix) <= latest,
+      let date = CaptureDate(
+        utc: Date(timeIntervalSince1970: Double(unix)), source: .quickTimeMovieHeader)
+    {
+      return .success(date)
+    }
+    return .failure(
+      AssetProblem(
+        .invalidValue,
+        "The movie header's creation time (\(seconds) seconds since 1904) is before 1970 or "
+          + "more than a year from now; it was ignored."))
+  }
+}
+
+/// One walk over one file's boxes, collecting metadata and problems.
+private struct MovieWalk<Source: ByteSource> {
+  let reader: BoxReader<Source>
+  let now: Date
+  let boxLimit: Int
+  var metadata = MediaMetadata()
+  var boxCount = 0
+  var isOverBudget = false
+  var hasMovieHeader = false
+  var hasVideoTrack = false
+  var hasKeyedMetadata = false
+  var keyedLocation: Location?
+  var userDataLocation: Location?
+
+  init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
+    self.reader = reader
+    self.now = now
+    self.boxLimit = boxLimit
+  }
+
+  mutating func finish() -> MediaMetadata {
+    metadata.location = keyedLocation ?? userDataLocation
+    return metadata
+  }
+
+  mutating func report(_ error: BoxParsingError) { metadata.problems.append(error.assetProblem) }
+
+  mutating func report(_ problem: AssetProblem) { metadata.problems.append(problem) }
+
+  /// The next box of a walk, reporting (and ending the walk on) malformed headers.
+  mutating func next(_ boxes: inout BoxIterator<Source>) -> BoxHeader? {
+    guard !isOverBudget else { return nil }
+    let header: BoxHeader?
+    do {
+      header = try boxes.next()
+    } catch {
+      report(error)
+      return nil
+    }
+    guard let header else { return nil }
+    boxCount += 1
+    guard boxCount <= boxLimit else {
+      isOverBudget = true
+      report(.tooManyBoxes(limit: boxLimit))
+      return nil
+    }
+    if let truncation = header.truncation { report(truncation) }
+    return header
+  }
+
+  /// A walk over a box's children, or `nil` (reported) when they would lie too deep.
+  mutating func children(of parent: BoxHeader, depth: Int, contentOffset: Int = 0)
+    -> BoxIterator<Source>?
+  {
+    do {
+      return try BoxIterator(
+        childrenOf: parent, depth: depth, reader: reader, contentOffset: contentOffset)
+    } catch {
+      report(error)
+      return nil
+    }
+  }
+
+  /// Walks the top level to its end, reading the first `moov`. Boxes after it are walked
+  /// too (one header each) so that a file cut short in its trailing `mdat` is reported.
+  mutating func readFile() {
+    var boxes = BoxIterator(topLevelOf: reader)
+    var hasMovie = false
+    while let box = next(&boxes) {
+      if box.type == .movie, !hasMovie {
+        hasMovie = true
+        readMovie(box)
+      }
+    }
+    if !hasMovie {
+      report(AssetProblem(.malformed, "The file has no 'moov' box, so no movie metadata."))
+    }
+  }
+
+  mutating func readMovie(_ movie: BoxHeader) {
+    guard var boxes = children(of: movie, depth: 0) else { return }
+    while let box = next(&boxes) {
+      switch box.type {
+      case .movieHeader where !hasMovieHeader:
+        hasMovieHeader = true
+        readMovieHeader(box)
+      case .track where !hasVideoTrack: readTrack(box, depth: 1)
+      case .userData: readUserData(box, depth: 1)
+      case .metadata: readMetadata(box, depth: 1)
+      default: break
+      }
+    }
+    if !hasMovieHeader {
+      report(AssetProblem(.malformed, "The 'moov' box has no 'mvhd' movie header."))
+    }
+  }
+
+  mutating func readMovieHeader(_ box: BoxHeader) {
+    let header: MovieHeaderBox
+    do {
+      header = try MovieHeaderBox(
+        parsing: reader.content(of: box, prefix: MovieHeaderBox.loadLength))
+    } catch {
+      report(error)
+      return
+    }
+    switch QuickTimeMetadataReader.movieHeaderDate(
+      secondsSince1904: header.creationTime, now: now)
+    {
+    case .success(let date): metadata.movieHeaderCreationDate = date
+    case .failure(let problem): report(problem)
+    }
+    if header.timescale == 0 {
+      report(
+        AssetProblem(
+          .invalidValue,
+          "The movie header at offset \(box.offset) has a timescale of 0; the duration was "
+            + "ignored."))
+    }
+    metadata.duration = header.seconds
+  }
+
+  mutating func readTrack(_ track: BoxHeader, depth: Int) {
+    guard var boxes = children(of: track, depth: depth) else { return }
+    var trackHeader: TrackHeaderBox?
+    var handler: FourCharacterCode?
+    while let box = next(&boxes) {
+      switch box.type {
+      case .trackHeader where trackHeader == nil:
+        do {
+          trackHeader = try TrackHeaderBox(
+            parsing: reader.content(of: box, prefix: TrackHeaderBox.loadLength))
+        } catch {
+          report(error)
+        }
+      case .media where handler == nil:
+        handler = readMediaHandler(box, depth: depth + 1)
+      default: break
+      }
+    }
+    guard handler == .videoHandler, let trackHeader else { return }
+    hasVideoTrack = true
+    metadata.pixelWidth = trackHeader.width
+    metadata.pixelHeight = trackHeader.height
+    metadata.orientation = trackHeader.orientation
+    if trackHeader.orientation == nil {
+      report(
+        AssetProblem(
+          .unsupported,
+          "The video track's matrix \(trackHeader.matrix) is not a quarter turn or a mirror; "
+            + "its orientation was ignored."))
+    }
+  }
+
+  /// The handler type in `mdia/hdlr`.
+  mutating func readMediaHandler(_ media: BoxHeader, depth: Int) -> FourCharacterCode? {
+    guard var boxes = children(of: media, depth: depth) else { return nil }
+    while let box = next(&boxes) {
+      guard box.type == .handler else { continue }
+      do {
+        return try HandlerBox(parsing: reader.content(of: box, prefix: 64)).handlerType
+      } catch {
+        report(error)
+        return nil
+      }
+    }
+    return nil
+  }
+
+  mutating func readUserData(_ userData: BoxHeader, depth: Int) {
+    guard var boxes = children(of: userData, depth: depth) else { return }
+    while let box = next(&boxes) {
+      switch box.type {
+      case .userDataLocation where userDataLocation == nil:
+        do {
+          let item = try UserDataLocationBox(
+            parsing: reader.content(of: box, prefix: UserDataLocationBox.maximumLength))
+          userDataLocation = ISO6709.location(parsing: item.text)
+          if userDataLocation == nil {
+            report(
+              AssetProblem(
+                .invalidValue,
+                "The '©xyz' location '\(item.text)' is not an ISO 6709 point; it was ignored."))
+          }
+        } catch {
+          report(error)
+        }
+      case .metadata: readMetadata(box, depth: depth + 1)
+      default: break
+      }
+    }
+  }
+
+  /// Reads an Apple `mdta` metadata box: `hdlr`, then `keys`, then `ilst`.
+  ///
+  /// QuickTime's `meta` is a plain container while ISO/IEC 14496-12 §8.11.1 makes it a full
+  /// box; which one this is shows in where the `hdlr` child starts.
+  mutating func readMetadata(_ meta: BoxHeader, depth: Int) {
+    guard !hasKeyedMetadata else { return }
+    let start: [UInt8]
+    do {
+      start = try reader.read(at: meta.contentRange.lowerBound, length: min(12, meta.contentLength))
+    } catch {
+      report(error)
+      return
+    }
+    let handlerBytes = FourCharacterCode.handler.bytes
+    let isFullBox =
+      start.count >= 12 && Array(start[4..<8]) != handlerBytes
+      && (Array(start[8..<12]) == handlerBytes || start[0..<4].allSatisfy { $0 == 0 })
+    guard var boxes = children(of: meta, depth: depth, contentOffset: isFullBox ? 4 : 0) else {
+      return
+    }
+    var handler: FourCharacterCode?
+    var keysBox: BoxHeader?
+    var itemList: BoxHeader?
+    while let box = next(&boxes) {
+      switch box.type {
+      case .handler where handler == nil:
+        do {
+          handler = try HandlerBox(parsing: reader.content(of: box, prefix: 64)).handlerType
+        } catch {
+          report(error)
+        }
+      case .metadataKeys where keysBox == nil: keysBox = box
+      case .metadataItemList where itemList == nil: itemList = box
+      default: break
+      }
+    }
+    guard handler == .metadataHandler, let keysBox, let itemList else { return }
+    hasKeyedMetadata = true
+    let keys: MetadataKeysBox
+    do {
+      keys = try MetadataKeysBox(
+        parsing: reader.content(of: keysBox, limit: MetadataKeysBox.maximumLength))
+    } catch {
+      report(error)
+      return
+    }
+    guard var items = children(of: itemList, depth: depth + 1) else { return }
+    while let item = next(&items) {
+      let index = MetadataItemListBox.keyIndex(of: item)
+      guard let name = keys.key(forIndex: index),
+        let key = MetadataItemListBox.Key(rawValue: name)
+      else { continue }
+      readItem(item, key: key, depth: depth + 2)
+    }
+  }
+
+  mutating func readItem(_ item: BoxHeader, key: MetadataItemListBox.Key, depth: Int) {
+    guard var boxes = children(of: item, depth: depth) else { return }
+    while let box = next(&boxes) {
+      guard box.type == .data else { continue }
+      let value: MetadataDataBox
+      do {
+        value = try MetadataDataBox(
+          parsing: reader.content(of: box, limit: MetadataDataBox.maximumLength + 8))
+      } catch {
+        report(error)
+        return
+      }
+      guard let text = value.text else {
+        report(
+          AssetProblem(
+            .invalidValue,
+            "The '\(key.rawValue)' item at offset \(box.offset) is not text (type "
+              + "\(value.typeIndicator)); it was ignored."))
+        return
+      }
+      apply(text, to: key)
+      return
+    }
+  }
+
+  mutating func apply(_ text: String, to key: MetadataItemListBox.Key) {
+    switch key {
+    case .creationDate:
+      if let date = QuickTimeDateText.captureDate(parsing: text) {
+        metadata.quickTimeCreationDate = date
+      } else {
+        report(
+          AssetProblem(
+            .invalidValue, "The creation date '\(text)' is not an ISO 8601 date; it was ignored."))
+      }
+    case .location:
+      if let location = ISO6709.location(parsing: text) {
+        keyedLocation = location
+      } else {
+        report(
+          AssetProblem(
+            .invalidValue, "The location '\(text)' is not an ISO 6709 point; it was ignored."))
+      }
+    case .contentIdentifier:
+      let identifier = text.trimmingCharacters(
+        in: .whitespacesAndNewlines.union(.controlCharacters))
+      if identifier.isEmpty {
+        report(AssetProblem(.invalidValue, "The content identifier is empty; it was ignored."))
+      } else {
+        metadata.contentIdentifier = identifier
+      }
+    }
+  }
+}

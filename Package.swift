@@ -28,7 +28,9 @@ let package = Package(
     ),
     .testTarget(
       name: "GroupEnumeratorTests",
-      dependencies: ["GroupEnumerator"]
+      dependencies: ["GroupEnumerator"],
+      // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
+      exclude: ["Resources"]
     ),
     .testTarget(
       name: "DemoTests",

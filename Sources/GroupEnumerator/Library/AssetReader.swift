@@ -27,20 +27,24 @@ enum AssetReader {
   static func readMetadata(
     of path: LibraryPath, format: MediaFormat, rootDescriptor: Int32
   ) -> MediaMetadata {
+    let read: (LibraryFile) -> MediaMetadata
     switch format {
     case .jpeg:
-      do {
-        return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
-          file throws(AssetProblem) in JPEGMetadataReader.read(from: file)
-        }
-      } catch {
-        var metadata = MediaMetadata()
-        metadata.problems.append(error)
-        return metadata
-      }
+      read = { JPEGMetadataReader.read(from: $0) }
+    case .quickTime, .mp4, .m4v, .threeGPP:
+      read = { QuickTimeMetadataReader.read(from: $0) }
     default:
-      // Other formats are read by the gexiv2 and QuickTime readers (not yet wired in).
+      // Other stills are read by the gexiv2 reader (not yet wired in).
       return MediaMetadata()
+    }
+    do {
+      return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+        file throws(AssetProblem) in read(file)
+      }
+    } catch {
+      var metadata = MediaMetadata()
+      metadata.problems.append(error)
+      return metadata
     }
   }
 }

@@ -67,25 +67,78 @@ extension AssetsLibrary {
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
 
     let selected = scan.groups.filter(groupSelection)
-    let jobs = selected.flatMap { group in
-      group.files.filter { filter.includes($0.type) && fileSelection($0) }
-        .map { ReadJob(file: $0, group: group.key) }
-    }
     let rootDescriptor = root.descriptor
+    let width = options.maximumConcurrency
 
-    let reporter = await ProgressReporter(total: jobs.count, callback: progress)
-    await reporter.deliver(0)
-    let throttle = ProgressThrottle(reporter: reporter, total: jobs.count)
+    // Live Photo candidates are read first, so that the total counts each confirmed
+    // pair once before the first progress call.
+    let candidates = selected.flatMap { group in
+      LivePhotoPairing.candidates(in: group.files)
+        .filter { fileSelection($0.still) || fileSelection($0.video) }
+        .map { (candidate: $0, group: group.key) }
+    }
+    let candidateJobs = candidates.flatMap { entry in
+      [
+        ReadJob(file: entry.candidate.still, group: entry.group),
+        ReadJob(file: entry.candidate.video, group: entry.group),
+      ]
+    }
+    let preread = await ParallelReader.run(
+      jobs: candidateJobs, width: width, cancellation: cancellation, throttle: nil
+    ) { job in
+      AssetReader.read(job, rootDescriptor: rootDescriptor)
+    }
+    if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    var readAlready: [LibraryPath: Asset] = [:]
+    for case let asset? in preread { readAlready[asset.path] = asset }
+    var pairedStills: [LibraryPath: Asset] = [:]
+    var pairedVideos: Set<LibraryPath> = []
+    for (candidate, _) in candidates {
+      guard let still = readAlready[candidate.still.path],
+        let video = readAlready[candidate.video.path],
+        LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
+      else { continue }
+      pairedStills[still.path] = LivePhotoPairing.merge(still: still, video: video)
+      pairedVideos.insert(video.path)
+    }
+
+    // Every asset to report, in group order then by path: already read, or still to read.
+    var units: [EnumerationUnit] = []
+    for group in selected {
+      for file in group.files where fileSelection(file) && !pairedVideos.contains(file.path) {
+        if let pair = pairedStills[file.path] {
+          if filter.includes(.livePhoto) { units.append(.read(pair)) }
+        } else if filter.includes(file.type) {
+          units.append(
+            readAlready[file.path].map(EnumerationUnit.read)
+              ?? .toRead(ReadJob(file: file, group: group.key)))
+        }
+      }
+    }
+    let jobs = units.compactMap(\.job)
+    let total = units.count
+    let reporter = await ProgressReporter(total: total, callback: progress)
+    await reporter.deliver(total - jobs.count)
+    let throttle = ProgressThrottle(
+      reporter: reporter, total: total, alreadyCompleted: total - jobs.count)
     let results = await ParallelReader.run(
-      jobs: jobs, width: options.maximumConcurrency, cancellation: cancellation,
-      throttle: throttle
+      jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
     ) { job in
       AssetReader.read(job, rootDescriptor: rootDescriptor)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     withExtendedLifetime(root) {}
-    let assets = results.compactMap { $0 }
-    guard assets.count == jobs.count else { throw .cancelled }
+    var fresh = results.makeIterator()
+    var assets: [Asset] = []
+    assets.reserveCapacity(total)
+    for unit in units {
+      switch unit {
+      case .read(let asset): assets.append(asset)
+      case .toRead:
+        guard case let asset?? = fresh.next() else { throw .cancelled }
+        assets.append(asset)
+      }
+    }
     await reporter.finish()
 
     let groups = scan.groups.map { group in
@@ -97,10 +150,29 @@ extension AssetsLibrary {
     return Contents(groups: groups, assets: assets, folderProblems: folderProblems)
   }
 
-  /// How many files of each type pass `filter`.
+  /// How many assets of each type pass `filter`, counting each Live Photo candidate
+  /// (by name) once.
   func counts(of files: [ScannedFile], filter: AssetFilter) -> [AssetType: Int] {
     var counts: [AssetType: Int] = [:]
     for file in files where filter.includes(file.type) { counts[file.type, default: 0] += 1 }
+    let pairs = LivePhotoPairing.candidates(in: files).count
+    if pairs > 0 {
+      counts[.photo, default: 0] -= filter.includes(.photo) ? pairs : 0
+      counts[.video, default: 0] -= filter.includes(.video) ? pairs : 0
+      if filter.includes(.livePhoto) { counts[.livePhoto, default: 0] += pairs }
+      counts = counts.filter { $0.value > 0 }
+    }
     return counts
+  }
+}
+
+/// One asset of an enumeration: read during the Live Photo pass, or still to read.
+enum EnumerationUnit: Sendable {
+  case read(Asset)
+  case toRead(ReadJob)
+
+  var job: ReadJob? {
+    if case .toRead(let job) = self { return job }
+    return nil
   }
 }

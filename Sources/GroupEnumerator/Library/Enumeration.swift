@@ -45,19 +45,26 @@ final class CancellationFlag: Sendable {
 final class ProgressThrottle: Sendable {
   private let reporter: ProgressReporter
   private let total: Int
+  private let alreadyCompleted: Int
   private let intervalNanoseconds: UInt64
   private let lastSent = Atomic<UInt64>(0)
 
-  init(reporter: ProgressReporter, total: Int, interval: Duration = .milliseconds(50)) {
+  init(
+    reporter: ProgressReporter, total: Int, alreadyCompleted: Int = 0,
+    interval: Duration = .milliseconds(50)
+  ) {
     self.reporter = reporter
     self.total = total
+    self.alreadyCompleted = alreadyCompleted
     let parts = interval.components
     self.intervalNanoseconds =
       UInt64(parts.seconds) * 1_000_000_000 + UInt64(parts.attoseconds / 1_000_000_000)
   }
 
-  /// Notes that `completed` items are done, and forwards it when it is time.
-  func completed(_ completed: Int) {
+  /// Notes that `done` more items are done (besides those done before the run), and
+  /// forwards the total when it is time.
+  func completed(_ done: Int) {
+    let completed = alreadyCompleted + done
     let now = DispatchTime.now().uptimeNanoseconds
     let last = lastSent.load(ordering: .relaxed)
     guard completed == total || now &- last >= intervalNanoseconds else { return }
@@ -94,7 +101,7 @@ enum ParallelReader {
   /// - Returns: One result per job, in job order; `nil` where cancellation stopped the
   ///   job before it ran.
   static func run<Output: Sendable>(
-    jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle,
+    jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle?,
     read: @escaping @Sendable (ReadJob) -> Output
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
@@ -109,7 +116,7 @@ enum ParallelReader {
             let output = read(box.jobs[index])
             box.results.withLock { $0[index] = output }
             let done = box.completed.add(1, ordering: .acquiringAndReleasing).newValue
-            throttle.completed(done)
+            throttle?.completed(done)
           }
         }
       }

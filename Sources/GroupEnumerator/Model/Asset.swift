@@ -103,14 +103,20 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
   /// DateTimeDigitized, then the TIFF DateTime; videos take Apple's creationdate, then the
-  /// movie header; both fall back to the file's modification time.
+  /// movie header; Live Photos take the still's dates, then the movie's; all fall back to
+  /// the file's modification time.
   public var creationDate: CaptureDate? {
     let candidates: [CaptureDate?] =
       switch type {
       case .video:
         [metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate]
-      case .photo, .livePhoto:
+      case .photo:
         [metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime]
+      case .livePhoto:
+        [
+          metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
+          metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
+        ]
       }
     for case let date? in candidates { return date }
     return CaptureDate(utc: fileModificationDate, source: .fileModificationTime)

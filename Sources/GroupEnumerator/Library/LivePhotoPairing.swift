@@ -1,0 +1,111 @@
+import Foundation
+
+/// Finds Live Photos: a still and a movie of the same shot in the same folder.
+///
+/// Candidates come from names alone, before anything is read: `IMG_1234.HEIC` with
+/// `IMG_1234.MOV`, or with `IMG_1234_HEVC.MOV` (how some iCloud download tools name the
+/// movie); names compare without regard to ASCII case. Once both halves are read, a
+/// candidate is confirmed unless the files say otherwise: two different Apple content
+/// identifiers, or two capture times more than ``maximumCaptureGap`` seconds apart.
+/// Matching identifiers confirm a pair whatever its dates.
+enum LivePhotoPairing {
+  /// The most two halves' capture times may differ, in seconds.
+  static let maximumCaptureGap: Double = 10
+
+  /// A still and a movie that may be one Live Photo.
+  struct Candidate: Sendable, Hashable {
+    var still: ScannedFile
+    var video: ScannedFile
+  }
+
+  /// The candidates among one group's files: per folder and base name, exactly one still
+  /// and one movie.
+  ///
+  /// - Complexity: O(*n* log *n*) in the number of files.
+  static func candidates(in files: [ScannedFile]) -> [Candidate] {
+    var stills: [Key: [ScannedFile]] = [:]
+    var videos: [Key: [ScannedFile]] = [:]
+    for file in files {
+      guard let key = key(of: file) else { continue }
+      if file.type == .video {
+        videos[key, default: []].append(file)
+      } else {
+        stills[key, default: []].append(file)
+      }
+    }
+    var result: [Candidate] = []
+    for (key, keyStills) in stills {
+      guard keyStills.count == 1, let still = keyStills.first, let keyVideos = videos[key],
+        keyVideos.count == 1, let video = keyVideos.first
+      else { continue }
+      result.append(Candidate(still: still, video: video))
+    }
+    return result.sorted { $0.still.path < $1.still.path }
+  }
+
+  /// Whether what was read of both halves allows them to be one shot.
+  static func confirms(still: MediaMetadata, video: MediaMetadata) -> Bool {
+    if let stillIdentifier = still.contentIdentifier,
+      let videoIdentifier = video.contentIdentifier
+    {
+      return stillIdentifier == videoIdentifier
+    }
+    let stillDate = still.dateTimeOriginal ?? still.dateTimeDigitized ?? still.modificationDateTime
+    let videoDate = video.quickTimeCreationDate ?? video.movieHeaderCreationDate
+    guard let stillDate, let videoDate else { return true }
+    let gap: Double?
+    if let stillInstant = stillDate.date, let videoInstant = videoDate.date {
+      gap = stillInstant.timeIntervalSince(videoInstant)
+    } else if let stillWallClock = stillDate.wallClockAsUTC,
+      let videoWallClock = videoDate.wallClockAsUTC, videoDate.zone != .utc
+    {
+      gap = stillWallClock.timeIntervalSince(videoWallClock)
+    } else {
+      // A local time of unknown zone against a UTC instant: they cannot be compared.
+      gap = nil
+    }
+    return gap.map { abs($0) <= maximumCaptureGap } ?? true
+  }
+
+  /// One Live Photo asset from its two read halves: the still's metadata, with the movie's
+  /// duration and, where the still has none, its dates; problems of the movie say which
+  /// file they are about.
+  static func merge(still: Asset, video: Asset) -> Asset {
+    var metadata = still.metadata
+    metadata.duration = video.metadata.duration
+    metadata.quickTimeCreationDate = video.metadata.quickTimeCreationDate
+    metadata.movieHeaderCreationDate = video.metadata.movieHeaderCreationDate
+    metadata.contentIdentifier =
+      still.metadata.contentIdentifier ?? video.metadata.contentIdentifier
+    if metadata.location == nil { metadata.location = video.metadata.location }
+    let videoProblems = video.problems.map { AssetProblem($0.code, "\(video.name): \($0.message)") }
+    return Asset(
+      path: still.path, group: still.group, groupPath: still.groupPath, type: .livePhoto,
+      resources: still.resources + video.resources,
+      fileModificationDate: still.fileModificationDate, metadata: metadata,
+      problems: videoProblems)
+  }
+
+  /// The folder and lower-cased base name a file pairs by; `nil` for a name without one.
+  private struct Key: Hashable {
+    var folder: LibraryPath
+    var base: [UInt8]
+  }
+
+  private static func key(of file: ScannedFile) -> Key? {
+    let name = file.path.lastComponentBytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return nil }
+    var base = name[..<dot].map(lowercased)
+    let suffix = Array("_hevc".utf8)
+    if file.type == .video, base.count > suffix.count,
+      base.suffix(suffix.count).elementsEqual(suffix)
+    {
+      base.removeLast(suffix.count)
+    }
+    return Key(folder: file.path.parent, base: base)
+  }
+
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+  }
+}

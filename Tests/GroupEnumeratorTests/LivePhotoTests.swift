@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+@Suite struct LivePhotoTests {
+  func enumerate(
+    _ library: TestLibrary, filter: AssetFilter = .all
+  ) async throws -> ([Asset], ProgressLog) {
+    let log = ProgressLog()
+    let assets = try await AssetsLibrary(root: library.root).enumerate(filter: filter) {
+      log.record($0, $1)
+    }.assets
+    return (assets, log)
+  }
+
+  @Test(arguments: ["IMG_5.MOV", "IMG_5_HEVC.MOV", "img_5.mov"])
+  func aStillAndAMovieOfOneNameAreOneLivePhoto(movieName: String) async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "Live/IMG_5.JPG")
+    try library.add(Sample.movie, as: "Live/\(movieName)")
+    try library.add(Sample.photoWithGPS, as: "Live/other.jpg")
+    let (assets, log) = try await enumerate(library)
+    #expect(assets.map(\.type) == [.livePhoto, .photo])
+    let live = try #require(assets.first)
+    #expect(live.name == "IMG_5.JPG")
+    #expect(live.resources.map(\.name) == ["IMG_5.JPG", movieName])
+    #expect(live.resources.map(\.role) == [.photo, .video])
+    #expect(live.duration == 1)
+    // The still has no date of its own; the movie's Apple creation date stands in.
+    #expect(live.creationDate?.source == .quickTimeCreationDate)
+    await log.expectWellFormed(total: 2)
+  }
+
+  @Test func filtersCountALivePhotoAsAPhotoNotAVideo() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_5.JPG")
+    try library.add(Sample.movie, as: "IMG_5.MOV")
+    try library.add(Sample.mp4, as: "clip.mp4")
+    let (photos, photoLog) = try await enumerate(library, filter: .photos)
+    #expect(photos.map(\.type) == [.livePhoto])
+    await photoLog.expectWellFormed(total: 1)
+    let (videos, videoLog) = try await enumerate(library, filter: .videos)
+    #expect(videos.map(\.name) == ["clip.mp4"])
+    await videoLog.expectWellFormed(total: 1)
+    let groups = try await AssetsLibrary(root: library.root).groups()
+    #expect(groups.first?.counts == [.livePhoto: 1, .video: 1])
+  }
+
+  @Test func capturesFarApartStayTwoAssets() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    // The still was taken in 2019 (+09:00), the movie in 2021 (+09:00).
+    try library.add(Sample.photoWithGPS, as: "IMG_7.JPG")
+    try library.add(Sample.movie, as: "IMG_7.MOV")
+    let (assets, log) = try await enumerate(library)
+    #expect(assets.map(\.type) == [.photo, .video])
+    await log.expectWellFormed(total: 2)
+  }
+
+  @Test func aPairWithABrokenStillIsStillOnePairWithTheProblemReported() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.truncatedJPEG, as: "IMG_9.JPG")
+    try library.add(Sample.movie, as: "IMG_9.MOV")
+    let (assets, _) = try await enumerate(library)
+    let live = try #require(assets.first)
+    #expect(assets.count == 1)
+    #expect(live.type == .livePhoto)
+    #expect(!live.problems.isEmpty)
+  }
+
+  @Test func aBrokenMovieIsNamedInTheProblem() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_3.JPG")
+    let movie = try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(Sample.movie))
+    try library.write(Array(movie.prefix(40)), as: "IMG_3.MOV")
+    let (assets, _) = try await enumerate(library)
+    let live = try #require(assets.first)
+    #expect(live.type == .livePhoto)
+    #expect(live.problems.contains { $0.message.hasPrefix("IMG_3.MOV: ") })
+  }
+
+  @Test func twoStillsOfOneNameAreNotPairedWithTheMovie() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_4.JPG")
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_4.jpeg")
+    try library.add(Sample.movie, as: "IMG_4.MOV")
+    let (assets, _) = try await enumerate(library)
+    #expect(assets.map(\.type) == [.photo, .video, .photo])
+  }
+
+  @Test func halvesInDifferentFoldersAreNotPaired() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "DCIM/100A/IMG_6.JPG")
+    try library.add(Sample.movie, as: "DCIM/100B/IMG_6.MOV")
+    let (assets, _) = try await enumerate(library)
+    #expect(assets.map(\.type) == [.photo, .video])
+  }
+
+  @Test func identifiersDecideOverDates() {
+    var still = MediaMetadata()
+    var video = MediaMetadata()
+    still.contentIdentifier = "A"
+    video.contentIdentifier = "B"
+    #expect(!LivePhotoPairing.confirms(still: still, video: video))
+    video.contentIdentifier = "A"
+    still.dateTimeOriginal = CaptureDate(
+      year: 2019, month: 1, day: 1, hour: 0, minute: 0, second: 0, zone: .unknown,
+      source: .exifDateTimeOriginal)
+    video.quickTimeCreationDate = CaptureDate(
+      year: 2021, month: 1, day: 1, hour: 0, minute: 0, second: 0, zone: .offset(seconds: 0),
+      source: .quickTimeCreationDate)
+    #expect(LivePhotoPairing.confirms(still: still, video: video))
+  }
+}

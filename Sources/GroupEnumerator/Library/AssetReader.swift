@@ -38,8 +38,21 @@ enum AssetReader {
         metadata.problems.append(error)
         return metadata
       }
-    default:
-      // Other formats are read by the gexiv2 and QuickTime readers (not yet wired in).
+    case .png, .tiff, .webp, .heic, .avif, .raw, .jpegXL:
+      do {
+        return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+          file throws(AssetProblem) in Exiv2MetadataReader.read(from: file, format: format)
+        }
+      } catch {
+        var metadata = MediaMetadata()
+        metadata.problems.append(error)
+        return metadata
+      }
+    case .gif, .bmp:
+      // exiv2 0.27.6 reads no metadata from GIF or BMP; nothing else does yet.
+      return MediaMetadata()
+    case .quickTime, .mp4, .m4v, .threeGPP:
+      // Never handed to gexiv2 (ROBUSTNESS §0.2); the QuickTime reader will read these.
       return MediaMetadata()
     }
   }

@@ -34,7 +34,8 @@ let package = Package(
     ),
     .testTarget(
       name: "GroupEnumeratorTests",
-      dependencies: ["GroupEnumerator"]
+      dependencies: ["GroupEnumerator"],
+      exclude: ["Resources"]
     ),
     .testTarget(
       name: "DemoTests",

@@ -295,3 +295,25 @@ private func gpsTIFF(
     #expect(mismatches == 0)
   }
 }
+
+@Suite struct Exiv2EngineTests {
+  /// The engine sends allowlisted stills to gexiv2 and keeps a hostile one as an asset.
+  @Test func engineReadsStillsThroughGexiv2AndSurvivesTheHostileWebP() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.write(try still("north-east.png"), as: "north-east.png")
+    try library.write(try still("south-west.tiff"), as: "Trips/south-west.tiff")
+    let hostile: [UInt8] =
+      Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WEBPVP8X".utf8)
+      + [0x0A, 0, 0, 0] + [UInt8](repeating: 0, count: 10)
+    try library.write(hostile, as: "hostile.webp")
+    let assets = try await AssetsLibrary(root: library.root).enumerate().assets
+    let png = try #require(assets.first { $0.name == "north-east.png" })
+    #expect(png.metadata.dateTimeOriginal?.iso8601 == "2021-06-01T12:34:56.120+09:00")
+    #expect(png.metadata.location?.longitude == 139.75)
+    let tiff = try #require(assets.first { $0.name == "south-west.tiff" })
+    #expect(tiff.metadata.orientation == 6)
+    let webp = try #require(assets.first { $0.name == "hostile.webp" })
+    #expect(webp.problems.map(\.code) == [.malformed])
+  }
+}

@@ -18,9 +18,15 @@ let package = Package(
       pkgConfig: "gexiv2",
       providers: [.apt(["libgexiv2-dev"])]
     ),
+    // The catch-all C++ wall around gexiv2 (ROBUSTNESS §0.1): plain-C header, every body
+    // in try/catch(...).
+    .target(
+      name: "CGExiv2Shim",
+      dependencies: ["CGExiv2"]
+    ),
     .target(
       name: "GroupEnumerator",
-      dependencies: ["CLibExif", "CGExiv2"]
+      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim"]
     ),
     .executableTarget(
       name: "Demo",
@@ -37,7 +43,8 @@ let package = Package(
       dependencies: ["Demo", "GroupEnumerator"]
     ),
   ],
-  swiftLanguageModes: [.v6]
+  swiftLanguageModes: [.v6],
+  cxxLanguageStandard: .cxx17
 )
 
 // Every Swift target gets the same upcoming features, in one place.

@@ -1,0 +1,285 @@
+// The catch-all wall around gexiv2: see include/CGExiv2Shim.h.
+//
+// Every exported function runs its body through `guarded`, which turns any C++ exception
+// into CGExiv2Shim_failed plus a message. Resources are held by RAII owners (OwnedObject,
+// OwnedError, OwnedString, OwnedBytes), so they are released on every path, exceptions
+// included.
+
+#include "CGExiv2Shim.h"
+
+#include <gexiv2/gexiv2.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+struct CGExiv2ShimImage {
+  GExiv2Metadata *metadata;
+};
+
+namespace {
+
+struct ObjectUnref {
+  void operator()(GExiv2Metadata *object) const noexcept { g_object_unref(object); }
+};
+using OwnedObject = std::unique_ptr<GExiv2Metadata, ObjectUnref>;
+
+struct GFree {
+  void operator()(gchar *string) const noexcept { g_free(string); }
+};
+using OwnedString = std::unique_ptr<gchar, GFree>;
+
+struct BytesUnref {
+  void operator()(GBytes *bytes) const noexcept { g_bytes_unref(bytes); }
+};
+using OwnedBytes = std::unique_ptr<GBytes, BytesUnref>;
+
+// A GError out-parameter that is freed when it goes out of scope.
+struct OwnedError {
+  GError *error = nullptr;
+  OwnedError() = default;
+  OwnedError(const OwnedError &) = delete;
+  OwnedError &operator=(const OwnedError &) = delete;
+  ~OwnedError() {
+    if (error != nullptr) g_error_free(error);
+  }
+};
+
+// Stores a malloc'd copy of `text` in *message (which the caller frees).
+void setMessage(char **message, const char *text) noexcept {
+  if (message == nullptr) return;
+  if (*message != nullptr) free(*message);
+  *message = strdup(text != nullptr ? text : "unknown error");
+}
+
+// The failure for a gexiv2 call that reported `error` (or nothing).
+int32_t failure(char **message, const OwnedError &error, const char *fallback) noexcept {
+  setMessage(message, error.error != nullptr ? error.error->message : fallback);
+  return CGExiv2Shim_failed;
+}
+
+// Runs `body`, turning every C++ exception into a failure with its message.
+template <typename Body>
+int32_t guarded(char **message, Body body) noexcept {
+  if (message != nullptr) *message = nullptr;
+  try {
+    return body();
+  } catch (const std::exception &exception) {
+    std::string text = "exiv2 threw ";
+    try {
+      text += exception.what();
+    } catch (...) {
+    }
+    setMessage(message, text.c_str());
+  } catch (...) {
+    setMessage(message, "exiv2 threw an unknown C++ exception");
+  }
+  return CGExiv2Shim_failed;
+}
+
+// Parses one "n/d" component of exiv2's text for a (S)RATIONAL value.
+bool parseFraction(const std::string &token, int64_t *numerator, int64_t *denominator) {
+  const size_t slash = token.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 >= token.size()) return false;
+  const std::string parts[2] = {token.substr(0, slash), token.substr(slash + 1)};
+  int64_t values[2] = {0, 0};
+  for (int index = 0; index < 2; ++index) {
+    const std::string &part = parts[index];
+    const size_t first = part[0] == '-' ? 1 : 0;
+    if (first >= part.size()) return false;
+    for (size_t position = first; position < part.size(); ++position) {
+      if (part[position] < '0' || part[position] > '9') return false;
+    }
+    errno = 0;
+    char *end = nullptr;
+    const long long value = strtoll(part.c_str(), &end, 10);
+    if (errno != 0 || end == nullptr || *end != '\0') return false;
+    values[index] = value;
+  }
+  *numerator = values[0];
+  *denominator = values[1];
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+int32_t CGExiv2Shim_initialize(char **message) {
+  return guarded(message, [&]() -> int32_t {
+    if (!gexiv2_initialize()) {
+      setMessage(message, "gexiv2_initialize failed");
+      return CGExiv2Shim_failed;
+    }
+    gexiv2_log_set_level(GEXIV2_LOG_LEVEL_MUTE);
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_open(
+    const uint8_t *bytes, size_t length, CGExiv2ShimImage **image, char **message) {
+  if (image != nullptr) *image = nullptr;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || bytes == nullptr || length == 0 || length > LONG_MAX) {
+      setMessage(message, "no data, or more than a glong can count");
+      return CGExiv2Shim_failed;
+    }
+    OwnedObject metadata(gexiv2_metadata_new());
+    if (!metadata) {
+      setMessage(message, "gexiv2_metadata_new failed");
+      return CGExiv2Shim_failed;
+    }
+    OwnedError error;
+    if (!gexiv2_metadata_open_buf(
+            metadata.get(), bytes, static_cast<glong>(length), &error.error)) {
+      return failure(message, error, "gexiv2 could not read the data");
+    }
+    auto *opened = new CGExiv2ShimImage{nullptr};
+    opened->metadata = metadata.release();
+    *image = opened;
+    return CGExiv2Shim_ok;
+  });
+}
+
+void CGExiv2Shim_close(CGExiv2ShimImage *image) {
+  if (image == nullptr) return;
+  if (image->metadata != nullptr) g_object_unref(image->metadata);
+  delete image;
+}
+
+void CGExiv2Shim_freeString(char *string) { free(string); }
+
+void CGExiv2Shim_freeBytes(uint8_t *bytes) { free(bytes); }
+
+int32_t CGExiv2Shim_tagString(
+    CGExiv2ShimImage *image, const char *key, char **value, char **message) {
+  if (value != nullptr) *value = nullptr;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || key == nullptr || value == nullptr) return CGExiv2Shim_failed;
+    OwnedError error;
+    OwnedString text(gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
+    if (error.error != nullptr) return failure(message, error, "");
+    if (!text) return CGExiv2Shim_absent;
+    *value = strdup(text.get());
+    if (*value == nullptr) throw std::bad_alloc();
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_tagBytes(
+    CGExiv2ShimImage *image, const char *key, uint8_t **bytes, size_t *length,
+    char **message) {
+  if (bytes != nullptr) *bytes = nullptr;
+  if (length != nullptr) *length = 0;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || key == nullptr || bytes == nullptr || length == nullptr) {
+      return CGExiv2Shim_failed;
+    }
+    OwnedError error;
+    OwnedBytes raw(gexiv2_metadata_try_get_tag_raw(image->metadata, key, &error.error));
+    if (error.error != nullptr) return failure(message, error, "");
+    if (!raw) return CGExiv2Shim_absent;
+    gsize size = 0;
+    const void *data = g_bytes_get_data(raw.get(), &size);
+    if (data == nullptr || size == 0) return CGExiv2Shim_absent;
+    auto *copy = static_cast<uint8_t *>(malloc(size));
+    if (copy == nullptr) throw std::bad_alloc();
+    memcpy(copy, data, size);
+    *bytes = copy;
+    *length = size;
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_tagRationals(
+    CGExiv2ShimImage *image, const char *key, int64_t *numerators, int64_t *denominators,
+    size_t capacity, size_t *count, char **message) {
+  if (count != nullptr) *count = 0;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || key == nullptr || count == nullptr) return CGExiv2Shim_failed;
+    OwnedError error;
+    OwnedString text(gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
+    if (error.error != nullptr) return failure(message, error, "");
+    if (!text) return CGExiv2Shim_absent;
+    // exiv2 writes a (S)RATIONAL value as "n/d" components separated by single spaces.
+    const std::string all(text.get());
+    size_t components = 0;
+    size_t start = 0;
+    while (start <= all.size()) {
+      size_t end = all.find(' ', start);
+      if (end == std::string::npos) end = all.size();
+      int64_t numerator = 0;
+      int64_t denominator = 0;
+      if (!parseFraction(all.substr(start, end - start), &numerator, &denominator)) {
+        setMessage(message, "the value is not made of rationals");
+        return CGExiv2Shim_wrongShape;
+      }
+      if (components < capacity && numerators != nullptr && denominators != nullptr) {
+        numerators[components] = numerator;
+        denominators[components] = denominator;
+      }
+      ++components;
+      start = end + 1;
+    }
+    *count = components;
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_pixelSize(
+    CGExiv2ShimImage *image, int32_t *width, int32_t *height, char **message) {
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || width == nullptr || height == nullptr) return CGExiv2Shim_failed;
+    const gint pixelWidth = gexiv2_metadata_get_pixel_width(image->metadata);
+    const gint pixelHeight = gexiv2_metadata_get_pixel_height(image->metadata);
+    if (pixelWidth <= 0 || pixelHeight <= 0) return CGExiv2Shim_absent;
+    *width = pixelWidth;
+    *height = pixelHeight;
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_orientation(CGExiv2ShimImage *image, int32_t *orientation, char **message) {
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || orientation == nullptr) return CGExiv2Shim_failed;
+    OwnedError error;
+    const GExiv2Orientation value =
+        gexiv2_metadata_try_get_orientation(image->metadata, &error.error);
+    if (error.error != nullptr) return failure(message, error, "");
+    const int32_t number = static_cast<int32_t>(value);
+    if (number < 1 || number > 8) return CGExiv2Shim_absent;
+    *orientation = number;
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_hasThumbnail(CGExiv2ShimImage *image, char **message) {
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr) return CGExiv2Shim_failed;
+    guint8 *buffer = nullptr;
+    gint size = 0;
+    const gboolean found = gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
+    g_free(buffer);
+    return found && size > 0 ? CGExiv2Shim_ok : CGExiv2Shim_absent;
+  });
+}
+
+int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **message) {
+  if (value != nullptr) *value = nullptr;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || value == nullptr) return CGExiv2Shim_failed;
+    const gchar *type = gexiv2_metadata_get_mime_type(image->metadata);
+    if (type == nullptr) return CGExiv2Shim_absent;
+    *value = strdup(type);
+    if (*value == nullptr) throw std::bad_alloc();
+    return CGExiv2Shim_ok;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,104 @@
+#ifndef GROUPENUMERATOR_CGEXIV2SHIM_H
+#define GROUPENUMERATOR_CGEXIV2SHIM_H
+
+/*
+ * A plain-C wall around gexiv2 0.14.0 (Debian 12).
+ *
+ * gexiv2 0.14.0 only catches Exiv2::Error; any other C++ exception thrown inside exiv2
+ * (std::overflow_error from a RIFF size of 0xFFFFFFFF, std::bad_alloc, ...) would unwind
+ * into Swift and end in std::terminate. Every function here catches everything, frees
+ * what it acquired, and reports failure as a status code plus a message.
+ *
+ * No glib or C++ type appears in this header: images are opaque pointers, strings are
+ * NUL-terminated and owned by the caller once returned (free them with
+ * CGExiv2Shim_freeString).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes returned by every function below. */
+/* The call succeeded and produced a value. */
+#define CGExiv2Shim_ok 0
+/* The call succeeded, but the file has no such tag or value. */
+#define CGExiv2Shim_absent 1
+/* gexiv2 or exiv2 reported an error, or threw; the message says what. */
+#define CGExiv2Shim_failed (-1)
+/* The value exists but is not of the shape asked for (e.g. not rationals). */
+#define CGExiv2Shim_wrongShape (-2)
+
+/* An image's metadata, opened from a buffer. */
+typedef struct CGExiv2ShimImage CGExiv2ShimImage;
+
+/*
+ * Initializes gexiv2 (gexiv2_initialize, which also initializes exiv2's XMP parser and
+ * turns on BMFF support) and mutes its logging. Call it once, before any thread uses
+ * another function here. Returns CGExiv2Shim_ok, or CGExiv2Shim_failed with *message set.
+ */
+int32_t CGExiv2Shim_initialize(char **message);
+
+/*
+ * Parses the metadata of the `length` bytes at `bytes` (gexiv2_metadata_open_buf; the
+ * bytes are only read during the call). On success *image is set and must be closed
+ * with CGExiv2Shim_close. On failure *image is NULL and *message says why.
+ */
+int32_t CGExiv2Shim_open(
+    const uint8_t *bytes, size_t length, CGExiv2ShimImage **image, char **message);
+
+/* Releases an image; NULL is allowed. */
+void CGExiv2Shim_close(CGExiv2ShimImage *image);
+
+/* Frees a string returned by this module; NULL is allowed. */
+void CGExiv2Shim_freeString(char *string);
+
+/* Frees a byte buffer returned by this module; NULL is allowed. */
+void CGExiv2Shim_freeBytes(uint8_t *bytes);
+
+/*
+ * The value of `key` (e.g. "Exif.Photo.DateTimeOriginal" or "Exif.Photo.0x9003") as
+ * exiv2 writes it as text (for ASCII, the text up to the first NUL; for numbers,
+ * space-separated values; for rationals, "n/d" each). *value is owned by the caller.
+ */
+int32_t CGExiv2Shim_tagString(
+    CGExiv2ShimImage *image, const char *key, char **value, char **message);
+
+/*
+ * The stored bytes of `key`'s value. *bytes (owned by the caller, free with
+ * CGExiv2Shim_freeBytes) holds *length bytes.
+ */
+int32_t CGExiv2Shim_tagBytes(
+    CGExiv2ShimImage *image, const char *key, uint8_t **bytes, size_t *length,
+    char **message);
+
+/*
+ * The numerators and denominators of a RATIONAL or SRATIONAL value, exactly as stored
+ * (no division, no validation). Writes at most `capacity` pairs and sets *count to the
+ * number of components the value has. CGExiv2Shim_wrongShape when a component is not a
+ * fraction (the value is of another type).
+ */
+int32_t CGExiv2Shim_tagRationals(
+    CGExiv2ShimImage *image, const char *key, int64_t *numerators, int64_t *denominators,
+    size_t capacity, size_t *count, char **message);
+
+/* The pixel size exiv2 found in the image structure (not EXIF); absent when unknown. */
+int32_t CGExiv2Shim_pixelSize(
+    CGExiv2ShimImage *image, int32_t *width, int32_t *height, char **message);
+
+/* gexiv2's orientation (EXIF, else XMP tiff:Orientation), 1...8; absent when unspecified. */
+int32_t CGExiv2Shim_orientation(CGExiv2ShimImage *image, int32_t *orientation, char **message);
+
+/* Whether the EXIF data holds a thumbnail (IFD1): CGExiv2Shim_ok if so, else absent. */
+int32_t CGExiv2Shim_hasThumbnail(CGExiv2ShimImage *image, char **message);
+
+/* The MIME type exiv2 decided on (e.g. "image/png"). *value is owned by the caller. */
+int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

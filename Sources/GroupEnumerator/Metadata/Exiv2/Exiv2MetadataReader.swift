@@ -1,0 +1,250 @@
+/// Reads the metadata of still images other than JPEG through gexiv2 (exiv2 0.27.6).
+///
+/// Only an allowlist of still-image formats ever reaches gexiv2
+/// (``isAllowed(_:)``): Debian's exiv2 is built with its old video code enabled, which has
+/// memory-corruption bugs, so no movie (or anything else) is handed to it. The file is
+/// read into memory by bounded reads (never mapped, never opened by path), parsed with
+/// `gexiv2_metadata_open_buf` behind the catch-all shim, and every call is serialised by
+/// ``Exiv2Session``.
+///
+/// gexiv2 only finds the tags; their values are checked by the same code as the JPEG
+/// reader's: the tags are put into an ``EXIFTagTable`` and handed to
+/// ``EXIFInterpreter`` (dates, offsets, sub-seconds, GPS rationals, orientation).
+///
+/// gexiv2 runs in-process (DESIGN §2.7), decided by measurement: exiv2's 667-file
+/// test/POC corpus plus `corpus/bad` (717 files, 128 of them sniffed into this allowlist),
+/// one child process per file with a 10 s limit, gave 0 crashes and 0 hangs; the two
+/// TIFF files that raise `std::overflow_error` and the RIFF-size WebP became problems.
+///
+/// Known limits of exiv2 0.27.6: for HEIF it reports EXIF `PixelXDimension` as the pixel
+/// size when present, else the first `ispe` box (a grid's tile); it ignores `iloc` extent
+/// offsets, so it misses EXIF items placed that way (libheif + exiftool files); it reads
+/// no EXIF from CR3 here, no size from JPEG XL, and nothing from BigTIFF.
+enum Exiv2MetadataReader {
+  /// Files larger than this are not read (the whole file is held in memory while parsed).
+  static let maximumFileSize = 256 << 20
+
+  /// Whether files of `format` are read by this reader.
+  ///
+  /// PNG, TIFF, WebP, HEIC, AVIF, TIFF-based RAWs and CR3, and JPEG XL in its container
+  /// form. GIF and BMP are not: exiv2 0.27.6 reads no metadata from them. Movies never.
+  static func isAllowed(_ format: MediaFormat) -> Bool {
+    switch format {
+    case .png, .tiff, .webp, .heic, .avif, .raw, .jpegXL: true
+    case .jpeg, .gif, .bmp, .quickTime, .mp4, .m4v, .threeGPP: false
+    }
+  }
+
+  /// Reads everything the engine needs from a still image. Never throws and never traps:
+  /// what cannot be read becomes an entry in ``MediaMetadata/problems``.
+  ///
+  /// - Parameters:
+  ///   - source: The file's bytes.
+  ///   - format: The format the content sniffed as.
+  /// - Returns: Dates, location, stored pixel size, orientation, whether an EXIF
+  ///   thumbnail exists and Apple's content identifier, with the problems found.
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    var metadata = MediaMetadata()
+    guard isAllowed(format) else {
+      metadata.problems.append(
+        .init(.unsupported, "Metadata of \(format.rawValue) files is not read by exiv2."))
+      return metadata
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try wholeFile(of: source)
+    } catch {
+      metadata.problems.append(error)
+      return metadata
+    }
+    if format == .jpegXL, bytes.starts(with: [0xFF, 0x0A]) {
+      return metadata  // A bare JPEG XL codestream has no place for metadata.
+    }
+    do {
+      metadata = try Exiv2Session.withImage(bytes: bytes) { image in
+        read(image)
+      }
+    } catch {
+      metadata.problems.append(problem(for: error, format: format))
+    }
+    return metadata
+  }
+
+  /// The whole of `source`, read in bounded chunks.
+  private static func wholeFile(of source: some ByteSource) throws(AssetProblem) -> [UInt8] {
+    let count = source.count
+    guard count > 0 else { throw AssetProblem(.emptyFile, "The file is empty.") }
+    guard count <= maximumFileSize else {
+      throw AssetProblem(
+        .unsupported,
+        "The file is \(count) bytes; metadata is only read from files up to "
+          + "\(maximumFileSize >> 20) MiB.")
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    while bytes.count < count {
+      let chunk = try source.bytes(at: bytes.count, length: min(8 << 20, count - bytes.count))
+      if chunk.isEmpty { break }  // The file shrank while being read: parse what is there.
+      bytes += chunk
+    }
+    return bytes
+  }
+
+  /// The problem for a gexiv2 failure: "unknown image type" means the content is not a
+  /// format exiv2 knows; anything else is a malformed file.
+  private static func problem(for failure: Exiv2Failure, format: MediaFormat) -> AssetProblem {
+    let text = failure.message
+    let unknown = ["unknown image type", "not supported", "not an image"].contains {
+      text.lowercased().contains($0)
+    }
+    return AssetProblem(
+      unknown ? .unrecognizedFormat : .malformed,
+      "exiv2 could not read this \(format.rawValue) file: \(text).")
+  }
+
+  // MARK: - Fields
+
+  /// Everything the engine needs from an opened image.
+  private static func read(_ image: borrowing Exiv2Image) -> MediaMetadata {
+    var metadata = MediaMetadata()
+    if let size = image.pixelSize {
+      metadata.pixelWidth = size.width
+      metadata.pixelHeight = size.height
+    }
+    var table = EXIFTagTable()
+    for key in EXIFTag.interpreted {
+      guard let name = keyName(key) else { continue }
+      switch value(of: key.tag, named: name, in: image) {
+      case .value(let value):
+        table.values[key] = value
+        table.entryCounts[key.directory, default: 0] += 1
+      case .absent, .wrongShape: break
+      case .failed(let message):
+        metadata.problems.append(.init(.malformed, "exiv2 could not read \(name): \(message)."))
+      }
+    }
+    table.hasThumbnail = image.hasThumbnail
+    EXIFInterpreter.apply(table, to: &metadata)
+    if metadata.orientation == nil, table[.ifd0, EXIFTag.orientation] == nil {
+      metadata.orientation = image.orientation  // XMP tiff:Orientation, for PNG and WebP.
+    }
+    readContentIdentifier(image, into: &metadata)
+    return metadata
+  }
+
+  /// Apple's content identifier, from the raw MakerNote bytes.
+  private static func readContentIdentifier(
+    _ image: borrowing Exiv2Image, into metadata: inout MediaMetadata
+  ) {
+    guard case .value(let makerNote) = image.bytes("Exif.Photo.MakerNote") else { return }
+    switch AppleMakerNote.contentIdentifier(in: makerNote) {
+    case .found(let identifier): metadata.contentIdentifier = identifier
+    case .absent: break
+    case .invalid(let reason):
+      metadata.problems.append(
+        .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
+    }
+  }
+
+  /// exiv2's key for a tag: `Exif.Photo.0x9003` (exiv2 reads the number and matches it
+  /// whatever the tag's name).
+  private static func keyName(_ key: EXIFTagTable.Key) -> String? {
+    let group: String
+    switch key.directory {
+    case .ifd0: group = "Image"
+    case .exif: group = "Photo"
+    case .gps: group = "GPSInfo"
+    case .ifd1: return nil
+    }
+    let hex = String(key.tag, radix: 16)
+    return "Exif.\(group).0x" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+  }
+
+  /// The kinds of value the interpreter expects, by tag.
+  private enum Kind {
+    case ascii, rationals, short, byte, long
+  }
+
+  private static func kind(of tag: UInt16, named name: String) -> Kind {
+    switch tag {
+    case EXIFTag.gpsLatitude where name.hasPrefix("Exif.GPSInfo"),
+      EXIFTag.gpsLongitude where name.hasPrefix("Exif.GPSInfo"),
+      EXIFTag.gpsAltitude where name.hasPrefix("Exif.GPSInfo"):
+      .rationals
+    case EXIFTag.gpsAltitudeRef where name.hasPrefix("Exif.GPSInfo"): .byte
+    case EXIFTag.orientation: .short
+    case EXIFTag.pixelXDimension, EXIFTag.pixelYDimension: .long
+    default: .ascii
+    }
+  }
+
+  /// One tag's value as an ``EXIFValue`` of the type the interpreter expects, or of
+  /// another type (`.other`) when exiv2's value is not of that shape.
+  private static func value(
+    of tag: UInt16, named name: String, in image: borrowing Exiv2Image
+  ) -> Exiv2Image.Lookup<EXIFValue> {
+    switch kind(of: tag, named: name) {
+    case .ascii:
+      return map(image.bytes(name)) { .ascii($0) }
+    case .rationals:
+      switch image.rationals(name) {
+      case .value(let parts): return .value(rationalValue(parts))
+      case .wrongShape: return .value(.other(type: 0))
+      case .absent: return .absent
+      case .failed(let message): return .failed(message)
+      }
+    case .short:
+      return map(image.string(name)) { text in
+        integers(text).flatMap { UInt16(exactly: $0) }.map { .short([$0]) } ?? .other(type: 0)
+      }
+    case .byte:
+      return map(image.string(name)) { text in
+        integers(text).flatMap { UInt8(exactly: $0) }.map { .byte([$0]) } ?? .other(type: 0)
+      }
+    case .long:
+      return map(image.string(name)) { text in
+        integers(text).flatMap { UInt32(exactly: $0) }.map { .long([$0]) } ?? .other(type: 0)
+      }
+    }
+  }
+
+  private static func map(
+    _ lookup: Exiv2Image.Lookup<[UInt8]>, _ transform: ([UInt8]) -> EXIFValue
+  ) -> Exiv2Image.Lookup<EXIFValue> {
+    switch lookup {
+    case .value(let bytes): .value(transform(bytes))
+    case .absent: .absent
+    case .wrongShape: .wrongShape
+    case .failed(let message): .failed(message)
+    }
+  }
+
+  /// The single unsigned decimal integer `text` holds, or `nil`.
+  private static func integers(_ text: [UInt8]) -> UInt64? {
+    guard !text.isEmpty, text.count <= 19,
+      text.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    else { return nil }
+    return text.reduce(0) { $0 * 10 + UInt64($1 - UInt8(ascii: "0")) }
+  }
+
+  /// A rational value: `RATIONAL` when every part fits an unsigned 32-bit integer,
+  /// `SRATIONAL` when a part is negative (the interpreter then rejects it), else `.other`.
+  private static func rationalValue(
+    _ parts: [(numerator: Int64, denominator: Int64)]
+  ) -> EXIFValue {
+    let unsigned = parts.compactMap { part -> EXIFRational? in
+      guard let top = UInt32(exactly: part.numerator),
+        let bottom = UInt32(exactly: part.denominator)
+      else { return nil }
+      return EXIFRational(numerator: top, denominator: bottom)
+    }
+    if unsigned.count == parts.count { return .rational(unsigned) }
+    let signed = parts.compactMap { part -> EXIFSignedRational? in
+      guard let top = Int32(exactly: part.numerator), let bottom = Int32(exactly: part.denominator)
+      else { return nil }
+      return EXIFSignedRational(numerator: top, denominator: bottom)
+    }
+    return signed.count == parts.count ? .signedRational(signed) : .other(type: 0)
+  }
+
+}

@@ -1,0 +1,175 @@
+internal import CGExiv2Shim
+import Synchronization
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// The one door to gexiv2: initializes it once, and runs every call behind one lock.
+///
+/// exiv2's README (0.27.6, §2.14) says its EXIF and IPTC code is reentrant but its XMP
+/// parser's `XmpParser::initialize` and `XmpProperties::registerNs` are not thread-safe,
+/// and gexiv2 parses XMP while opening a file. So gexiv2 is initialized exactly once
+/// (``initialization``, a lazily and atomically initialized `static let`) before any
+/// image is opened, and images are only opened, read and closed inside
+/// ``withImage(bytes:_:)``, which holds ``lock``.
+enum Exiv2Session {
+  /// Serialises every gexiv2 call of the process.
+  private static let lock = Mutex<Void>(())
+
+  /// The outcome of `gexiv2_initialize`, run once on first use.
+  private static let initialization: String? = {
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_initialize(&message)
+    let text = takeMessage(&message)
+    return status == CGExiv2Shim_ok ? nil : (text ?? "gexiv2_initialize failed")
+  }()
+
+  /// Parses `bytes` with gexiv2 and runs `body` on the result, holding the lock.
+  ///
+  /// - Parameters:
+  ///   - bytes: A whole file's bytes.
+  ///   - body: Reads from the image; the image must not escape the call.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``Exiv2Failure`` when gexiv2 cannot be initialized or cannot parse the bytes.
+  static func withImage<Result: Sendable>(
+    bytes: [UInt8], _ body: (borrowing Exiv2Image) -> Result
+  ) throws(Exiv2Failure) -> Result {
+    if let failure = initialization { throw Exiv2Failure(message: failure) }
+    return try lock.withLock { _ throws(Exiv2Failure) -> Result in
+      var pointer: OpaquePointer?
+      var message: UnsafeMutablePointer<CChar>?
+      let status = bytes.withUnsafeBufferPointer { buffer in
+        CGExiv2Shim_open(buffer.baseAddress, buffer.count, &pointer, &message)
+      }
+      let text = takeMessage(&message)
+      guard status == CGExiv2Shim_ok, let pointer else {
+        CGExiv2Shim_close(pointer)
+        throw Exiv2Failure(message: text ?? "gexiv2 could not read the data")
+      }
+      let image = Exiv2Image(pointer: pointer)
+      return body(image)
+    }
+  }
+
+  /// The text of a message the shim returned, which is then freed.
+  static func takeMessage(_ message: inout UnsafeMutablePointer<CChar>?) -> String? {
+    guard let pointer = message else { return nil }
+    defer {
+      CGExiv2Shim_freeString(pointer)
+      message = nil
+    }
+    return String(
+      decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
+  }
+}
+
+/// Why gexiv2 failed, in exiv2's words.
+struct Exiv2Failure: Error, Equatable {
+  /// exiv2's or gexiv2's message.
+  let message: String
+}
+
+/// One image opened by gexiv2, valid only inside ``Exiv2Session/withImage(bytes:_:)``.
+///
+/// Closes the image when it goes away; it cannot be copied, so it is closed exactly once.
+struct Exiv2Image: ~Copyable {
+  private let pointer: OpaquePointer
+
+  fileprivate init(pointer: OpaquePointer) { self.pointer = pointer }
+
+  deinit { CGExiv2Shim_close(pointer) }
+
+  /// One component of a rational value, as stored.
+  typealias Fraction = (numerator: Int64, denominator: Int64)
+
+  /// What a tag lookup found.
+  enum Lookup<Value> {
+    /// The tag's value.
+    case value(Value)
+    /// The file has no such tag.
+    case absent
+    /// The value is not of the kind asked for.
+    case wrongShape
+    /// gexiv2 failed; the message says why.
+    case failed(String)
+  }
+
+  /// The value of `key` as exiv2 writes it as text.
+  func string(_ key: String) -> Lookup<[UInt8]> {
+    var value: UnsafeMutablePointer<CChar>?
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_tagString(pointer, key, &value, &message)
+    let text = Exiv2Session.takeMessage(&message)
+    defer { CGExiv2Shim_freeString(value) }
+    guard status == CGExiv2Shim_ok, let value else { return lookup(status, text) }
+    return .value(Array(UnsafeRawBufferPointer(start: value, count: strlen(value))))
+  }
+
+  /// The stored bytes of `key`'s value.
+  func bytes(_ key: String) -> Lookup<[UInt8]> {
+    var value: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_tagBytes(pointer, key, &value, &length, &message)
+    let text = Exiv2Session.takeMessage(&message)
+    defer { CGExiv2Shim_freeBytes(value) }
+    guard status == CGExiv2Shim_ok, let value else { return lookup(status, text) }
+    return .value(Array(UnsafeBufferPointer(start: value, count: length)))
+  }
+
+  /// The numerators and denominators of a `RATIONAL` or `SRATIONAL` value, as stored.
+  ///
+  /// - Parameter limit: How many components to return at most.
+  func rationals(_ key: String, limit: Int = 8) -> Lookup<[Fraction]> {
+    var numerators = [Int64](repeating: 0, count: limit)
+    var denominators = [Int64](repeating: 0, count: limit)
+    var count = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = numerators.withUnsafeMutableBufferPointer { top in
+      denominators.withUnsafeMutableBufferPointer { bottom in
+        CGExiv2Shim_tagRationals(
+          pointer, key, top.baseAddress, bottom.baseAddress, limit, &count, &message)
+      }
+    }
+    let text = Exiv2Session.takeMessage(&message)
+    guard status == CGExiv2Shim_ok else { return lookup(status, text) }
+    guard count <= limit else { return .wrongShape }
+    return .value((0..<count).map { (numerators[$0], denominators[$0]) })
+  }
+
+  /// The pixel size exiv2 read from the image structure, if any.
+  var pixelSize: (width: Int, height: Int)? {
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_pixelSize(pointer, &width, &height, &message)
+    _ = Exiv2Session.takeMessage(&message)
+    return status == CGExiv2Shim_ok ? (Int(width), Int(height)) : nil
+  }
+
+  /// gexiv2's orientation (EXIF, else XMP `tiff:Orientation`), 1…8, if any.
+  var orientation: Int? {
+    var value: Int32 = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_orientation(pointer, &value, &message)
+    _ = Exiv2Session.takeMessage(&message)
+    return status == CGExiv2Shim_ok ? Int(value) : nil
+  }
+
+  /// Whether the EXIF data holds a thumbnail (IFD1).
+  var hasThumbnail: Bool {
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_hasThumbnail(pointer, &message)
+    _ = Exiv2Session.takeMessage(&message)
+    return status == CGExiv2Shim_ok
+  }
+
+  private func lookup<Value>(_ status: Int32, _ message: String?) -> Lookup<Value> {
+    switch status {
+    case CGExiv2Shim_absent: .absent
+    case CGExiv2Shim_wrongShape: .wrongShape
+    default: .failed(message ?? "gexiv2 failed")
+    }
+  }
+}

@@ -17,6 +17,23 @@ enum EXIFInterpreter {
       metadata.pixelHeight = height
     }
     metadata.hasThumbnail = metadata.hasThumbnail || table.hasThumbnail
+    applyContentIdentifier(table, to: &metadata)
+  }
+
+  /// Apple's content identifier (a Live Photo's link to its movie) from the MakerNote.
+  private static func applyContentIdentifier(
+    _ table: EXIFTagTable, to metadata: inout MediaMetadata
+  ) {
+    guard metadata.contentIdentifier == nil,
+      case .undefined(let makerNote)? = table[.exif, EXIFTag.makerNote]
+    else { return }
+    switch AppleMakerNote.contentIdentifier(in: makerNote) {
+    case .found(let identifier): metadata.contentIdentifier = identifier
+    case .absent: break
+    case .invalid(let reason):
+      metadata.problems.append(
+        .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
+    }
   }
 
   // MARK: - Dates

@@ -21,6 +21,7 @@ enum EXIFTag {
   static let subSecTimeDigitized: UInt16 = 0x9292
   static let pixelXDimension: UInt16 = 0xA002
   static let pixelYDimension: UInt16 = 0xA003
+  static let makerNote: UInt16 = 0x927C
 
   // GPS IFD
   static let gpsLatitudeRef: UInt16 = 0x0001
@@ -38,7 +39,7 @@ enum EXIFTag {
     ]
     let exif: [UInt16] = [
       dateTimeOriginal, dateTimeDigitized, offsetTime, offsetTimeOriginal, offsetTimeDigitized,
-      subSecTimeOriginal, subSecTimeDigitized, pixelXDimension, pixelYDimension,
+      subSecTimeOriginal, subSecTimeDigitized, pixelXDimension, pixelYDimension, makerNote,
     ]
     let gps: [UInt16] = [
       gpsLatitudeRef, gpsLatitude, gpsLongitudeRef, gpsLongitude, gpsAltitudeRef, gpsAltitude,

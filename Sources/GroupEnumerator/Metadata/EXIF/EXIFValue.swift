@@ -39,6 +39,8 @@ enum EXIFValue: Hashable, Sendable {
   case short([UInt16])
   /// TIFF type 4, `LONG`.
   case long([UInt32])
+  /// TIFF type 7, `UNDEFINED`: raw bytes (at most ``EXIFValue/maximumUndefinedLength``).
+  case undefined([UInt8])
   /// TIFF type 9, `SLONG`.
   case signedLong([Int32])
   /// TIFF type 5, `RATIONAL`.
@@ -47,6 +49,10 @@ enum EXIFValue: Hashable, Sendable {
   case signedRational([EXIFSignedRational])
   /// Any other type, by its TIFF type number.
   case other(type: UInt16)
+
+  /// The most bytes an `UNDEFINED` value keeps (a MakerNote is read only for its
+  /// content identifier, which sits in its first few hundred bytes).
+  static let maximumUndefinedLength = 65_536
 
   /// The value's `RATIONAL`s; an `SRATIONAL` value counts when no part is negative (some
   /// writers store GPS coordinates signed).

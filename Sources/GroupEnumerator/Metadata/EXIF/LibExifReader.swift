@@ -87,6 +87,9 @@ enum LibExifReader {
       return .short((0..<numericCount).map { exif_get_short(bytes + $0 * unit, order) })
     case EXIF_FORMAT_LONG:
       return .long((0..<numericCount).map { exif_get_long(bytes + $0 * unit, order) })
+    case EXIF_FORMAT_UNDEFINED:
+      let kept = min(components, EXIFValue.maximumUndefinedLength)
+      return .undefined(Array(UnsafeBufferPointer(start: bytes, count: kept)))
     case EXIF_FORMAT_SLONG:
       return .signedLong((0..<numericCount).map { exif_get_slong(bytes + $0 * unit, order) })
     case EXIF_FORMAT_RATIONAL:

@@ -134,6 +134,8 @@ struct TIFFDirectoryWalker {
     switch entry.type {
     case 1: return .byte(Array(bytes[start..<(start + numericCount)]))
     case 2: return .ascii(Array(bytes[start..<end]))
+    case 7:
+      return .undefined(Array(bytes[start..<min(end, start + EXIFValue.maximumUndefinedLength)]))
     case 3: return .short((0..<numericCount).compactMap { unsigned16(at: start + $0 * 2) })
     case 4: return .long((0..<numericCount).compactMap { unsigned32(at: start + $0 * 4) })
     case 5:

@@ -128,22 +128,7 @@ enum Exiv2MetadataReader {
     if metadata.orientation == nil, table[.ifd0, EXIFTag.orientation] == nil {
       metadata.orientation = image.orientation  // XMP tiff:Orientation, for PNG and WebP.
     }
-    readContentIdentifier(image, into: &metadata)
     return metadata
-  }
-
-  /// Apple's content identifier, from the raw MakerNote bytes.
-  private static func readContentIdentifier(
-    _ image: borrowing Exiv2Image, into metadata: inout MediaMetadata
-  ) {
-    guard case .value(let makerNote) = image.bytes("Exif.Photo.MakerNote") else { return }
-    switch AppleMakerNote.contentIdentifier(in: makerNote) {
-    case .found(let identifier): metadata.contentIdentifier = identifier
-    case .absent: break
-    case .invalid(let reason):
-      metadata.problems.append(
-        .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
-    }
   }
 
   /// exiv2's key for a tag: `Exif.Photo.0x9003` (exiv2 reads the number and matches it
@@ -162,7 +147,7 @@ enum Exiv2MetadataReader {
 
   /// The kinds of value the interpreter expects, by tag.
   private enum Kind {
-    case ascii, rationals, short, byte, long
+    case ascii, rationals, short, byte, long, undefined
   }
 
   private static func kind(of tag: UInt16, named name: String) -> Kind {
@@ -174,6 +159,7 @@ enum Exiv2MetadataReader {
     case EXIFTag.gpsAltitudeRef where name.hasPrefix("Exif.GPSInfo"): .byte
     case EXIFTag.orientation: .short
     case EXIFTag.pixelXDimension, EXIFTag.pixelYDimension: .long
+    case EXIFTag.makerNote: .undefined
     default: .ascii
     }
   }
@@ -186,6 +172,10 @@ enum Exiv2MetadataReader {
     switch kind(of: tag, named: name) {
     case .ascii:
       return map(image.bytes(name)) { .ascii($0) }
+    case .undefined:
+      return map(image.bytes(name)) {
+        .undefined(Array($0.prefix(EXIFValue.maximumUndefinedLength)))
+      }
     case .rationals:
       switch image.rationals(name) {
       case .value(let parts): return .value(rationalValue(parts))

@@ -251,6 +251,16 @@ private func gpsTIFF(
       AppleMakerNote.contentIdentifier(in: note) == .found("9B539AB8-A668-4FA6-9207-EB653A5E7E3C"))
   }
 
+  @Test func aJPEGsMakerNoteGivesTheContentIdentifierThroughLibexif() {
+    var builder = EXIFTestBuilder()
+    builder.exif = [
+      (0x927C, .undefined(makerNote(text: "9B539AB8-A668-4FA6-9207-EB653A5E7E3C")))
+    ]
+    let metadata = JPEGMetadataReader.read(from: ArrayByteSource(builder.jpeg()))
+    #expect(metadata.contentIdentifier == "9B539AB8-A668-4FA6-9207-EB653A5E7E3C")
+    #expect(metadata.problems.isEmpty)
+  }
+
   @Test func otherMakerNotesAndOtherTagsAreAbsent() {
     #expect(AppleMakerNote.contentIdentifier(in: Array("Nikon\0\u{2}".utf8)) == .absent)
     #expect(AppleMakerNote.contentIdentifier(in: makerNote(tag: 0x0020, text: "x")) == .absent)

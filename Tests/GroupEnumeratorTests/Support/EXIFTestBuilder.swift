@@ -9,6 +9,7 @@ struct EXIFTestBuilder {
     case ascii(String)
     case asciiBytes([UInt8])
     case byte([UInt8])
+    case undefined([UInt8])
     case short([UInt16])
     case long([UInt32])
     case rational([(UInt32, UInt32)])
@@ -124,6 +125,7 @@ struct EXIFTestBuilder {
       return (2, UInt32(bytes.count), bytes)
     case .asciiBytes(let bytes): return (2, UInt32(bytes.count), bytes)
     case .byte(let bytes): return (1, UInt32(bytes.count), bytes)
+    case .undefined(let bytes): return (7, UInt32(bytes.count), bytes)
     case .short(let values): return (3, UInt32(values.count), values.flatMap(u16))
     case .long(let values): return (4, UInt32(values.count), values.flatMap(u32))
     case .rational(let parts):

@@ -9,7 +9,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance conformance-all bad-corpus clean
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -54,6 +54,12 @@ permission-tests: build
 conformance: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus
+
+# The same for every photo and video format we claim, per format family, and the Live
+# Photo pairs (issue 3).
+conformance-all: deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --kinds all
 
 # The Demo must survive every broken file in the corpus: exit 0, each listed.
 bad-corpus: deps

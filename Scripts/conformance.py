@@ -3,6 +3,7 @@
 
 Usage:
   python3 Scripts/conformance.py --demo .build/release/Demo --corpus ../shared/corpus
+  python3 Scripts/conformance.py --demo .build/release/Demo --corpus ../shared/corpus --kinds all
   python3 Scripts/conformance.py --demo .build/release/Demo --corpus ../shared/corpus --bad
 
 The first form runs `DEMO --format json CORPUS` and checks every JPEG that truth.json
@@ -10,6 +11,41 @@ lists outside bad/: that it is listed exactly once, and that its TIFF DateTime,
 DateTimeOriginal (with offset), GPS position, displayed size and thumbnail flag agree
 with ExifTool 12.57. It prints a table per field and the disagreements, and exits 1
 when a JPEG is missing or listed twice, or when any field agrees on fewer than 99%.
+
+With --kinds all it checks every photo and video format we claim (DESIGN §3), by
+truth.json's FileType, outside bad/:
+  jpeg       JPEG, MPO (JPEG bytes; libexif reads the first image)
+  heif-avif  HEIC, HEIF, AVIF, and MP4 whose name ends .avif/.avifs/.heic/.heif/.hif/.hej2
+             (HEIF image files whose brands ExifTool 12.57 does not know as images)
+  png        PNG
+  tiff-raw   TIFF, BTF (BigTIFF), DNG and the RAWs the engine recognises: CR2, CR3, NEF,
+             ARW, ORF, RW2, PEF, SRW, RAF
+  webp       WEBP, Extended WEBP
+  video      MOV, MP4, M4V, 3GP, 3G2 (our QuickTime reader)
+  other      GIF, BMP, JXL, JXL Codestream: the engine lists them as photos, but DESIGN §3
+             names no metadata reader for them, so only their listing is checked
+Every claimed file must be listed exactly once, as an asset's `path` or as a resource of
+a Live Photo. Per family and overall it counts agreement on:
+  type        photo families are `photo` (or `livePhoto`), videos `video`
+  takenDate   photos: DateTimeOriginal as the source, same wall clock, ending in
+              OffsetTimeOriginal when there is one (no DateTimeOriginal: the source must
+              not claim one); videos: Keys:CreationDate -> source quicktime:creationdate,
+              same wall clock and offset; else a real QuickTime:CreateDate -> source
+              quicktime:mvhd, that time with `Z`; else source file:mtime
+  dateTime    TIFF DateTime, raw, or "0" (photos only)
+  location    GPSLatitude/GPSLongitude within 1e-4 degrees, or no location when truth
+              has none (photos and videos)
+  size        ImageWidth x ImageHeight as displayed: swapped for Orientation 5-8; for
+              HEIF/AVIF without an Orientation, and for videos, swapped when Rotation is
+              90 or 270 (not counted when ExifTool has no size)
+  duration    videos: Duration within 0.05 s
+The movie of a Live Photo is listed through its still; of its fields only the asset's
+duration is compared with the movie's. The Live Photo pairs in pigallery2/live_photo/
+and livephoto-same-basename/ must each be ONE `livePhoto` asset whose resources are
+exactly the still and the movie. Formats we do not claim (MKV, AVI, WMV, PSD, CRW…) are
+reported with whether the Demo listed them, never counted. It exits 1 when a claimed
+file is missing or listed twice, when a Live Photo pair is not one asset, or when any
+field agrees on fewer than 98% overall; everything is printed first.
 
 With --bad it runs `DEMO --format json CORPUS/bad` instead: that must exit 0 with a
 JSON array; each JPEG in bad/ should be listed once, and broken ones should carry
@@ -35,9 +71,36 @@ from typing import Any
 
 DEMO_TIMEOUT_SECONDS = 20 * 60
 PASS_PERCENT = 99.0
+ALL_KINDS_PASS_PERCENT = 98.0
 MAX_LINES_PER_FIELD = 30
 GPS_TOLERANCE_DEGREES = 1e-4
 JPEG_EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".jfif"}
+DURATION_TOLERANCE_SECONDS = 0.05
+
+# --kinds all: truth.json FileType -> the family it is counted in (see the docstring).
+FAMILIES = ["jpeg", "heif-avif", "png", "tiff-raw", "webp", "video"]
+LISTED_ONLY_FAMILY = "other"
+FAMILY_OF_FILE_TYPE = {
+    "JPEG": "jpeg", "MPO": "jpeg",
+    "HEIC": "heif-avif", "HEIF": "heif-avif", "AVIF": "heif-avif",
+    "PNG": "png",
+    "TIFF": "tiff-raw", "BTF": "tiff-raw", "DNG": "tiff-raw", "CR2": "tiff-raw",
+    "CR3": "tiff-raw", "NEF": "tiff-raw", "ARW": "tiff-raw", "ORF": "tiff-raw",
+    "RW2": "tiff-raw", "PEF": "tiff-raw", "SRW": "tiff-raw", "RAF": "tiff-raw",
+    "WEBP": "webp", "Extended WEBP": "webp",
+    "MOV": "video", "MP4": "video", "M4V": "video", "3GP": "video", "3G2": "video",
+    "GIF": LISTED_ONLY_FAMILY, "BMP": LISTED_ONLY_FAMILY, "JXL": LISTED_ONLY_FAMILY,
+    "JXL Codestream": LISTED_ONLY_FAMILY,
+}
+HEIF_IMAGE_EXTENSIONS = {".avif", ".avifs", ".heic", ".heif", ".hif", ".hej2"}
+LIVE_PHOTO_PAIRS = [
+    ("pigallery2/live_photo/IMG_7943.HEIC", "pigallery2/live_photo/IMG_7943_HEVC.MOV"),
+    ("livephoto-same-basename/IMG_7943.HEIC", "livephoto-same-basename/IMG_7943.MOV"),
+]
+LIVE_PHOTO_MOVIES = {movie.encode("utf-8") for _, movie in LIVE_PHOTO_PAIRS}
+ALL_FIELDS = ["type", "takenDate", "dateTime", "location", "size", "duration"]
+EXIF_DATE = re.compile(r"^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)(\.\d+)?(.*)$")
+ISO_DATE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(.*)$")
 ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
 
 
@@ -236,7 +299,282 @@ def print_table(rows: list[tuple[str, int, int, float]]) -> None:
         print(f"{name:<20} {agree:>6} {total:>6} {percent:>7.1f}%")
 
 
-# --- the two modes -----------------------------------------------------------------------
+# --- every claimed photo and video (--kinds all) -----------------------------------------
+
+
+def family_of(entry: dict[str, Any]) -> str | None:
+    """The family a truth entry is counted in, LISTED_ONLY_FAMILY for formats that are
+    only checked for being listed, or None for a format we do not claim."""
+    file_type = entry.get("FileType")
+    if not isinstance(file_type, str):
+        return None
+    extension = os.path.splitext(entry["SourceFile"])[1].lower()
+    if file_type == "MP4" and extension in HEIF_IMAGE_EXTENSIONS:
+        return "heif-avif"
+    return FAMILY_OF_FILE_TYPE.get(file_type)
+
+
+def split_exif_date(text: str) -> tuple[str, str] | None:
+    """'2021:06:01 19:00:00.5+09:00' -> ('2021-06-01T19:00:00', '+09:00'); the zone part
+    is '' when there is none. None when the text is not such a date."""
+    match = EXIF_DATE.match(text)
+    if not match:
+        return None
+    year, month, day, hour, minute, second, _, zone = match.groups()
+    return f"{year}-{month}-{day}T{hour}:{minute}:{second}", zone.strip()
+
+
+def split_iso_date(text: Any) -> tuple[str, str] | None:
+    """'2021-06-01T19:00:00.120+09:00' -> ('2021-06-01T19:00:00', '+09:00')."""
+    if not isinstance(text, str):
+        return None
+    match = ISO_DATE.match(text)
+    return (match.group(1), match.group(3)) if match else None
+
+
+def check_taken_photo(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                      field: Field) -> None:
+    dto = real_date(truth.get("ExifIFD:DateTimeOriginal"))
+    source, created = asset.get("creationDateSource"), asset.get("creationDate")
+    ours = {"creationDateSource": source, "creationDate": created}
+    if dto is None:
+        field.check(path, source != "exif:DateTimeOriginal", ours, None)
+        return
+    offset = truth.get("OffsetTimeOriginal")
+    offset = offset.strip() if isinstance(offset, str) else ""
+    ok = (source == "exif:DateTimeOriginal" and isinstance(created, str)
+          and created[:19] == iso_wall_clock(dto) and (not offset or created.endswith(offset)))
+    field.check(path, ok, ours, dto + (f" {offset}" if offset else ""))
+
+
+def check_taken_video(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                      field: Field) -> None:
+    source, created = asset.get("creationDateSource"), asset.get("creationDate")
+    ours = {"creationDateSource": source, "creationDate": created}
+    keys = real_date(truth.get("Keys:CreationDate"))
+    header = real_date(truth.get("QuickTime:CreateDate"))
+    wanted_keys = split_exif_date(keys) if keys is not None else None
+    wanted_header = split_exif_date(header) if header is not None else None
+    if wanted_keys is not None:
+        want_source, (want_clock, want_zone), shown_truth = (
+            "quicktime:creationdate", wanted_keys, f"Keys:CreationDate {keys}")
+    elif wanted_header is not None:
+        want_source, (want_clock, _), shown_truth = (
+            "quicktime:mvhd", wanted_header, f"QuickTime:CreateDate {header} (UTC)")
+        want_zone = "Z"
+    else:
+        field.check(path, source == "file:mtime", ours, "no date: file:mtime")
+        return
+    got = split_iso_date(created)
+    ok = source == want_source and got is not None and got == (want_clock, want_zone)
+    field.check(path, ok, ours, shown_truth)
+
+
+def check_location(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                   field: Field) -> None:
+    lat, lon = number(truth.get("GPSLatitude")), number(truth.get("GPSLongitude"))
+    location = asset.get("location")
+    if lat is None or lon is None:
+        field.check(path, location is None, location, None)
+        return
+    ok = False
+    if isinstance(location, dict):
+        our_lat, our_lon = number(location.get("latitude")), number(location.get("longitude"))
+        ok = (our_lat is not None and our_lon is not None
+              and abs(our_lat - lat) <= GPS_TOLERANCE_DEGREES
+              and abs(our_lon - lon) <= GPS_TOLERANCE_DEGREES)
+    field.check(path, ok, location, {"latitude": lat, "longitude": lon})
+
+
+def displayed_size(truth: dict[str, Any], family: str) -> list[int] | None:
+    width, height = truth.get("ImageWidth"), truth.get("ImageHeight")
+    if not isinstance(width, int) or not isinstance(height, int):
+        return None
+    orientation, rotation = truth.get("Orientation"), truth.get("Rotation")
+    if family == "video" or (family == "heif-avif" and orientation is None):
+        turned = rotation in (90, 270)
+    else:
+        turned = orientation in (5, 6, 7, 8)
+    return [height, width] if turned else [width, height]
+
+
+def check_size(path: bytes, asset: dict[str, Any], truth: dict[str, Any], family: str,
+               field: Field) -> None:
+    want = displayed_size(truth, family)
+    if want is not None:
+        ours = [asset.get("width"), asset.get("height")]
+        field.check(path, ours == want, ours, want)
+
+
+def check_duration(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                   field: Field) -> None:
+    want = number(truth.get("Duration"))
+    if want is None:
+        return
+    ours = number(asset.get("duration"))
+    ok = ours is not None and abs(ours - want) <= DURATION_TOLERANCE_SECONDS
+    field.check(path, ok, asset.get("duration"), want)
+
+
+def check_claimed(path: bytes, asset: dict[str, Any], truth: dict[str, Any], family: str,
+                  fields: dict[str, Field]) -> None:
+    """The field checks of one claimed file, listed once as `asset`."""
+    asset_type = asset.get("type")
+    is_video = family == "video"
+    if is_video and demo_path_bytes(str(asset.get("path"))) != path:
+        # Listed through another file: only right for the movie of an expected Live Photo,
+        # whose asset has the still's dates, place and size but the movie's duration.
+        expected = path in LIVE_PHOTO_MOVIES
+        fields["type"].check(path, expected and asset_type == "livePhoto",
+                             {"type": asset_type, "path": asset.get("path")},
+                             "livePhoto" if expected else "video")
+        check_duration(path, asset, truth, fields["duration"])
+        return
+    want_types = ["video"] if is_video else ["photo", "livePhoto"]
+    fields["type"].check(path, asset_type in want_types, asset_type, " or ".join(want_types))
+    if is_video:
+        check_taken_video(path, asset, truth, fields["takenDate"])
+        check_duration(path, asset, truth, fields["duration"])
+    else:
+        check_taken_photo(path, asset, truth, fields["takenDate"])
+        want = real_date(truth.get("IFD0:DateTime"))
+        fields["dateTime"].check(path, asset.get("dateTime") == (want or "0"),
+                                 asset.get("dateTime"), want or "0")
+    check_location(path, asset, truth, fields["location"])
+    check_size(path, asset, truth, family, fields["size"])
+
+
+def check_live_photo(still: str, movie: str, index: dict[bytes, list[dict[str, Any]]],
+                     in_truth: set[bytes]) -> str | None:
+    """None when the pair is one livePhoto asset with exactly the two files, else why not."""
+    still_path, movie_path = truth_path_bytes(still), truth_path_bytes(movie)
+    if still_path not in in_truth or movie_path not in in_truth:
+        return "not both in truth.json"
+    found_still, found_movie = index.get(still_path, []), index.get(movie_path, [])
+    if len(found_still) != 1 or len(found_movie) != 1:
+        return (f"the still is in {len(found_still)} assets, "
+                f"the movie in {len(found_movie)} (want 1 and 1)")
+    asset = found_still[0]
+    if asset is not found_movie[0]:
+        return (f"two assets: {render(asset.get('type'))} and "
+                f"{render(found_movie[0].get('type'))}")
+    if asset.get("type") != "livePhoto":
+        return f"one asset, but of type {render(asset.get('type'))}"
+    resources = [r for r in asset.get("resources") or [] if isinstance(r, dict)]
+    paths = sorted(demo_path_bytes(str(r.get("path"))) for r in resources)
+    if paths != sorted([still_path, movie_path]):
+        return f"resources are {render([r.get('path') for r in resources])}"
+    if isinstance(asset.get("path"), str) and demo_path_bytes(asset["path"]) != still_path:
+        return f"its path is {render(asset.get('path'))}, not the still"
+    return None
+
+
+def cell(agree: int, total: int) -> str:
+    return f"{agree}/{total} {100.0 * agree / total:.1f}%" if total else "-"
+
+
+def all_kinds_conformance(assets: list[dict[str, Any]], truth: list[dict[str, Any]]) -> bool:
+    index = index_by_path(assets)
+    outside_bad = [t for t in truth if not t["SourceFile"].startswith("bad/")]
+    in_truth = {truth_path_bytes(t["SourceFile"]) for t in outside_bad}
+    columns = FAMILIES + [LISTED_ONLY_FAMILY]
+    fields = {(family, name): Field(name) for family in FAMILIES for name in ALL_FIELDS}
+    listed = {family: [0, 0] for family in columns}
+    missing: list[str] = []
+    duplicated: list[str] = []
+    not_claimed: list[str] = []
+    for entry in outside_bad:
+        path = truth_path_bytes(entry["SourceFile"])
+        found = index.get(path, [])
+        family = family_of(entry)
+        if family is None:
+            how = ", ".join(sorted({str(a.get("type")) for a in found}))
+            not_claimed.append(f"{shown(path)} ({entry.get('FileType')}): "
+                               + (f"listed as {how}" if found else "not listed"))
+            continue
+        listed[family][1] += 1
+        if not found:
+            missing.append(f"{shown(path)} ({entry.get('FileType')})")
+        elif len(found) > 1:
+            duplicated.append(f"{shown(path)} ({len(found)} times)")
+        else:
+            listed[family][0] += 1
+            if family != LISTED_ONLY_FAMILY:
+                check_claimed(path, found[0], entry,
+                              family, {name: fields[(family, name)] for name in ALL_FIELDS})
+
+    counts = [sum(listed[f][1] for f in columns)]
+    print(f"\nClaimed photos and videos outside bad/ in truth.json: {counts[0]} "
+          f"({', '.join(f'{f} {listed[f][1]}' for f in columns)}); not claimed: {len(not_claimed)}")
+    header = ["field"] + columns + ["overall"]
+    rows = [["listed once"] + [cell(*listed[f]) for f in columns]
+            + [cell(sum(listed[f][0] for f in columns), counts[0])]]
+    overall: dict[str, tuple[int, int]] = {}
+    for name in ALL_FIELDS:
+        agree = sum(fields[(f, name)].agree for f in FAMILIES)
+        total = sum(fields[(f, name)].total for f in FAMILIES)
+        overall[name] = (agree, total)
+        rows.append([name] + [cell(fields[(f, name)].agree, fields[(f, name)].total)
+                              for f in FAMILIES] + ["-", cell(agree, total)])
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+    print()
+    for row in [header] + rows:
+        print("  ".join([row[0].ljust(widths[0])]
+                        + [text.rjust(width) for text, width in zip(row[1:], widths[1:])]))
+
+    live_failures = []
+    print("\nLive Photo pairs (one livePhoto asset with both files):")
+    for still, movie in LIVE_PHOTO_PAIRS:
+        problem = check_live_photo(still, movie, index, in_truth)
+        verdict = "ok" if problem is None else f"FAIL: {problem}"
+        print(f"  {still} + {os.path.basename(movie)}: {verdict}")
+        if problem is not None:
+            live_failures.append(still)
+    expected_stills = {truth_path_bytes(still) for still, _ in LIVE_PHOTO_PAIRS}
+    other_live = [", ".join(str(r.get("path")) for r in a.get("resources") or []
+                            if isinstance(r, dict))
+                  for a in assets if a.get("type") == "livePhoto"
+                  and demo_path_bytes(str(a.get("path"))) not in expected_stills
+                  and not demo_path_bytes(str(a.get("path"))).startswith(b"bad/")]
+    listed_elsewhere = sorted(shown(p) for p in index
+                              if p not in in_truth and not p.startswith(b"bad/"))
+
+    if missing:
+        print_lines("Missing claimed files", missing)
+    if duplicated:
+        print_lines("Claimed files listed more than once", duplicated)
+    for name in ALL_FIELDS:
+        lines = [f"[{family}] {p}: {ours} | {want}" for family in FAMILIES
+                 for p, ours, want in fields[(family, name)].disagreements]
+        if lines:
+            print_lines(f"Disagreements in {name} (path: ours | truth)", lines)
+    print_lines("Not claimed (not counted; whether the Demo listed them)", not_claimed)
+    if other_live:
+        print_lines("Other livePhoto assets outside bad/ (their movies fail `type`)", other_live)
+    if listed_elsewhere:
+        print_lines("Listed by the Demo outside bad/ but not in truth.json (not counted)",
+                    listed_elsewhere)
+
+    failed = [name for name, (agree, total) in overall.items()
+              if total and 100.0 * agree / total < ALL_KINDS_PASS_PERCENT]
+    ok = not missing and not duplicated and not failed and not live_failures
+    print()
+    if ok:
+        print(f"PASS: every claimed file listed once; both Live Photo pairs are one asset; "
+              f"every field agrees on at least {ALL_KINDS_PASS_PERCENT:g}% overall.")
+    else:
+        reasons = []
+        if missing or duplicated:
+            reasons.append(f"{len(missing)} missing, {len(duplicated)} listed more than once")
+        if live_failures:
+            reasons.append(f"{len(live_failures)} Live Photo pair(s) not one asset")
+        if failed:
+            reasons.append(f"below {ALL_KINDS_PASS_PERCENT:g}% overall: {', '.join(failed)}")
+        print("FAIL: " + "; ".join(reasons))
+    return ok
+
+
+# --- the JPEG and bad/ modes -------------------------------------------------------------
 
 
 def conformance(assets: list[dict[str, Any]], truth: list[dict[str, Any]]) -> bool:
@@ -345,7 +683,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--demo", help="the Demo executable (e.g. .build/release/Demo)")
     parser.add_argument("--corpus", required=True, help="the shared corpus folder (holds truth.json)")
     parser.add_argument("--kinds", choices=["jpeg", "all"], default="jpeg",
-                        help="which files to check; 'all' (photos and videos) is not written yet")
+                        help="which files to check: JPEGs only, or every photo and video "
+                             "format we claim")
     parser.add_argument("--bad", action="store_true",
                         help="run the Demo on CORPUS/bad and check that it survives")
     parser.add_argument("--json", metavar="FILE",
@@ -361,9 +700,6 @@ def main(argv: list[str]) -> int:
     except (OSError, json.JSONDecodeError) as error:
         print(f"Error: cannot read {truth_file}: {error}", file=sys.stderr)
         return 2
-    if args.kinds == "all":
-        print("note: --kinds all: only the JPEG checks exist so far; other photos and videos "
-              "are not checked yet.")
 
     library = os.path.join(args.corpus, "bad") if args.bad else args.corpus
     try:
@@ -379,6 +715,8 @@ def main(argv: list[str]) -> int:
     if args.bad:
         bad_corpus(assets, truth, library)
         return 0
+    if args.kinds == "all":
+        return 0 if all_kinds_conformance(assets, truth) else 1
     return 0 if conformance(assets, truth) else 1
 
 

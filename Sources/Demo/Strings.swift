@@ -17,12 +17,44 @@ struct Strings: Sendable {
     }
   }
 
-  /// The asset table's column headers: name, group, taken date, size, GPS.
+  /// The asset table's column headers: name, group, taken date, the date's source,
+  /// size, length, GPS.
   var assetColumns: [String] {
     switch language {
-    case .english: ["Name", "Group", "Taken", "Size", "GPS"]
-    case .simplifiedChinese: ["文件名", "相簿", "拍摄时间", "尺寸", "GPS"]
-    case .japanese: ["ファイル名", "アルバム", "撮影日時", "サイズ", "GPS"]
+    case .english: ["Name", "Group", "Taken", "Source", "Size", "Length", "GPS"]
+    case .simplifiedChinese: ["文件名", "相簿", "拍摄时间", "时间来源", "尺寸", "时长", "GPS"]
+    case .japanese: ["ファイル名", "アルバム", "撮影日時", "日時の出典", "サイズ", "長さ", "GPS"]
+    }
+  }
+
+  /// The marker after a Live Photo's name: `IMG_0001.HEIC (Live)`.
+  var liveMarker: String {
+    switch language {
+    case .english: "(Live)"
+    case .simplifiedChinese: "(实况)"
+    case .japanese: "(Live)"
+    }
+  }
+
+  /// A short name for where a capture date came from, for the table's Source column.
+  func dateSource(_ source: CaptureDate.Source) -> String {
+    switch (source, language) {
+    case (.exifDateTimeOriginal, .english): "EXIF original"
+    case (.exifDateTimeOriginal, .simplifiedChinese): "EXIF 原始时间"
+    case (.exifDateTimeOriginal, .japanese): "EXIF 撮影日時"
+    case (.exifDateTimeDigitized, .english): "EXIF digitized"
+    case (.exifDateTimeDigitized, .simplifiedChinese): "EXIF 数字化时间"
+    case (.exifDateTimeDigitized, .japanese): "EXIF デジタル化日時"
+    case (.exifDateTime, .english): "EXIF DateTime"
+    case (.exifDateTime, .simplifiedChinese): "EXIF 修改时间"
+    case (.exifDateTime, .japanese): "EXIF 更新日時"
+    case (.quickTimeCreationDate, _): "QuickTime"
+    case (.quickTimeMovieHeader, .english): "movie header (UTC)"
+    case (.quickTimeMovieHeader, .simplifiedChinese): "影片头 (UTC)"
+    case (.quickTimeMovieHeader, .japanese): "ムービーヘッダ (UTC)"
+    case (.fileModificationTime, .english): "file time"
+    case (.fileModificationTime, .simplifiedChinese): "文件时间"
+    case (.fileModificationTime, .japanese): "ファイル日時"
     }
   }
 

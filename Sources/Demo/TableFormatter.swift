@@ -65,6 +65,7 @@ struct TableFormatter {
   /// The asset table, the summary, and a line per folder that could not be listed.
   func format(assets: [Asset], folderProblems: [LibraryPath: AssetProblem] = [:]) -> String {
     var table = TextTable(header: strings.assetColumns)
+    table.alignments = [.left, .left, .left, .left, .left, .right, .left]
     table.rows = assets.map(row)
     var text = table.render()
     let videos = assets.count { $0.type == .video }
@@ -80,14 +81,18 @@ struct TableFormatter {
     return text
   }
 
-  /// The cells of one asset: name, group, taken date, size, GPS.
+  /// The cells of one asset: name (a Live Photo's marked), group, taken date, the
+  /// date's source, size, length, GPS.
   func row(_ asset: Asset) -> [String] {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
+    let name = asset.type == .livePhoto ? asset.name + " " + strings.liveMarker : asset.name
     return [
-      asset.name,
+      name,
       group.localizedName(in: strings.language),
       takenDate(asset.creationDate),
+      asset.creationDate.map { strings.dateSource($0.source) } ?? "-",
       size(width: asset.pixelWidth, height: asset.pixelHeight),
+      asset.type == .photo ? "-" : length(asset.duration),
       gps(asset.location),
     ]
   }
@@ -100,6 +105,19 @@ struct TableFormatter {
     return TableFormatter.pad(date.year, 4) + "/" + TableFormatter.pad(date.month, 2) + "/"
       + TableFormatter.pad(date.day, 2) + " " + TableFormatter.pad(date.hour, 2) + ":"
       + TableFormatter.pad(date.minute, 2) + ":" + TableFormatter.pad(date.second, 2)
+  }
+
+  /// A movie's length rounded to the second: `0:07`, `12:34`, `1:02:03`; `-` when it is
+  /// unknown, negative or not finite.
+  func length(_ seconds: Double?) -> String {
+    guard let seconds, seconds.isFinite, seconds >= 0,
+      let total = Int(exactly: seconds.rounded())
+    else { return "-" }
+    let hours = total / 3600
+    let minutes = total % 3600 / 60
+    let rest = TableFormatter.pad(total % 60, 2)
+    guard hours > 0 else { return "\(minutes):\(rest)" }
+    return "\(hours):\(TableFormatter.pad(minutes, 2)):\(rest)"
   }
 
   /// `4032 x 3024`, or `-` when either side is unknown.

@@ -56,6 +56,29 @@ enum SampleAssets {
       resources: [AssetResource(path: path, role: .video, format: .quickTime, fileSize: 99)],
       fileModificationDate: Date(timeIntervalSince1970: 1_700_000_000), metadata: metadata)
   }
+
+  /// A Live Photo in the Camera Roll: a HEIC still with a DateTimeDigitized and its
+  /// 2.5-second movie.
+  static func livePhoto() throws -> Asset {
+    var metadata = MediaMetadata()
+    metadata.duration = 2.5
+    metadata.pixelWidth = 3024
+    metadata.pixelHeight = 4032
+    let digitized = try #require(
+      CaptureDate(
+        year: 2023, month: 10, day: 31, hour: 11, minute: 44, second: 43,
+        zone: .offset(seconds: 3600), source: .exifDateTimeDigitized))
+    metadata.dateTimeDigitized = digitized
+    let still = LibraryPath("IMG_0003.HEIC")
+    let movie = LibraryPath("IMG_0003.MOV")
+    return Asset(
+      path: still, group: .savedPhotos, groupPath: .root, type: .livePhoto,
+      resources: [
+        AssetResource(path: still, role: .photo, format: .heic, fileSize: 1_000),
+        AssetResource(path: movie, role: .video, format: .quickTime, fileSize: 2_000),
+      ],
+      fileModificationDate: Date(timeIntervalSince1970: 1_700_000_000), metadata: metadata)
+  }
 }
 
 /// A text stream that keeps what is written, for comparing whole outputs.

@@ -37,7 +37,8 @@ indirect enum JSONValue: Equatable, Sendable {
     return text
   }
 
-  private func write(to text: inout String, level: Int) {
+  /// Appends ``serialized(level:)`` to `text`.
+  func write(to text: inout String, level: Int) {
     switch self {
     case .null: text += "null"
     case .bool(let value): text += value ? "true" : "false"
@@ -46,7 +47,7 @@ indirect enum JSONValue: Equatable, Sendable {
       // Swift's description is the shortest text that reads back as the same Double,
       // and its forms (`12.5`, `1e-05`, `-0.0`) are all valid JSON numbers.
       text += value.isFinite ? value.description : "null"
-    case .string(let value): text += JSONValue.quoted(value)
+    case .string(let value): JSONValue.appendQuoted(value, to: &text)
     case .array(let elements):
       guard !elements.isEmpty else {
         text += "[]"
@@ -66,7 +67,9 @@ indirect enum JSONValue: Equatable, Sendable {
       }
       text += "{\n"
       for (index, member) in members.enumerated() {
-        text += JSONValue.indent(level + 1) + JSONValue.quoted(member.key) + ": "
+        text += JSONValue.indent(level + 1)
+        JSONValue.appendQuoted(member.key, to: &text)
+        text += ": "
         member.value.write(to: &text, level: level + 1)
         text += index == members.count - 1 ? "\n" : ",\n"
       }
@@ -74,8 +77,11 @@ indirect enum JSONValue: Equatable, Sendable {
     }
   }
 
+  /// Indentation for the levels an asset's JSON reaches, made once.
+  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
+
   private static func indent(_ level: Int) -> String {
-    String(repeating: "  ", count: level)
+    level < indents.count ? indents[level] : String(repeating: "  ", count: level)
   }
 
   /// `text` as a JSON string: quotes and backslashes escaped, control characters as
@@ -83,7 +89,26 @@ indirect enum JSONValue: Equatable, Sendable {
   ///
   /// - Complexity: O(*n*) in the length of `text`.
   static func quoted(_ text: String) -> String {
-    var result = "\""
+    var result = ""
+    appendQuoted(text, to: &result)
+    return result
+  }
+
+  /// Appends ``quoted(_:)`` of `text` to `result`; text with nothing to escape (the
+  /// usual case) is appended whole.
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
+  static func appendQuoted(_ text: String, to result: inout String) {
+    // In UTF-8 these bytes only ever stand for themselves (multi-byte sequences use
+    // bytes from 0x80 up), so a byte scan finds exactly the scalars to escape.
+    let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    guard needsEscaping else {
+      result += "\""
+      result += text
+      result += "\""
+      return
+    }
+    result += "\""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": result += "\\\""
@@ -99,7 +124,7 @@ indirect enum JSONValue: Equatable, Sendable {
       default: result.unicodeScalars.append(scalar)
       }
     }
-    return result + "\""
+    result += "\""
   }
 }
 
@@ -107,7 +132,28 @@ indirect enum JSONValue: Equatable, Sendable {
 enum JSONFormatter {
   /// One array, one object per asset, in the order given, ending in a newline.
   static func format(assets: [Asset]) -> String {
-    JSONValue.array(assets.map(object)).serialized() + "\n"
+    var text = ""
+    write(assets: assets, to: &text)
+    return text
+  }
+
+  /// Writes ``format(assets:)`` to `stream` one asset at a time, so that neither the
+  /// whole JSON tree nor the whole text is ever held in memory.
+  static func write(assets: [Asset], to stream: inout some TextOutputStream) {
+    guard let last = assets.indices.last else {
+      stream.write("[]\n")
+      return
+    }
+    stream.write("[\n")
+    var text = ""
+    for index in assets.indices {
+      text.removeAll(keepingCapacity: true)
+      text += "  "
+      object(for: assets[index]).write(to: &text, level: 1)
+      text += index == last ? "\n" : ",\n"
+      stream.write(text)
+    }
+    stream.write("]\n")
   }
 
   /// The object for one asset, with exactly the keys of DESIGN §5, in that order.

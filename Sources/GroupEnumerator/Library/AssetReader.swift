@@ -31,7 +31,7 @@ enum AssetReader {
     case .jpeg:
       do {
         return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
-          file throws(AssetProblem) in JPEGMetadataReader.read(from: file)
+          file throws(AssetProblem) in JPEGMetadataReader.read(from: PrefetchedByteSource(file))
         }
       } catch {
         var metadata = MediaMetadata()

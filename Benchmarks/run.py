@@ -2,9 +2,9 @@
 """Runs the issue-5 benchmark and prints a table of figures and the done-when criteria.
 
 Steps: make (or reuse) the synthetic libraries, build the Demo in release and the lean C
-libexif loop, then for each measurement run the command once untimed (warm cache) and
-N times timed (wall time from this process, peak RSS from /usr/bin/time's %M), and
-report medians. exiftool reads ~500 files/s, so it is timed on a fixed sample of each
+libexif loop, then run every command once untimed (warm cache) and then N rounds of
+every command in turn (so load drift on a shared machine hits all alike): wall time
+from this process, peak RSS and CPU from /usr/bin/time; medians are reported. exiftool reads ~500 files/s, so it is timed on a fixed sample of each
 library (default 1,000 files, every k-th file in path order) and its files/s is what
 the ratios use; the table says so.
 
@@ -43,29 +43,46 @@ def media_files(lib):
     return found
 
 
-def measure(name, command, runs, stdout=subprocess.DEVNULL):
-    """Median wall seconds, peak RSS (MB) and CPU seconds (user + system) of `command`
-    over `runs` runs, after one untimed run."""
-    walls, rss, cpu = [], [], []
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        for index in range(runs + 1):
-            start = time.perf_counter()
-            result = subprocess.run([TIME, "-f", "%e %M %U %S", "-o", report.name, *command],
-                                    stdout=stdout, stderr=subprocess.PIPE)
-            wall = time.perf_counter() - start
-            if result.returncode != 0:
-                raise Failure(f"{name}: exit {result.returncode}: "
-                              f"{result.stderr.decode(errors='replace')[-2000:]}")
-            report.seek(0)
-            fields = report.read().split()
-            if index == 0:
-                continue  # warm-up
-            walls.append(wall)
-            rss.append(int(fields[-3]) / 1024)
-            cpu.append(float(fields[-2]) + float(fields[-1]))
-            print(f"  {name} run {index}: {wall:.3f} s, {rss[-1]:.1f} MB, cpu {cpu[-1]:.2f} s",
-                  file=sys.stderr)
-    return statistics.median(walls), statistics.median(rss), statistics.median(cpu)
+def run_once(name, command, report):
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) of one run."""
+    start = time.perf_counter()
+    result = subprocess.run([TIME, "-f", "%e %M %U %S", "-o", report, *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        raise Failure(f"{name}: exit {result.returncode}: "
+                      f"{result.stderr.decode(errors='replace')[-2000:]}")
+    fields = Path(report).read_text().split()
+    return wall, int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1])
+
+
+def measure_all(measurements, runs):
+    """Runs every measurement once untimed (warm-up), then `runs` rounds of one run of
+    each in turn, so that a change in the machine's load during the benchmark affects
+    all of them alike. Returns {name: (median wall, median RSS, median CPU)} and the
+    failures."""
+    samples = {name: [] for name, _ in measurements}
+    failed = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        report = os.path.join(scratch, "time")
+        for round_index in range(runs + 1):
+            for name, command in measurements:
+                if name in failed:
+                    continue
+                try:
+                    wall, rss, cpu = run_once(name, command, report)
+                except Failure as failure:
+                    failed[name] = str(failure)
+                    print(f"FAILED: {failure}", file=sys.stderr)
+                    continue
+                if round_index == 0:
+                    continue  # warm-up
+                samples[name].append((wall, rss, cpu))
+                print(f"  {name} run {round_index}: {wall:.3f} s, {rss:.1f} MB, cpu {cpu:.2f} s",
+                      file=sys.stderr)
+    medians = {name: tuple(statistics.median(s[i] for s in values) for i in range(3))
+               for name, values in samples.items() if values and name not in failed}
+    return medians, list(failed.values())
 
 
 def sample(files, size):
@@ -107,18 +124,10 @@ def main():
     exiftool = shutil.which("exiftool")
 
     load_before = f"{os.getloadavg()[0]:.2f}"
-    rows = []  # (library, tool, files, seconds, rss, note)
-    failures = []
+    planned = []  # (library, tool, files, command, note)
 
-    def add(library, tool, files, command, note="", scale_to=None):
-        try:
-            seconds, rss, cpu = measure(f"{library}/{tool}", command, args.runs)
-        except Failure as failure:
-            failures.append(str(failure))
-            print(f"FAILED: {failure}", file=sys.stderr)
-            return
-        rows.append(dict(library=library, tool=tool, files=files, seconds=seconds, rss=rss,
-                         cpu=cpu, note=note))
+    def add(library, tool, files, command, note=""):
+        planned.append((library, tool, files, command, note))
 
     def add_exiftool(library, files):
         if not exiftool:
@@ -129,7 +138,7 @@ def main():
         argfile.write_text("".join(f"{path}\n" for path in chosen))
         add(library, "exiftool -fast2", len(chosen),
             [exiftool, "-json", "-fast2", *EXIFTOOL_FIELDS, "-@", str(argfile)],
-            note=f"sample of {len(chosen)} of {len(files)} files; per-file rate")
+            note=f"sample of {len(chosen)} of {len(files)} files, start-up included; per-file rate")
 
     for library in libs:
         lib = root / f"lib-{library}"
@@ -143,6 +152,15 @@ def main():
         if library in ("10k", "mixed"):
             add_exiftool(library, files)
 
+    medians, failures = measure_all(
+        [(f"{library}/{tool}", command) for library, tool, _, command, _ in planned], args.runs)
+    rows = []
+    for library, tool, files, _, note in planned:
+        if f"{library}/{tool}" in medians:
+            seconds, rss, cpu = medians[f"{library}/{tool}"]
+            rows.append(dict(library=library, tool=tool, files=files, seconds=seconds, rss=rss,
+                             cpu=cpu, note=note))
+
     # Table.
     def rate(row):
         return row["files"] / row["seconds"] if row["seconds"] > 0 else float("inf")
@@ -152,7 +170,8 @@ def main():
                     None)
 
     print()
-    print(f"GroupEnumerator benchmark — {args.runs} timed runs after 1 warm-up, medians; "
+    print(f"GroupEnumerator benchmark — {args.runs} timed rounds after 1 warm-up round "
+          "(each round runs every command once, in turn), medians; "
           f"{os.cpu_count()} cores; libraries in {root}")
     header = ["library", "tool", "files", "median s", "files/s", "peak RSS MB", "CPU s",
               "× exiftool (files/s)", "× lean C (time/file)"]

@@ -9,7 +9,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance conformance-all bad-corpus clean
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance conformance-all bad-corpus clean bench bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -65,6 +65,25 @@ conformance-all: deps
 bad-corpus: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
+
+# Issue 5's benchmark: synthetic libraries outside the repo (made once, reused), the Demo
+# in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3.
+BENCH_DIR ?= /tmp/groupenumerator-bench
+BENCH_ARGS ?=
+bench: deps bench-deps
+	python3 Benchmarks/run.py --dir $(BENCH_DIR) $(BENCH_ARGS)
+
+bench-libraries: bench-deps
+	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR)
+
+bench-deps:
+	@missing=""; for p in time libimage-exiftool-perl imagemagick ffmpeg; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 
 clean:
 	rm -rf .build

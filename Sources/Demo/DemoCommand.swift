@@ -155,7 +155,7 @@ import GroupEnumerator
       let formatter = TableFormatter(strings: Strings(language: options.language))
       stdout.write(formatter.format(contents))
     case .json:
-      stdout.write(JSONFormatter.format(assets: contents.assets))
+      JSONFormatter.write(assets: contents.assets, to: &stdout)
     case .csv:
       stdout.write(CSVFormatter.format(assets: contents.assets))
     }

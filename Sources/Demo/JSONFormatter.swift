@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import GroupEnumerator
+import Synchronization
 
 /// A JSON value whose objects keep their keys in the order they were written.
 ///
@@ -37,7 +39,8 @@ indirect enum JSONValue: Equatable, Sendable {
     return text
   }
 
-  private func write(to text: inout String, level: Int) {
+  /// Appends ``serialized(level:)`` to `text`.
+  func write(to text: inout String, level: Int) {
     switch self {
     case .null: text += "null"
     case .bool(let value): text += value ? "true" : "false"
@@ -46,7 +49,7 @@ indirect enum JSONValue: Equatable, Sendable {
       // Swift's description is the shortest text that reads back as the same Double,
       // and its forms (`12.5`, `1e-05`, `-0.0`) are all valid JSON numbers.
       text += value.isFinite ? value.description : "null"
-    case .string(let value): text += JSONValue.quoted(value)
+    case .string(let value): JSONValue.appendQuoted(value, to: &text)
     case .array(let elements):
       guard !elements.isEmpty else {
         text += "[]"
@@ -66,7 +69,9 @@ indirect enum JSONValue: Equatable, Sendable {
       }
       text += "{\n"
       for (index, member) in members.enumerated() {
-        text += JSONValue.indent(level + 1) + JSONValue.quoted(member.key) + ": "
+        text += JSONValue.indent(level + 1)
+        JSONValue.appendQuoted(member.key, to: &text)
+        text += ": "
         member.value.write(to: &text, level: level + 1)
         text += index == members.count - 1 ? "\n" : ",\n"
       }
@@ -74,8 +79,11 @@ indirect enum JSONValue: Equatable, Sendable {
     }
   }
 
+  /// Indentation for the levels an asset's JSON reaches, made once.
+  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
+
   private static func indent(_ level: Int) -> String {
-    String(repeating: "  ", count: level)
+    level < indents.count ? indents[level] : String(repeating: "  ", count: level)
   }
 
   /// `text` as a JSON string: quotes and backslashes escaped, control characters as
@@ -83,7 +91,26 @@ indirect enum JSONValue: Equatable, Sendable {
   ///
   /// - Complexity: O(*n*) in the length of `text`.
   static func quoted(_ text: String) -> String {
-    var result = "\""
+    var result = ""
+    appendQuoted(text, to: &result)
+    return result
+  }
+
+  /// Appends ``quoted(_:)`` of `text` to `result`; text with nothing to escape (the
+  /// usual case) is appended whole.
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
+  static func appendQuoted(_ text: String, to result: inout String) {
+    // In UTF-8 these bytes only ever stand for themselves (multi-byte sequences use
+    // bytes from 0x80 up), so a byte scan finds exactly the scalars to escape.
+    let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    guard needsEscaping else {
+      result += "\""
+      result += text
+      result += "\""
+      return
+    }
+    result += "\""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": result += "\\\""
@@ -99,7 +126,7 @@ indirect enum JSONValue: Equatable, Sendable {
       default: result.unicodeScalars.append(scalar)
       }
     }
-    return result + "\""
+    result += "\""
   }
 }
 
@@ -107,12 +134,70 @@ indirect enum JSONValue: Equatable, Sendable {
 enum JSONFormatter {
   /// One array, one object per asset, in the order given, ending in a newline.
   static func format(assets: [Asset]) -> String {
-    JSONValue.array(assets.map(object)).serialized() + "\n"
+    var text = ""
+    write(assets: assets, to: &text)
+    return text
+  }
+
+  /// Writes ``format(assets:)`` to `stream` a batch at a time: each batch is formatted
+  /// on all cores (one run of consecutive assets per core) and written in order, so that
+  /// neither the whole JSON tree nor the whole text is ever held in memory.
+  static func write(assets: [Asset], to stream: inout some TextOutputStream) {
+    guard !assets.isEmpty else {
+      stream.write("[]\n")
+      return
+    }
+    stream.write("[\n")
+    let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    let batch = assetsPerChunk * workers
+    var start = 0
+    while start < assets.count {
+      let end = min(start + batch, assets.count)
+      for text in formatted(assets, start..<end, chunks: workers) { stream.write(text) }
+      start = end
+    }
+    stream.write("]\n")
+  }
+
+  /// How many assets one core formats in one go (about 1.5 MB of text).
+  private static let assetsPerChunk = 1024
+
+  /// The array elements for `assets[range]`, split into up to `chunks` runs formatted
+  /// concurrently; returned in order.
+  private static func formatted(_ assets: [Asset], _ range: Range<Int>, chunks: Int) -> [String] {
+    let count = min(chunks, range.count)
+    let size = (range.count + count - 1) / count
+    let results = Mutex([String](repeating: "", count: count))
+    DispatchQueue.concurrentPerform(iterations: count) { chunk in
+      let lower = range.lowerBound + chunk * size
+      let upper = min(lower + size, range.upperBound)
+      guard lower < upper else { return }
+      var text = ""
+      var group: (kind: AssetGroup.Kind, path: LibraryPath, name: String)?
+      for index in lower..<upper {
+        let asset = assets[index]
+        if group?.kind != asset.group || group?.path != asset.groupPath {
+          let name = AssetGroup(kind: asset.group, path: asset.groupPath).name
+          group = (asset.group, asset.groupPath, name)
+        }
+        text += "  "
+        object(for: asset, groupName: group?.name ?? "").write(to: &text, level: 1)
+        text += index == assets.count - 1 ? "\n" : ",\n"
+      }
+      results.withLock { $0[chunk] = text }
+    }
+    return results.withLock { $0 }
   }
 
   /// The object for one asset, with exactly the keys of DESIGN §5, in that order.
   static func object(for asset: Asset) -> JSONValue {
-    let group = AssetGroup(kind: asset.group, path: asset.groupPath)
+    object(for: asset, groupName: AssetGroup(kind: asset.group, path: asset.groupPath).name)
+  }
+
+  /// ``object(for:)`` with the name of the asset's group already known (consecutive
+  /// assets share it).
+  static func object(for asset: Asset, groupName: String) -> JSONValue {
+    let url = asset.url.absoluteString
     let location: JSONValue =
       asset.location.map { location in
         .object([
@@ -130,10 +215,10 @@ enum JSONFormatter {
     }
     return .object([
       ("id", .string(asset.id.uuidString)),
-      ("url", .string(asset.url.absoluteString)),
+      ("url", .string(url)),
       ("path", .string(asset.path.escaped)),
       ("name", .string(asset.name)),
-      ("group", .string(group.name)),
+      ("group", .string(groupName)),
       ("type", .string(asset.type.rawValue)),
       ("resources", .array(resources)),
       ("width", .integer(asset.pixelWidth)),
@@ -146,7 +231,7 @@ enum JSONFormatter {
       ("location", location),
       ("fileSize", .integer(asset.fileSize)),
       ("hasThumbnail", .bool(asset.metadata.hasThumbnail)),
-      ("legacy", asset.type == .video ? .null : legacyDictionary(for: asset)),
+      ("legacy", asset.type == .video ? .null : legacyDictionary(for: asset, url: url)),
       ("problems", .array(asset.problems.map { .string($0.description) })),
     ])
   }
@@ -155,6 +240,11 @@ enum JSONFormatter {
   /// asset URL), `photoName`, `photoGPS` (unsigned degrees with N/S/E/W refs, or the
   /// strings `"0.0"` without GPS) and `photoDateTime` (raw TIFF DateTime or `"0"`).
   static func legacyDictionary(for asset: Asset) -> JSONValue {
+    legacyDictionary(for: asset, url: asset.url.absoluteString)
+  }
+
+  /// ``legacyDictionary(for:)`` with the asset's URL already made.
+  static func legacyDictionary(for asset: Asset, url: String) -> JSONValue {
     let gps: JSONValue
     if let location = asset.location {
       gps = .object([
@@ -166,7 +256,6 @@ enum JSONFormatter {
     } else {
       gps = .object([("Latitude", .string("0.0")), ("Longitude", .string("0.0"))])
     }
-    let url = asset.url.absoluteString
     return .object([
       ("photoDefaultPath", .string(url)),
       ("photoThumPath", .string(url)),

@@ -30,12 +30,12 @@ enum AssetReader {
     let read: (LibraryFile) -> MediaMetadata
     switch format {
     case .jpeg:
-      read = { JPEGMetadataReader.read(from: $0) }
+      read = { JPEGMetadataReader.read(from: PrefetchedByteSource($0)) }
     case .png, .tiff, .webp, .heic, .avif, .raw, .jpegXL:
       read = { Exiv2MetadataReader.read(from: $0, format: format) }
     case .quickTime, .mp4, .m4v, .threeGPP:
       // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.
-      read = { QuickTimeMetadataReader.read(from: $0) }
+      read = { QuickTimeMetadataReader.read(from: PrefetchedByteSource($0)) }
     case .gif, .bmp:
       // exiv2 0.27.6 reads no metadata from GIF or BMP; nothing else does yet.
       return MediaMetadata()

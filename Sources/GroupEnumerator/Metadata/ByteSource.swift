@@ -29,3 +29,36 @@ struct ArrayByteSource: ByteSource {
     return Array(storage[offset..<end])
   }
 }
+
+/// A byte source that reads the first ``window`` bytes of another source once and
+/// answers reads inside them from memory, so that a reader walking a file's header in
+/// small steps (a JPEG's marker segments) costs one `pread` instead of one per step.
+///
+/// Reads that reach past the window go to the underlying source, so the bytes returned
+/// are the same as the underlying source's. When the first read fails, nothing is kept
+/// and every read goes to the underlying source, which then reports the failure itself.
+struct PrefetchedByteSource<Base: ByteSource>: ByteSource {
+  /// How many bytes are read at once: an `APP1` segment's largest size.
+  static var window: Int { 64 * 1024 }
+
+  private let base: Base
+  private let prefix: [UInt8]
+
+  /// Reads the first ``window`` bytes of `base` (fewer for a shorter source).
+  init(_ base: Base) {
+    self.base = base
+    self.prefix = (try? base.bytes(at: 0, length: Self.window)) ?? []
+  }
+
+  var count: Int { base.count }
+
+  func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
+    guard offset >= 0, length > 0, offset < count else { return [] }
+    let end = offset + min(length, count - offset)
+    // Inside the window, or the window ends where the source does (a short read).
+    if end <= prefix.count || (prefix.count == count && offset < prefix.count) {
+      return Array(prefix[offset..<min(end, prefix.count)])
+    }
+    return try base.bytes(at: offset, length: length)
+  }
+}

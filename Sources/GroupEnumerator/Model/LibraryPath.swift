@@ -100,6 +100,11 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   }
 
   static func escape(_ bytes: [UInt8]) -> String {
+    // The usual case: valid UTF-8 without `%` escapes to itself. (Valid as a whole means
+    // the loop below would find only valid sequences, so it gives the same text.)
+    if !bytes.contains(UInt8(ascii: "%")), let text = String(validating: bytes, as: UTF8.self) {
+      return text
+    }
     var result = ""
     result.reserveCapacity(bytes.count)
     var index = 0

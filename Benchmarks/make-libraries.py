@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Builds the benchmark's synthetic photo libraries (issue 5), deterministically.
+
+Under a scratch folder outside the repository (default /tmp/groupenumerator-bench,
+or $GROUPENUMERATOR_BENCH_DIR, or --dir):
+
+  seeds/      20 small camera-style JPEGs with EXIF (dates on all, GPS, orientation
+              and an embedded thumbnail on some), plus HEIC/PNG/MOV/MP4 seeds
+  lib-10k/    100 albums x 100 JPEGs, plus a Camera Roll of the 20 seeds in the root
+  lib-100k/   1,000 albums x 100 JPEGs, plus the same Camera Roll
+  lib-mixed/  ~2,000 phone-style files: HEIC, JPEG, PNG, MOV, MP4 and Live Photo
+              pairs (IMG_nnnn.HEIC + IMG_nnnn.MOV), in DCIM/100APPLE and 19 albums
+
+The seeds are made once with ImageMagick (/usr/bin/convert), exiftool and ffmpeg; the
+libraries are made by copying them with `cp`. Each library is finished by writing a
+stamp file last, so an interrupted run is redone and a finished one is reused.
+Rerunnable: `--force` rebuilds everything.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+CONVERT = "/usr/bin/convert"  # not /usr/local/bin/convert (a stand-in)
+GENERATOR_VERSION = "1"  # bump to invalidate cached libraries when the layout changes
+SEED_COUNT = 20
+
+
+def run(args, **kwargs):
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, **kwargs)
+
+
+def gps_tags(index):
+    # Deterministic positions spread over the four hemispheres.
+    lat = 10.0 + index * 3.25
+    lon = 20.0 + index * 7.5
+    lat_ref = "N" if index % 2 == 0 else "S"
+    lon_ref = "E" if index % 3 != 0 else "W"
+    return [
+        f"-GPSLatitude={lat:.6f}", f"-GPSLatitudeRef={lat_ref}",
+        f"-GPSLongitude={lon:.6f}", f"-GPSLongitudeRef={lon_ref}",
+        f"-GPSAltitude={index * 11.5:.1f}", "-GPSAltitudeRef=0",
+    ]
+
+
+def exif_tags(index):
+    """The EXIF of seed `index`: dates on all, GPS on 12, orientation on 8."""
+    day = 1 + index
+    tags = [
+        "-Make=BenchCam", f"-Model=Model {index % 4}",
+        f"-DateTimeOriginal=2021:03:{day:02d} 10:{index:02d}:{(index * 7) % 60:02d}",
+        f"-ModifyDate=2021:03:{day:02d} 11:{index:02d}:00",
+        f"-CreateDate=2021:03:{day:02d} 10:{index:02d}:{(index * 7) % 60:02d}",
+    ]
+    if index % 5 != 0:  # 16 of 20 have a zone offset
+        tags.append("-OffsetTimeOriginal=+0{}:00".format(index % 10))
+    if index % 5 < 3:  # 12 of 20 have GPS
+        tags += gps_tags(index)
+    if index % 5 in (1, 3):  # 8 of 20 have an orientation
+        tags.append(f"-Orientation#={[1, 6, 3, 8][index % 4]}")
+    return tags
+
+
+def make_seeds(seeds):
+    seeds.mkdir(parents=True, exist_ok=True)
+    thumb = seeds / "thumb.jpg"
+    run([CONVERT, "-size", "160x120", "gradient:navy-gold", "-quality", "70", str(thumb)])
+    for index in range(SEED_COUNT):
+        width, height = 320 + 32 * (index % 5), 240 + 24 * (index % 4)
+        out = seeds / f"seed{index:02d}.jpg"
+        colors = ["red-blue", "green-yellow", "white-black", "orange-purple", "cyan-maroon"]
+        run([CONVERT, "-size", f"{width}x{height}", f"gradient:{colors[index % 5]}",
+             "-rotate", str(index * 9), "-resize", f"{width}x{height}!",
+             "-quality", "80", str(out)])
+        tags = exif_tags(index)
+        if index % 2 == 0:  # 10 of 20 carry an IFD1 thumbnail
+            tags.append(f"-ThumbnailImage<={thumb}")
+        run(["exiftool", "-q", "-overwrite_original", *tags, str(out)])
+    # Phone-style seeds for the mixed library.
+    for index in range(5):
+        out = seeds / f"seed{index:02d}.heic"
+        run([CONVERT, "-size", "256x192", f"gradient:gray{20 + index * 10}-teal",
+             "-quality", "60", str(out)])
+        run(["exiftool", "-q", "-overwrite_original", *exif_tags(index), str(out)])
+    for index in range(3):
+        out = seeds / f"seed{index:02d}.png"
+        run([CONVERT, "-size", "200x150", f"gradient:pink-gray{30 + index * 20}", str(out)])
+    for container in ("mov", "mp4"):
+        for variant in range(2):
+            out = seeds / f"seed{variant:02d}.{container}"
+            run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+                 "-i", f"testsrc=size=64x48:rate=10:duration={1 + variant}",
+                 "-c:v", "mpeg4", "-bitexact",
+                 "-metadata", f"creation_time=2021-04-0{1 + variant}T12:00:00Z", str(out)])
+    (seeds / ".stamp").write_text(GENERATOR_VERSION)
+
+
+def copy_album(source_files, album, names):
+    """Copies `source_files[i]` to `album/names[i]` with one `cp` per file into a template,
+    used only for the first album of each kind; the rest are `cp -r` of that."""
+    album.mkdir(parents=True, exist_ok=True)
+    for source, name in zip(source_files, names):
+        run(["cp", str(source), str(album / name)])
+
+
+def build_jpeg_library(lib, seeds, albums):
+    template = lib.parent / (lib.name + ".template")
+    for path in (lib, template):
+        if path.exists():
+            shutil.rmtree(path)
+    jpegs = [seeds / f"seed{i:02d}.jpg" for i in range(SEED_COUNT)]
+    copy_album([jpegs[i % SEED_COUNT] for i in range(100)], template,
+               [f"IMG_{i:04d}.JPG" for i in range(1, 101)])
+    lib.mkdir(parents=True)
+    # Camera Roll: the seeds themselves, directly in the root.
+    copy_album(jpegs, lib, [f"IMG_{9000 + i:04d}.JPG" for i in range(SEED_COUNT)])
+    for index in range(1, albums + 1):
+        run(["cp", "-r", str(template), str(lib / f"Album {index:04d}")])
+    shutil.rmtree(template)
+
+
+def build_mixed_library(lib, seeds):
+    """~2,000 files: DCIM/100APPLE (500) and 19 albums of 80 files, each slot cycling
+    through HEIC, JPEG, Live Photo pair (HEIC+MOV or JPEG+MOV), PNG, MOV, MP4."""
+    if lib.exists():
+        shutil.rmtree(lib)
+    heics = sorted(seeds.glob("seed*.heic"))
+    jpegs = sorted(seeds.glob("seed*.jpg"))
+    pngs = sorted(seeds.glob("seed*.png"))
+    movs = sorted(seeds.glob("seed*.mov"))
+    mp4s = sorted(seeds.glob("seed*.mp4"))
+    # Ten slots: 4 HEIC, 2 JPEG, 1 HEIC Live pair, 1 JPEG Live pair, 1 PNG, 1 MOV/MP4.
+    pattern = ["heic", "jpg", "heic", "live-heic", "png", "heic", "jpg", "live-jpg", "heic",
+               "video"]
+
+    def fill(album, slots, start):
+        sources, names = [], []
+        for slot in range(slots):
+            n = start + slot
+            kind = pattern[slot % len(pattern)]
+            base = f"IMG_{n:04d}"
+            if kind == "heic":
+                sources.append(heics[n % len(heics)]); names.append(base + ".HEIC")
+            elif kind == "jpg":
+                sources.append(jpegs[n % len(jpegs)]); names.append(base + ".JPG")
+            elif kind == "png":
+                sources.append(pngs[n % len(pngs)]); names.append(f"Screenshot_{n:04d}.PNG")
+            elif kind == "video":
+                if (n // len(pattern)) % 2 == 0:
+                    sources.append(movs[n % len(movs)]); names.append(base + ".MOV")
+                else:
+                    sources.append(mp4s[n % len(mp4s)]); names.append(base + ".MP4")
+            else:  # a Live Photo: still + MOV of the same base name
+                still = heics[n % len(heics)] if kind == "live-heic" else jpegs[n % len(jpegs)]
+                sources.append(still)
+                names.append(base + (".HEIC" if kind == "live-heic" else ".JPG"))
+                sources.append(movs[n % len(movs)]); names.append(base + ".MOV")
+        copy_album(sources, album, names)
+
+    lib.mkdir(parents=True)
+    fill(lib / "DCIM" / "100APPLE", 450, 1)
+    template = lib.parent / (lib.name + ".template")
+    if template.exists():
+        shutil.rmtree(template)
+    fill(template, 70, 5000)
+    for index in range(1, 20):
+        run(["cp", "-r", str(template), str(lib / f"Trip {index:02d}")])
+    shutil.rmtree(template)
+
+
+def count_files(lib):
+    return sum(len(files) for _, _, files in os.walk(lib))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", default=os.environ.get(
+        "GROUPENUMERATOR_BENCH_DIR", "/tmp/groupenumerator-bench"))
+    parser.add_argument("--force", action="store_true", help="rebuild everything")
+    parser.add_argument("--only", choices=["10k", "100k", "mixed"], action="append",
+                        help="build only these libraries (repeatable)")
+    args = parser.parse_args()
+    root = Path(args.dir).resolve()
+    repo = Path(__file__).resolve().parent.parent
+    if root == repo or repo in root.parents:
+        sys.exit("error: the scratch folder must be outside the repository")
+    root.mkdir(parents=True, exist_ok=True)
+    seeds = root / "seeds"
+    stamp = seeds / ".stamp"
+    if args.force or not stamp.exists() or stamp.read_text() != GENERATOR_VERSION:
+        if seeds.exists():
+            shutil.rmtree(seeds)
+        print(f"making seeds in {seeds}", file=sys.stderr)
+        make_seeds(seeds)
+    wanted = args.only or ["10k", "100k", "mixed"]
+    builders = {
+        "10k": lambda lib: build_jpeg_library(lib, seeds, 100),
+        "100k": lambda lib: build_jpeg_library(lib, seeds, 1000),
+        "mixed": lambda lib: build_mixed_library(lib, seeds),
+    }
+    for name in wanted:
+        lib = root / f"lib-{name}"
+        lib_stamp = root / f".lib-{name}.stamp"
+        if not args.force and lib_stamp.exists() and lib_stamp.read_text() == GENERATOR_VERSION:
+            continue
+        lib_stamp.unlink(missing_ok=True)
+        print(f"building {lib}", file=sys.stderr)
+        builders[name](lib)
+        lib_stamp.write_text(GENERATOR_VERSION)
+        print(f"  {count_files(lib)} files", file=sys.stderr)
+    for name in wanted:
+        print(root / f"lib-{name}")
+
+
+if __name__ == "__main__":
+    main()

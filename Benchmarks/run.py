@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Runs the issue-5 benchmark and prints a table of figures and the done-when criteria.
+
+Steps: make (or reuse) the synthetic libraries, build the Demo in release and the lean C
+libexif loop, then run every command once untimed (warm cache) and then N rounds of
+every command in turn (so load drift on a shared machine hits all alike): wall time
+from this process, peak RSS and CPU from /usr/bin/time; medians are reported. exiftool reads ~500 files/s, so it is timed on a fixed sample of each
+library (default 1,000 files, every k-th file in path order) and its files/s is what
+the ratios use; the table says so.
+
+Exit status: 0 whatever the figures (this is a report); 1 when a measured command
+failed (a crash or a non-zero exit).
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+TIME = "/usr/bin/time"
+JPEG_EXTENSIONS = (".jpg", ".jpeg")
+EXIFTOOL_FIELDS = ["-DateTimeOriginal", "-ModifyDate", "-GPSLatitude", "-GPSLongitude",
+                   "-ImageSize"]
+
+
+class Failure(Exception):
+    pass
+
+
+def media_files(lib):
+    """Every non-hidden regular file, in path order (what the Demo lists here)."""
+    found = []
+    for folder, dirs, files in os.walk(lib):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [os.path.join(folder, f) for f in sorted(files) if not f.startswith(".")]
+    return found
+
+
+def run_once(name, command, report):
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) of one run."""
+    start = time.perf_counter()
+    result = subprocess.run([TIME, "-f", "%e %M %U %S", "-o", report, *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        raise Failure(f"{name}: exit {result.returncode}: "
+                      f"{result.stderr.decode(errors='replace')[-2000:]}")
+    fields = Path(report).read_text().split()
+    return wall, int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1])
+
+
+def measure_all(measurements, runs):
+    """Runs every measurement once untimed (warm-up), then `runs` rounds of one run of
+    each in turn, so that a change in the machine's load during the benchmark affects
+    all of them alike. Returns {name: (median wall, median RSS, median CPU)} and the
+    failures."""
+    samples = {name: [] for name, _ in measurements}
+    failed = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        report = os.path.join(scratch, "time")
+        for round_index in range(runs + 1):
+            for name, command in measurements:
+                if name in failed:
+                    continue
+                try:
+                    wall, rss, cpu = run_once(name, command, report)
+                except Failure as failure:
+                    failed[name] = str(failure)
+                    print(f"FAILED: {failure}", file=sys.stderr)
+                    continue
+                if round_index == 0:
+                    continue  # warm-up
+                samples[name].append((wall, rss, cpu))
+                print(f"  {name} run {round_index}: {wall:.3f} s, {rss:.1f} MB, cpu {cpu:.2f} s",
+                      file=sys.stderr)
+    medians = {name: tuple(statistics.median(s[i] for s in values) for i in range(3))
+               for name, values in samples.items() if values and name not in failed}
+    return medians, list(failed.values())
+
+
+def sample(files, size):
+    if len(files) <= size:
+        return files
+    step = len(files) / size
+    return [files[int(i * step)] for i in range(size)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", default=os.environ.get(
+        "GROUPENUMERATOR_BENCH_DIR", "/tmp/groupenumerator-bench"))
+    parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")))
+    parser.add_argument("--exiftool-sample", type=int, default=1000)
+    parser.add_argument("--skip-100k", action="store_true", help="leave out the 100k library")
+    parser.add_argument("--no-build", action="store_true",
+                        help="use the existing .build/release/Demo")
+    args = parser.parse_args()
+    root = Path(args.dir).resolve()
+    libs = ["10k", "mixed"] + ([] if args.skip_100k else ["100k"])
+
+    if not Path(TIME).exists():
+        sys.exit(f"error: {TIME} is missing (apt-get install time)")
+    subprocess.run([sys.executable, str(HERE / "make-libraries.py"), "--dir", str(root),
+                    *sum((["--only", lib] for lib in libs), [])],
+                   check=True, stdout=subprocess.DEVNULL)
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "Demo"], cwd=REPO,
+                       check=True, stdout=subprocess.DEVNULL)
+    demo = REPO / ".build" / "release" / "Demo"
+    bin_dir = root / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    lean = bin_dir / "lean-libexif"
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libexif"], check=True,
+                           capture_output=True, text=True).stdout.split()
+    subprocess.run(["cc", "-O2", "-o", str(lean), str(HERE / "lean-libexif.c"), *flags],
+                   check=True)
+    exiftool = shutil.which("exiftool")
+
+    load_before = f"{os.getloadavg()[0]:.2f}"
+    planned = []  # (library, tool, files, command, note)
+
+    def add(library, tool, files, command, note=""):
+        planned.append((library, tool, files, command, note))
+
+    def add_exiftool(library, files):
+        if not exiftool:
+            print("exiftool not installed: no exiftool ratio", file=sys.stderr)
+            return
+        chosen = sample(files, args.exiftool_sample)
+        argfile = bin_dir / f"exiftool-sample-{library}.args"
+        argfile.write_text("".join(f"{path}\n" for path in chosen))
+        add(library, "exiftool -fast2", len(chosen),
+            [exiftool, "-json", "-fast2", *EXIFTOOL_FIELDS, "-@", str(argfile)],
+            note=f"sample of {len(chosen)} of {len(files)} files, start-up included; per-file rate")
+
+    for library in libs:
+        lib = root / f"lib-{library}"
+        files = media_files(lib)
+        print(f"{library}: {len(files)} files in {lib}", file=sys.stderr)
+        add(library, "Demo --format json", len(files),
+            [str(demo), "--format", "json", str(lib)])
+        if library == "10k":
+            jpegs = [f for f in files if f.lower().endswith(JPEG_EXTENSIONS)]
+            add(library, "lean C libexif (1 thread)", len(jpegs), [str(lean), str(lib)])
+        if library in ("10k", "mixed"):
+            add_exiftool(library, files)
+
+    medians, failures = measure_all(
+        [(f"{library}/{tool}", command) for library, tool, _, command, _ in planned], args.runs)
+    rows = []
+    for library, tool, files, _, note in planned:
+        if f"{library}/{tool}" in medians:
+            seconds, rss, cpu = medians[f"{library}/{tool}"]
+            rows.append(dict(library=library, tool=tool, files=files, seconds=seconds, rss=rss,
+                             cpu=cpu, note=note))
+
+    # Table.
+    def rate(row):
+        return row["files"] / row["seconds"] if row["seconds"] > 0 else float("inf")
+
+    def find(library, prefix):
+        return next((r for r in rows if r["library"] == library and r["tool"].startswith(prefix)),
+                    None)
+
+    print()
+    print(f"GroupEnumerator benchmark — {args.runs} timed rounds after 1 warm-up round "
+          "(each round runs every command once, in turn), medians; "
+          f"{os.cpu_count()} cores; libraries in {root}")
+    header = ["library", "tool", "files", "median s", "files/s", "peak RSS MB", "CPU s",
+              "× exiftool (files/s)", "× lean C (time/file)"]
+    table = []
+    for row in rows:
+        ex = find(row["library"], "exiftool") or find("10k", "exiftool")
+        ln = find(row["library"], "lean C")
+        vs_ex = f"{rate(row) / rate(ex):.1f}" if ex else "–"
+        vs_lean = f"{rate(ln) / rate(row):.2f}" if ln else "–"
+        table.append([row["library"], row["tool"], str(row["files"]), f"{row['seconds']:.3f}",
+                      f"{rate(row):,.0f}", f"{row['rss']:.1f}", f"{row['cpu']:.2f}", vs_ex,
+                      vs_lean])
+    widths = [max(len(h), *(len(r[i]) for r in table)) if table else len(h)
+              for i, h in enumerate(header)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for r in table:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+    for row in rows:
+        if row["note"]:
+            print(f"note: {row['library']}/{row['tool']}: {row['note']} (exiftool's files/s is "
+                  "its sample time per file; the ratios compare files/s)")
+    print("note: the Demo's time is the whole process: walk, sniff, read, JSON to /dev/null;"
+          " 100k's exiftool ratio uses the 10k sample's rate (same seeds).")
+    print("note: CPU s = user + system (median); wall times are only meaningful on an idle"
+          f" machine. Load average before: {load_before}, after: {os.getloadavg()[0]:.2f}.")
+
+    # Criteria (issue 5).
+    print()
+    print("Criteria (issue 5):")
+    demo10, demo100, demomix = (find(lib, "Demo") for lib in ("10k", "100k", "mixed"))
+    ex10, exmix, lean10 = find("10k", "exiftool"), find("mixed", "exiftool"), find("10k", "lean C")
+
+    def verdict(ok):
+        return "PASS" if ok else "FAIL"
+
+    def criterion(text, value, ok):
+        print(f"  [{verdict(ok) if ok is not None else 'n/a '}] {text}: {value}")
+
+    if demo10:
+        criterion("10k Demo ≥ 50,000 files/s", f"{rate(demo10):,.0f} files/s",
+                  rate(demo10) >= 50_000)
+    if demo10 and ex10:
+        criterion("10k Demo ≥ 100× exiftool", f"{rate(demo10) / rate(ex10):.1f}×",
+                  rate(demo10) / rate(ex10) >= 100)
+    if demo10 and lean10:
+        criterion("10k Demo ≤ 2× lean C time",
+                  f"{demo10['seconds'] / lean10['seconds']:.2f}×",
+                  demo10["seconds"] <= 2 * lean10["seconds"])
+    if demomix and exmix:
+        criterion("mixed Demo ≥ 50× exiftool", f"{rate(demomix) / rate(exmix):.1f}×",
+                  rate(demomix) / rate(exmix) >= 50)
+    if demo10 and demo100:
+        criterion("100k time ≤ 11× 10k time",
+                  f"{demo100['seconds']:.3f} s = {demo100['seconds'] / demo10['seconds']:.2f}×",
+                  demo100["seconds"] <= 11 * demo10["seconds"])
+        criterion("100k peak RSS ≤ 250 MB", f"{demo100['rss']:.1f} MB", demo100["rss"] <= 250)
+    if failures:
+        print()
+        print("Commands that failed:")
+        for failure in failures:
+            print("  " + failure)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -210,3 +210,121 @@ enum TestMovies {
     [UInt8](try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(path)))
   }
 }
+
+// MARK: - HEIF items
+
+extension BoxBuilder {
+  /// One `iloc` extent: `extent_index` (written only when `index_size` > 0), offset, length.
+  struct Extent {
+    var index: UInt64 = 0
+    var offset: UInt64
+    var length: UInt64
+  }
+
+  /// One `iloc` item.
+  struct ItemLocation {
+    var itemID: UInt32
+    var constructionMethod: UInt16 = 0
+    var dataReferenceIndex: UInt16 = 0
+    var baseOffset: UInt64 = 0
+    var extents: [Extent]
+  }
+
+  /// The big-endian bytes of `value` in `size` bytes (0, 2, 4 or 8).
+  static func sized(_ value: UInt64, _ size: Int) -> [UInt8] {
+    (0..<size).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(size - 1 - $0))) }
+  }
+
+  /// An `iloc` box of any version and field sizes; `itemCount` overrides the count written.
+  static func iloc(
+    version: UInt8, offsetSize: Int = 4, lengthSize: Int = 4, baseOffsetSize: Int = 0,
+    indexSize: Int = 0, itemCount: UInt32? = nil, _ items: [ItemLocation]
+  ) -> [UInt8] {
+    let sizes = UInt16(offsetSize << 12 | lengthSize << 8 | baseOffsetSize << 4 | indexSize)
+    let idSize = version == 2 ? 4 : 2
+    var content = be16(sizes) + sized(UInt64(itemCount ?? UInt32(items.count)), idSize)
+    for item in items {
+      content += sized(UInt64(item.itemID), idSize)
+      if version >= 1 { content += be16(item.constructionMethod) }
+      content += be16(item.dataReferenceIndex) + sized(item.baseOffset, baseOffsetSize)
+      content += be16(UInt16(item.extents.count))
+      for extent in item.extents {
+        if version >= 1 { content += sized(extent.index, indexSize) }
+        content += sized(extent.offset, offsetSize) + sized(extent.length, lengthSize)
+      }
+    }
+    return fullBox("iloc", version: version, content)
+  }
+
+  /// An `infe` of version 2 (16-bit identifier) or 3 (32-bit).
+  static func infe(version: UInt8 = 2, _ itemID: UInt32, _ type: String) -> [UInt8] {
+    let id = version == 3 ? be32(itemID) : be16(UInt16(truncatingIfNeeded: itemID))
+    return fullBox("infe", version: version, id + be16(0) + code(type).bytes + [0])
+  }
+
+  /// An `iinf` of the given entries; `entryCount` overrides the count written.
+  static func iinf(entryCount: UInt32? = nil, _ entries: [[UInt8]]) -> [UInt8] {
+    fullBox("iinf", version: 1, be32(entryCount ?? UInt32(entries.count)) + entries.flatMap { $0 })
+  }
+
+  static func pitm(_ itemID: UInt32) -> [UInt8] {
+    fullBox("pitm", version: 0, be16(UInt16(truncatingIfNeeded: itemID)))
+  }
+
+  static func ispe(_ width: UInt32, _ height: UInt32) -> [UInt8] {
+    fullBox("ispe", version: 0, be32(width) + be32(height))
+  }
+
+  static func irot(_ quarterTurns: UInt8) -> [UInt8] { box("irot", [quarterTurns]) }
+
+  static func imir(axis: UInt8) -> [UInt8] { box("imir", [axis]) }
+
+  /// An `iprp` with the properties in `ipco` and one `ipma` (version 0, 8-bit indexes
+  /// unless `wide`); associations are 1-based property indexes.
+  static func iprp(
+    _ properties: [[UInt8]], associations: [(UInt32, [Int])], wide: Bool = false
+  ) -> [UInt8] {
+    var content = be32(UInt32(associations.count))
+    for (itemID, indexes) in associations {
+      content += be16(UInt16(truncatingIfNeeded: itemID)) + [UInt8(indexes.count)]
+      for index in indexes {
+        content += wide ? be16(UInt16(index)) : [UInt8(index)]
+      }
+    }
+    let ipma = box("ipma", [0, 0, 0, wide ? 1 : 0] + content)
+    return box("iprp", children: [box("ipco", children: properties), ipma])
+  }
+
+  /// An `iref` (version 0) of `(type, from, to)` references.
+  static func iref(_ references: [(String, UInt32, [UInt32])]) -> [UInt8] {
+    var content: [UInt8] = []
+    for (type, from, to) in references {
+      content += box(
+        type,
+        be16(UInt16(from)) + be16(UInt16(to.count)) + to.flatMap { be16(UInt16($0)) })
+    }
+    return fullBox("iref", version: 0, content)
+  }
+
+  /// A HEIF file: `ftyp`, a `meta` box of `hdlr pict` and the given children, then `data`
+  /// in an `mdat`. `children` gets the file offset where `data` starts, so that `iloc`
+  /// can point at it.
+  static func heif(brand: String = "heic", data: [UInt8] = [], _ children: (Int) -> [[UInt8]])
+    -> [UInt8]
+  {
+    let start = ftyp(brand)
+    func meta(_ dataOffset: Int) -> [UInt8] {
+      fullBox(
+        "meta", version: 0,
+        hdlr("pict", component: "\0\0\0\0") + children(dataOffset).flatMap { $0 })
+    }
+    // Field sizes do not depend on the offset, so the first build gives the layout.
+    let offset = start.count + meta(0).count + 8
+    return start + meta(offset) + box("mdat", data)
+  }
+
+  /// An EXIF item's payload: the 4-byte offset to the TIFF header, then the TIFF block.
+  static func exifItem(_ tiff: [UInt8], headerOffset: UInt32 = 0) -> [UInt8] {
+    be32(headerOffset) + [UInt8](repeating: 0, count: Int(headerOffset)) + tiff
+  }
+}

@@ -1,0 +1,391 @@
+/// Reads a HEIF still's (HEIC, HEIF, AVIF) metadata with our own bounds-checked box
+/// reader, handing only the EXIF block to libexif (as for JPEG).
+///
+/// What it reads, all from the top-level `meta` box (ISO/IEC 14496-12 §8.11,
+/// ISO/IEC 23008-12 §9):
+/// - the primary item (`pitm`) and its properties (`iprp`): the size is its `ispe`,
+///   which for a `grid` is the whole canvas; `irot` and `imir` become
+///   ``MediaMetadata/orientation``.
+/// - the EXIF item (`iinf` item type `Exif`; the one whose `cdsc` reference points to the
+///   primary item, else the first): its bytes are found through `iloc` (in the file or in
+///   `idat`), its first 4 bytes give the TIFF header's offset, and the block goes through
+///   ``JPEGMetadataReader/exifTable(payload:problems:)`` and ``EXIFInterpreter``.
+/// - Apple's content identifier from the EXIF MakerNote (``AppleMakerNote``).
+///
+/// Size and orientation rule: ``MediaMetadata/pixelWidth`` and
+/// ``MediaMetadata/pixelHeight`` are the primary item's `ispe` (the stored size, which is
+/// what exiftool reports as `ImageWidth`/`ImageHeight`), never EXIF `PixelXDimension`;
+/// ``MediaMetadata/orientation`` is what the primary item's `irot`/`imir` describe (`nil`
+/// without them), never EXIF `Orientation`: in HEIF the transformative properties are
+/// what a reader applies for display (libheif ignores the EXIF tag; iPhones write both,
+/// and they agree). So ``MediaMetadata/displayedWidth`` and
+/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped exactly when `irot` turns the
+/// image a quarter. On the shared corpus this matches exiftool's size, swapped for its
+/// `Rotation` 90/270, on 43 of 44 files; the other one has two `irot` boxes, and
+/// exiftool's `Rotation` is the one that belongs to another item (a gain map).
+///
+/// How it stays safe: only the top level is walked (at most ``maximumTopLevelBoxes``
+/// headers, never loading `mdat`); `meta` is loaded whole only up to
+/// ``maximumMetaLength``; item, extent, property and reference counts are bounded by each
+/// box type; every offset sum is overflow-checked and every extent checked against the
+/// file (or `idat`) before it is read; the EXIF item is read only up to
+/// ``maximumEXIFLength``.
+enum HEIFMetadataReader {
+  /// The most top-level boxes looked at before `meta`.
+  static let maximumTopLevelBoxes = 1 << 16
+  /// The largest `meta` box content loaded; real ones are a few kilobytes.
+  static let maximumMetaLength = 4 << 20
+  /// The largest EXIF item read; real ones are a few kilobytes.
+  static let maximumEXIFLength = 1 << 20
+  /// The most children of `meta` looked at.
+  static let maximumMetaChildren = 4096
+
+  /// Reads everything the engine needs from a HEIF still. Never throws and never traps:
+  /// what cannot be read becomes an entry in ``MediaMetadata/problems``.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: Dates, location, stored pixel size, orientation, whether the EXIF block
+  ///   has a thumbnail and Apple's content identifier, with the problems found.
+  static func read(from source: some ByteSource) -> MediaMetadata {
+    switch readStructure(from: source) {
+    case .success(let structure): return metadata(of: structure, source: source)
+    case .failure(let missing):
+      var metadata = MediaMetadata()
+      metadata.problems = missing.problems
+      return metadata
+    }
+  }
+
+  /// Reads a file that sniffed as HEIC or AVIF, or returns `nil` when it has no top-level
+  /// `meta` box or no primary item, so that the caller may try another reader.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: What ``read(from:)`` returns, or `nil`.
+  static func readIfStructured(from source: some ByteSource) -> MediaMetadata? {
+    switch readStructure(from: source) {
+    case .success(let structure): return metadata(of: structure, source: source)
+    case .failure: return nil
+    }
+  }
+
+  // MARK: - Structure
+
+  /// The parts of `meta` the reader uses.
+  struct Structure {
+    var metaHeader: BoxHeader
+    var primaryItemID: UInt32
+    var handler: FourCharacterCode?
+    var items: [ItemInfoEntry] = []
+    var locations: ItemLocationBox?
+    var properties: ItemPropertiesBox?
+    var references: [ItemReferenceBox.Reference] = []
+    var itemData: BoxContent?
+    var problems: [AssetProblem] = []
+  }
+
+  /// Why a file has no HEIF structure to read, with the problems found on the way.
+  struct MissingStructure: Error {
+    var problems: [AssetProblem]
+  }
+
+  /// The `meta` box's parts, or the problems that mean there is no HEIF structure to read
+  /// (no `meta`, no `pitm`).
+  static func readStructure(from source: some ByteSource) -> Result<Structure, MissingStructure> {
+    let reader = BoxReader(source: source)
+    var problems: [AssetProblem] = []
+    var boxes = BoxIterator(topLevelOf: reader)
+    var metaHeader: BoxHeader?
+    var seen = 0
+    while metaHeader == nil, seen < maximumTopLevelBoxes {
+      do {
+        guard let header = try boxes.next() else { break }
+        seen += 1
+        if header.type == .metadata { metaHeader = header }
+      } catch {
+        problems.append(error.assetProblem)
+        break
+      }
+    }
+    guard let metaHeader else {
+      problems.append(.init(.malformed, "The file has no top-level 'meta' box, so no HEIF items."))
+      return .failure(MissingStructure(problems: problems))
+    }
+    if let truncation = metaHeader.truncation { problems.append(truncation.assetProblem) }
+    let children: [BoxContent]
+    do {
+      let meta = try reader.content(of: metaHeader, limit: maximumMetaLength)
+      children = try meta.children(from: 4, limit: maximumMetaChildren)
+    } catch {
+      problems.append(error.assetProblem)
+      return .failure(MissingStructure(problems: problems))
+    }
+    guard
+      let pitm = children.first(where: { $0.header.type == .primaryItem }),
+      let primary = parse(pitm, problems: &problems, PrimaryItemBox.init(parsing:))
+    else {
+      problems.append(
+        .init(.malformed, "The 'meta' box at offset \(metaHeader.offset) names no primary item."))
+      return .failure(MissingStructure(problems: problems))
+    }
+    var structure = Structure(metaHeader: metaHeader, primaryItemID: primary.itemID)
+    structure.problems = problems
+    for child in children {
+      if let truncation = child.header.truncation {
+        structure.problems.append(truncation.assetProblem)
+      }
+      switch child.header.type {
+      case .handler where structure.handler == nil:
+        structure.handler =
+          parse(child, problems: &structure.problems, HandlerBox.init(parsing:))?.handlerType
+      case .itemInfo where structure.items.isEmpty:
+        if let box = parse(child, problems: &structure.problems, ItemInfoBox.init(parsing:)) {
+          structure.items = box.entries
+          structure.problems += box.skipped.map(\.assetProblem)
+        }
+      case .itemLocation where structure.locations == nil:
+        structure.locations = parse(
+          child, problems: &structure.problems, ItemLocationBox.init(parsing:))
+      case .itemProperties where structure.properties == nil:
+        structure.properties = parse(
+          child, problems: &structure.problems, ItemPropertiesBox.init(parsing:))
+        structure.problems += structure.properties?.skipped.map(\.assetProblem) ?? []
+      case .itemReference where structure.references.isEmpty:
+        structure.references =
+          parse(child, problems: &structure.problems, ItemReferenceBox.init(parsing:))?
+          .references ?? []
+      case .itemData where structure.itemData == nil:
+        structure.itemData = child
+      default: break
+      }
+    }
+    if let handler = structure.handler, handler != .pictureHandler {
+      structure.problems.append(
+        .init(
+          .malformed,
+          "The 'meta' box's handler is '\(handler)', not 'pict'; its items were read anyway."))
+    }
+    return .success(structure)
+  }
+
+  /// Parses one box, reporting a failure as a problem.
+  private static func parse<Box>(
+    _ content: BoxContent, problems: inout [AssetProblem],
+    _ parse: (BoxContent) throws(BoxParsingError) -> Box
+  ) -> Box? {
+    do {
+      return try parse(content)
+    } catch {
+      problems.append(error.assetProblem)
+      return nil
+    }
+  }
+
+  // MARK: - Metadata
+
+  private static func metadata(of structure: Structure, source: some ByteSource) -> MediaMetadata {
+    var metadata = MediaMetadata()
+    metadata.problems = structure.problems
+    let primary = structure.primaryItemID
+    if !structure.items.isEmpty, !structure.items.contains(where: { $0.itemID == primary }) {
+      metadata.problems.append(
+        .init(.malformed, "The primary item \(primary) has no entry in 'iinf'."))
+    }
+    var size: ImageSpatialExtentsProperty?
+    var transform = HEIFTransform()
+    var isTransformed = false
+    for property in structure.properties?.properties(of: primary) ?? [] {
+      switch property {
+      case .spatialExtents(let extents) where size == nil: size = extents
+      case .rotation(let rotation):
+        transform.apply(rotation)
+        isTransformed = true
+      case .mirror(let mirror):
+        transform.apply(mirror)
+        isTransformed = true
+      case .malformed(let error): metadata.problems.append(error.assetProblem)
+      default: break
+      }
+    }
+    let width = size.flatMap { Int(exactly: $0.width) }.flatMap { $0 > 0 ? $0 : nil }
+    let height = size.flatMap { Int(exactly: $0.height) }.flatMap { $0 > 0 ? $0 : nil }
+    if width == nil || height == nil {
+      metadata.problems.append(
+        .init(
+          .malformed,
+          "The primary item \(primary) has no 'ispe' property with a non-zero size; its size "
+            + "is unknown."))
+    }
+    let orientation = isTransformed ? transform.exifOrientation : nil
+    if let exifItem = exifItemID(in: structure) {
+      readEXIF(item: exifItem, structure: structure, source: source, into: &metadata)
+    }
+    // The item's own properties decide, whatever EXIF said (PixelXDimension, Orientation).
+    metadata.pixelWidth = width
+    metadata.pixelHeight = height
+    metadata.orientation = orientation
+    return metadata
+  }
+
+  /// The EXIF item to read: the one describing (`cdsc`) the primary item, else the first.
+  static func exifItemID(in structure: Structure) -> UInt32? {
+    let exifItems = structure.items.filter { $0.itemType == .exifItem }.map(\.itemID)
+    let describing = structure.references.first { reference in
+      reference.type == .contentDescribes && exifItems.contains(reference.fromItemID)
+        && reference.toItemIDs.contains(structure.primaryItemID)
+    }
+    return describing?.fromItemID ?? exifItems.first
+  }
+
+  private static func readEXIF(
+    item: UInt32, structure: Structure, source: some ByteSource,
+    into metadata: inout MediaMetadata
+  ) {
+    let block: [UInt8]
+    do {
+      block = try itemBytes(item, structure: structure, source: source, limit: maximumEXIFLength)
+    } catch {
+      metadata.problems.append(error)
+      return
+    }
+    guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &metadata.problems)
+    else { return }
+    let table = JPEGMetadataReader.exifTable(
+      payload: JPEGStructure.exifIdentifier + tiff, problems: &metadata.problems)
+    EXIFInterpreter.apply(table, to: &metadata)
+    guard let makerNote = EXIFMakerNoteLocator.makerNote(inTIFF: tiff) else { return }
+    switch AppleMakerNote.contentIdentifier(in: makerNote) {
+    case .found(let identifier): metadata.contentIdentifier = identifier
+    case .absent: break
+    case .invalid(let reason):
+      metadata.problems.append(
+        .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
+    }
+  }
+
+  /// The TIFF block inside an EXIF item's bytes: after the 4-byte big-endian offset to the
+  /// TIFF header (ISO/IEC 23008-12 Annex A.2.1, `ExifDataBlock`), skipping an `Exif\0\0`
+  /// identifier that some writers leave in front of it.
+  static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout [AssetProblem])
+    -> [UInt8]?
+  {
+    guard let offset = BigEndian.uint32(block, at: 0) else {
+      problems.append(
+        .init(
+          .malformed,
+          "The Exif item \(itemID) is \(block.count) bytes, too short for its "
+            + "4-byte TIFF header offset."))
+      return nil
+    }
+    guard let skip = Int(exactly: offset), skip < block.count - 4 else {
+      problems.append(
+        .init(
+          .malformed,
+          "The Exif item \(itemID)'s TIFF header offset \(offset) lies past its "
+            + "\(block.count - 4) bytes of data."))
+      return nil
+    }
+    var tiff = Array(block[(4 + skip)...])
+    if tiff.starts(with: JPEGStructure.exifIdentifier) {
+      tiff.removeFirst(JPEGStructure.exifIdentifier.count)
+    }
+    return tiff
+  }
+
+  /// An item's bytes, gathered from its extents in the file or in `idat`.
+  ///
+  /// - Throws: An ``AssetProblem`` when the item has no location, its data lies elsewhere
+  ///   (another file, other items), an extent lies outside the file or `idat`, an offset
+  ///   overflows, or the item is longer than `limit`.
+  static func itemBytes(
+    _ itemID: UInt32, structure: Structure, source: some ByteSource, limit: Int
+  ) throws(AssetProblem) -> [UInt8] {
+    let name = "The Exif item \(itemID)"
+    guard let location = structure.locations?.location(of: itemID) else {
+      throw AssetProblem(.malformed, "\(name) has no entry in 'iloc'.")
+    }
+    // The byte range the offsets count into, in file offsets.
+    let space: Range<Int>
+    switch location.constructionMethod {
+    case .fileOffset:
+      guard location.dataReferenceIndex == 0 else {
+        throw AssetProblem(
+          .unsupported,
+          "\(name) lies in another file (data_reference_index \(location.dataReferenceIndex)); "
+            + "it was not read.")
+      }
+      space = 0..<max(0, source.count)
+    case .itemDataOffset:
+      guard let itemData = structure.itemData else {
+        throw AssetProblem(.malformed, "\(name) lies in 'idat', but the 'meta' box has none.")
+      }
+      let start = itemData.header.contentRange.lowerBound
+      space = start..<(start + itemData.count)
+    case .itemOffset:
+      throw AssetProblem(
+        .unsupported, "\(name) is built from other items (construction method 2); not read.")
+    case .reserved(let method):
+      throw AssetProblem(
+        .malformed, "\(name) has construction method \(method), which is reserved.")
+    }
+    guard !location.extents.isEmpty else {
+      throw AssetProblem(.malformed, "\(name) has no extents.")
+    }
+    var ranges: [Range<Int>] = []
+    var total = 0
+    for extent in location.extents {
+      let (relative, overflow) = location.baseOffset.addingReportingOverflow(extent.offset)
+      guard !overflow, let offset = Int(exactly: relative),
+        offset <= space.count
+      else {
+        throw AssetProblem(
+          .malformed,
+          "\(name)'s extent offset \(location.baseOffset) + \(extent.offset) lies past the "
+            + "end of its data (\(space.count) bytes).")
+      }
+      let available = space.count - offset
+      let length: Int
+      if extent.length == 0 {
+        length = available
+      } else {
+        guard let declared = Int(exactly: extent.length), declared <= available else {
+          throw AssetProblem(
+            .malformed,
+            "\(name)'s extent at \(relative), \(extent.length) bytes long, runs past the end "
+              + "of its data (\(space.count) bytes).")
+        }
+        length = declared
+      }
+      guard length <= limit - total else {
+        throw AssetProblem(
+          .unsupported,
+          "\(name) is more than \(limit) bytes long; only EXIF blocks up to that size are read.")
+      }
+      total += length
+      let start = space.lowerBound + offset
+      ranges.append(start..<(start + length))
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(total)
+    for range in ranges {
+      if let itemData = structure.itemData, location.constructionMethod == .itemDataOffset {
+        let base = itemData.header.contentRange.lowerBound
+        bytes += itemData.bytes[(range.lowerBound - base)..<(range.upperBound - base)]
+        continue
+      }
+      let chunk: [UInt8]
+      do {
+        chunk = try BoxReader(source: source).read(at: range.lowerBound, length: range.count)
+      } catch {
+        throw error.assetProblem
+      }
+      guard chunk.count == range.count else {
+        throw AssetProblem(
+          .malformed,
+          "\(name)'s extent at offset \(range.lowerBound) could only be read for \(chunk.count) "
+            + "of \(range.count) bytes.")
+      }
+      bytes += chunk
+    }
+    return bytes
+  }
+}

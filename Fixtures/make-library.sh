@@ -108,6 +108,23 @@ ffmpeg -nostdin -hide_banner -loglevel error \
   -metadata 'com.apple.quicktime.location.ISO6709=+35.0116+135.7681+050.000/' \
   -movflags use_metadata_tags -f mov "$LIB/DCIM/100APPLE/IMG_0102.MOV"
 
+# A Live Photo: a HEIC still (libheif through ImageMagick) and its movie, one shot — the same
+# base name, and capture times one second apart at +09:00. The movie carries Apple's keys.
+"$CONVERT" -size 64x48 'gradient:#16a085-#f1c40f' -font DejaVu-Sans -pointsize 12 -fill white \
+  -gravity center -annotate +0+0 'Live' -strip -quality 40 "$LIB/DCIM/100APPLE/IMG_0200.HEIC"
+tag "$LIB/DCIM/100APPLE/IMG_0200.HEIC" -Make=Apple -Model='iPhone 12' \
+  -DateTimeOriginal='2021:06:05 18:30:00' -OffsetTimeOriginal='+09:00' \
+  -ModifyDate='2021:06:05 18:30:00' \
+  -GPSLatitude=35.0394 -GPSLatitudeRef=N -GPSLongitude=135.7292 -GPSLongitudeRef=E
+ffmpeg -nostdin -hide_banner -loglevel error \
+  -f lavfi -i 'testsrc=size=64x48:rate=10:duration=1.5' \
+  -c:v libx264 -preset veryslow -crf 40 -pix_fmt yuv420p -threads 1 -x264-params threads=1 \
+  -fflags +bitexact -flags:v +bitexact -map_metadata -1 \
+  -metadata creation_time=2021-06-05T09:30:01Z \
+  -metadata 'com.apple.quicktime.creationdate=2021-06-05T18:30:01+0900' \
+  -metadata 'com.apple.quicktime.content.identifier=5D1E4B7A-2C3F-4E8B-9A61-0F2D7C3B8E45' \
+  -movflags use_metadata_tags -f mov "$LIB/DCIM/100APPLE/IMG_0200.MOV"
+
 # --- Albums -----------------------------------------------------------------------------
 # Folder name with a space; GPS north-west with the altitude below sea level.
 picture "$LIB/Trips/Kyoto 2019/trip-01.jpg" 160x120 '#2980b9' '#ecf0f1' 'trip-01'
@@ -157,6 +174,12 @@ ffmpeg -nostdin -hide_banner -loglevel error \
   -c:v libx264 -preset veryslow -crf 35 -pix_fmt yuv420p -threads 1 -x264-params threads=1 \
   -fflags +bitexact -flags:v +bitexact -map_metadata -1 \
   -metadata creation_time=2021-07-04T12:00:00Z -f mp4 "$LIB/Videos/clip.mp4"
+
+# A container the engine lists but does not read (AVI): its date is the file's own time.
+ffmpeg -nostdin -hide_banner -loglevel error \
+  -f lavfi -i 'testsrc2=size=32x24:rate=5:duration=0.4' \
+  -c:v mjpeg -q:v 20 -threads 1 -fflags +bitexact -flags:v +bitexact -map_metadata -1 \
+  -f avi "$LIB/Videos/old.avi"
 
 # --- Fixed permissions and times --------------------------------------------------------
 find "$LIB" -type d -exec chmod 0755 {} +

@@ -27,15 +27,6 @@ struct Strings: Sendable {
     }
   }
 
-  /// The marker after a Live Photo's name: `IMG_0001.HEIC (Live)`.
-  var liveMarker: String {
-    switch language {
-    case .english: "(Live)"
-    case .simplifiedChinese: "(实况)"
-    case .japanese: "(Live)"
-    }
-  }
-
   /// A short name for where a capture date came from, for the table's Source column.
   func dateSource(_ source: CaptureDate.Source) -> String {
     switch (source, language) {

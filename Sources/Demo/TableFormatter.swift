@@ -81,11 +81,13 @@ struct TableFormatter {
     return text
   }
 
-  /// The cells of one asset: name (a Live Photo's marked), group, taken date, the
-  /// date's source, size, length, GPS.
+  /// The cells of one asset: name (both file names for a Live Photo:
+  /// `IMG_1.HEIC, IMG_1.MOV`), group, taken date, the date's source, size, length, GPS.
   func row(_ asset: Asset) -> [String] {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
-    let name = asset.type == .livePhoto ? asset.name + " " + strings.liveMarker : asset.name
+    let name =
+      asset.type == .livePhoto
+      ? asset.resources.map(\.name).joined(separator: ", ") : asset.name
     return [
       name,
       group.localizedName(in: strings.language),
@@ -107,8 +109,8 @@ struct TableFormatter {
       + TableFormatter.pad(date.minute, 2) + ":" + TableFormatter.pad(date.second, 2)
   }
 
-  /// A movie's length rounded to the second: `0:07`, `12:34`, `1:02:03`; `-` when it is
-  /// unknown, negative or not finite.
+  /// A movie's length rounded to the second: `00:07`, `12:34`, `1:02:03`; `-` when it
+  /// is unknown, negative or not finite.
   func length(_ seconds: Double?) -> String {
     guard let seconds, seconds.isFinite, seconds >= 0,
       let total = Int(exactly: seconds.rounded())
@@ -116,7 +118,7 @@ struct TableFormatter {
     let hours = total / 3600
     let minutes = total % 3600 / 60
     let rest = TableFormatter.pad(total % 60, 2)
-    guard hours > 0 else { return "\(minutes):\(rest)" }
+    guard hours > 0 else { return "\(TableFormatter.pad(minutes, 2)):\(rest)" }
     return "\(hours):\(TableFormatter.pad(minutes, 2)):\(rest)"
   }
 

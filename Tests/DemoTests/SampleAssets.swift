@@ -75,7 +75,7 @@ enum SampleAssets {
       path: still, group: .savedPhotos, groupPath: .root, type: .livePhoto,
       resources: [
         AssetResource(path: still, role: .photo, format: .heic, fileSize: 1_000),
-        AssetResource(path: movie, role: .video, format: .quickTime, fileSize: 2_000),
+        AssetResource(path: movie, role: .pairedVideo, format: .quickTime, fileSize: 2_000),
       ],
       fileModificationDate: Date(timeIntervalSince1970: 1_700_000_000), metadata: metadata)
   }

@@ -28,7 +28,7 @@ private let outOfRangePositions: [(Triple, Triple)] = [
   ([(10, 1), (0, 1), (0, 1)], [(181, 1), (0, 1), (0, 1)]),
   ([(500, 1), (75, 1), (99, 1)], [(10, 1), (0, 1), (0, 1)]),
   ([(10, 1), (60, 1), (0, 1)], [(10, 1), (0, 1), (0, 1)]),
-  ([(10, 1), (0, 1), (60, 1)], [(10, 1), (0, 1), (0, 1)]),
+  ([(10, 1), (0, 1), (61, 1)], [(10, 1), (0, 1), (0, 1)]),
   ([(0xFFFF_FFFF, 1), (0, 1), (0, 1)], [(10, 1), (0, 1), (0, 1)]),
 ]
 
@@ -46,6 +46,13 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     #expect(abs(location.latitude - latitudeSign * 35.5) < 1e-9)
     #expect(abs(location.longitude - longitudeSign * (139 + 45.0 / 60 + 36.0 / 3600)) < 1e-9)
     #expect(location.altitude == nil)
+    #expect(metadata.problems.isEmpty)
+  }
+
+  @Test func exactlySixtySecondsIsAWritersRoundingAndAccepted() throws {
+    let metadata = read(gpsBuilder(latitude: [(37, 1), (47, 1), (60, 1)]).jpeg())
+    let location = try #require(metadata.location)
+    #expect(abs(location.latitude - 37.8) < 1e-9)
     #expect(metadata.problems.isEmpty)
   }
 

@@ -15,29 +15,39 @@ import Testing
   }
 
   @Test(arguments: ["IMG_5.MOV", "IMG_5_HEVC.MOV", "img_5.mov"])
-  func aStillAndAMovieOfOneNameAreOneLivePhoto(movieName: String) async throws {
+  func aStillAndAMovieOfOneShotAreOneLivePhoto(movieName: String) async throws {
     let library = try TestLibrary()
     defer { library.remove() }
-    try library.add(Sample.photoWithoutMetadata, as: "Live/IMG_5.JPG")
-    try library.add(Sample.movie, as: "Live/\(movieName)")
+    try library.add(Sample.liveStill, as: "Live/IMG_5.HEIC")
+    try library.add(Sample.liveMovie, as: "Live/\(movieName)")
     try library.add(Sample.photoWithGPS, as: "Live/other.jpg")
     let (assets, log) = try await enumerate(library)
     #expect(assets.map(\.type) == [.livePhoto, .photo])
     let live = try #require(assets.first)
-    #expect(live.name == "IMG_5.JPG")
-    #expect(live.resources.map(\.name) == ["IMG_5.JPG", movieName])
-    #expect(live.resources.map(\.role) == [.photo, .video])
-    #expect(live.duration == 1)
-    // The still has no date of its own; the movie's Apple creation date stands in.
-    #expect(live.creationDate?.source == .quickTimeCreationDate)
+    #expect(live.name == "IMG_5.HEIC")
+    #expect(live.resources.map(\.name) == ["IMG_5.HEIC", movieName])
+    #expect(live.resources.map(\.role) == [.photo, .pairedVideo])
+    #expect(live.duration == 1.5)
+    #expect(live.creationDate?.iso8601 == "2021-06-05T18:30:00+09:00")
+    #expect(live.creationDate?.source == .exifDateTimeOriginal)
+    #expect(live.problems.isEmpty)
     await log.expectWellFormed(total: 2)
+  }
+
+  @Test func aHealthyStillWithoutADateIsNotPairedByNameAlone() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_8.JPG")
+    try library.add(Sample.liveMovie, as: "IMG_8.MOV")
+    let (assets, _) = try await enumerate(library)
+    #expect(assets.map(\.type) == [.photo, .video])
   }
 
   @Test func filtersCountALivePhotoAsAPhotoNotAVideo() async throws {
     let library = try TestLibrary()
     defer { library.remove() }
-    try library.add(Sample.photoWithoutMetadata, as: "IMG_5.JPG")
-    try library.add(Sample.movie, as: "IMG_5.MOV")
+    try library.add(Sample.liveStill, as: "IMG_5.HEIC")
+    try library.add(Sample.liveMovie, as: "IMG_5.MOV")
     try library.add(Sample.mp4, as: "clip.mp4")
     let (photos, photoLog) = try await enumerate(library, filter: .photos)
     #expect(photos.map(\.type) == [.livePhoto])
@@ -75,8 +85,8 @@ import Testing
   @Test func aBrokenMovieIsNamedInTheProblem() async throws {
     let library = try TestLibrary()
     defer { library.remove() }
-    try library.add(Sample.photoWithoutMetadata, as: "IMG_3.JPG")
-    let movie = try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(Sample.movie))
+    try library.add(Sample.liveStill, as: "IMG_3.HEIC")
+    let movie = try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(Sample.liveMovie))
     try library.write(Array(movie.prefix(40)), as: "IMG_3.MOV")
     let (assets, _) = try await enumerate(library)
     let live = try #require(assets.first)
@@ -101,6 +111,23 @@ import Testing
     try library.add(Sample.movie, as: "DCIM/100B/IMG_6.MOV")
     let (assets, _) = try await enumerate(library)
     #expect(assets.map(\.type) == [.photo, .video])
+  }
+
+  @Test func aLocalTimeMatchesAnInstantAWholeZoneAway() throws {
+    let local = try #require(
+      CaptureDate(
+        year: 2021, month: 6, day: 5, hour: 18, minute: 30, second: 0, zone: .unknown,
+        source: .exifDateTimeOriginal))
+    let utc = try #require(
+      CaptureDate(
+        year: 2021, month: 6, day: 5, hour: 9, minute: 30, second: 2, zone: .utc,
+        source: .quickTimeMovieHeader))
+    let elsewhen = try #require(
+      CaptureDate(
+        year: 2021, month: 6, day: 5, hour: 9, minute: 37, second: 0, zone: .utc,
+        source: .quickTimeMovieHeader))
+    #expect(LivePhotoPairing.areClose(local, utc))
+    #expect(!LivePhotoPairing.areClose(local, elsewhen))
   }
 
   @Test func identifiersDecideOverDates() {

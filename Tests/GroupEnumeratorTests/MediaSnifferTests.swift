@@ -150,9 +150,15 @@ struct SniffCase: Sendable, CustomTestStringConvertible {
       label: "Text starting with BM", header: ascii("BMW trip notes, 2019\n"), expected: nil),
     SniffCase(label: "JPEG SOI without a marker", header: [0xFF, 0xD8], expected: nil),
     SniffCase(
-      label: "RIFF that is not WebP (AVI)", header: ascii("RIFF\0\0\0\0AVI LIST"), expected: nil),
+      label: "RIFF that is not WebP (AVI)", header: ascii("RIFF\0\0\0\0AVI LIST"), expected: .avi),
     SniffCase(
-      label: "Matroska", header: hexBytes("1a45dfa3 9f428681 01"), expected: nil),
+      label: "RIFF that is neither WebP nor AVI", header: ascii("RIFF\0\0\0\0WAVEfmt "),
+      expected: nil),
+    SniffCase(
+      label: "Matroska", header: hexBytes("1a45dfa3 9f428681 01"), expected: .matroska),
+    SniffCase(
+      label: "ASF (Windows Media)", header: hexBytes("3026b275 8e66cf11 a6d900aa 0062ce6c"),
+      expected: .windowsMedia),
     SniffCase(
       label: "ftyp with unknown brands (nom-exif compatible-brands-fail.mov)",
       header: hexBytes("00000014 66747970 71712020 00000000 71712020 00000008 77696465"),

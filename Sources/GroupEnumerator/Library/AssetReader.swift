@@ -43,6 +43,14 @@ enum AssetReader {
     case .gif, .bmp:
       // exiv2 0.27.6 reads no metadata from GIF or BMP; nothing else does yet.
       return MediaMetadata()
+    case .avi, .matroska, .mpegTransportStream, .windowsMedia:
+      // Never handed to gexiv2 (its video code is unsafe here), and not ours to read yet.
+      var metadata = MediaMetadata()
+      metadata.problems.append(
+        AssetProblem(
+          .unsupported,
+          "The \(format.rawValue) container is not read; the date shown is the file's own time."))
+      return metadata
     }
     do {
       return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {

@@ -5,9 +5,8 @@ import Foundation
 /// Candidates come from names alone, before anything is read: `IMG_1234.HEIC` with
 /// `IMG_1234.MOV`, or with `IMG_1234_HEVC.MOV` (how some iCloud download tools name the
 /// movie); names compare without regard to ASCII case. Once both halves are read, a
-/// candidate is confirmed unless the files say otherwise: two different Apple content
-/// identifiers, or two capture times more than ``maximumCaptureGap`` seconds apart.
-/// Matching identifiers confirm a pair whatever its dates.
+/// candidate is confirmed by equal Apple content identifiers, or, without identifiers, by
+/// capture times within ``maximumCaptureGap`` seconds (see ``confirms(still:video:)``).
 enum LivePhotoPairing {
   /// The most two halves' capture times may differ, in seconds.
   static let maximumCaptureGap: Double = 10
@@ -43,28 +42,54 @@ enum LivePhotoPairing {
     return result.sorted { $0.still.path < $1.still.path }
   }
 
-  /// Whether what was read of both halves allows them to be one shot.
+  /// Whether what was read of both halves makes them one shot.
+  ///
+  /// Content identifiers decide when both halves have one. Otherwise the capture times
+  /// must both be known and agree within ``maximumCaptureGap`` — so that two unrelated
+  /// files that merely share a name are not paired — unless a half could not be read at
+  /// all (a broken half still pairs, and its problem is reported on the Live Photo).
   static func confirms(still: MediaMetadata, video: MediaMetadata) -> Bool {
     if let stillIdentifier = still.contentIdentifier,
       let videoIdentifier = video.contentIdentifier
     {
       return stillIdentifier == videoIdentifier
     }
+    if isBroken(still) || isBroken(video) { return true }
     let stillDate = still.dateTimeOriginal ?? still.dateTimeDigitized ?? still.modificationDateTime
     let videoDate = video.quickTimeCreationDate ?? video.movieHeaderCreationDate
-    guard let stillDate, let videoDate else { return true }
-    let gap: Double?
-    if let stillInstant = stillDate.date, let videoInstant = videoDate.date {
-      gap = stillInstant.timeIntervalSince(videoInstant)
-    } else if let stillWallClock = stillDate.wallClockAsUTC,
-      let videoWallClock = videoDate.wallClockAsUTC, videoDate.zone != .utc
-    {
-      gap = stillWallClock.timeIntervalSince(videoWallClock)
-    } else {
-      // A local time of unknown zone against a UTC instant: they cannot be compared.
-      gap = nil
+    guard let stillDate, let videoDate else { return false }
+    return areClose(stillDate, videoDate)
+  }
+
+  /// Whether two capture dates can be the same moment.
+  ///
+  /// Two instants compare directly. A local time whose zone is unknown compared with an
+  /// instant may differ by any whole zone offset (in quarter hours, up to 14 hours), so
+  /// the gap must be within ``maximumCaptureGap`` of such an offset.
+  static func areClose(_ first: CaptureDate, _ second: CaptureDate) -> Bool {
+    if let firstInstant = first.date, let secondInstant = second.date {
+      return abs(firstInstant.timeIntervalSince(secondInstant)) <= maximumCaptureGap
     }
-    return gap.map { abs($0) <= maximumCaptureGap } ?? true
+    guard let firstClock = first.wallClockAsUTC, let secondClock = second.wallClockAsUTC else {
+      return false
+    }
+    let gap = abs(firstClock.timeIntervalSince(secondClock))
+    let bothLocal =
+      first.zone != .utc && second.zone != .utc && first.date == nil
+      && second.date == nil
+    if bothLocal { return gap <= maximumCaptureGap }
+    let quarterHour: Double = 900
+    let offByZone = (gap / quarterHour).rounded() * quarterHour
+    return offByZone <= 14 * 3600 && abs(gap - offByZone) <= maximumCaptureGap
+  }
+
+  /// Whether a half could not be read: empty, unrecognised or unreadable content.
+  private static func isBroken(_ metadata: MediaMetadata) -> Bool {
+    metadata.problems.contains {
+      [.emptyFile, .unrecognizedFormat, .unreadable, .notRegularFile, .vanished].contains($0.code)
+        || $0.code == .malformed && metadata.dateTimeOriginal == nil
+          && metadata.quickTimeCreationDate == nil && metadata.movieHeaderCreationDate == nil
+    }
   }
 
   /// One Live Photo asset from its two read halves: the still's metadata, with the movie's
@@ -78,10 +103,16 @@ enum LivePhotoPairing {
     metadata.contentIdentifier =
       still.metadata.contentIdentifier ?? video.metadata.contentIdentifier
     if metadata.location == nil { metadata.location = video.metadata.location }
-    let videoProblems = video.problems.map { AssetProblem($0.code, "\(video.name): \($0.message)") }
+    let videoProblems = video.problems.map {
+      AssetProblem($0.code, "\(video.name): \($0.message)")
+    }
     return Asset(
       path: still.path, group: still.group, groupPath: still.groupPath, type: .livePhoto,
-      resources: still.resources + video.resources,
+      resources: still.resources
+        + video.resources.map {
+          AssetResource(
+            path: $0.path, role: .pairedVideo, format: $0.format, fileSize: $0.fileSize)
+        },
       fileModificationDate: still.fileModificationDate, metadata: metadata,
       problems: videoProblems)
   }

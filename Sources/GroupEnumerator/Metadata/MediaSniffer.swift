@@ -23,6 +23,9 @@ enum MediaSniffer {
     }
     if let format = tiffFamilyFormat(bytes) { return format }
     if bytes.starts(with: Array("RIFF".utf8)), matches(bytes, "WEBP", at: 8) { return .webp }
+    if bytes.starts(with: Array("RIFF".utf8)), matches(bytes, "AVI ", at: 8) { return .avi }
+    if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .matroska }
+    if bytes.starts(with: asfHeaderObject) { return .windowsMedia }
     if isJPEGXL(bytes) { return .jpegXL }
     if isBMP(bytes) { return .bmp }
     if matches(bytes, "ftyp", at: 4) { return isoMediaFormat(bytes) }
@@ -42,10 +45,30 @@ enum MediaSniffer {
   /// - Returns: The format, or `nil` when the content is not a media format we know.
   static func format(ofHeader header: [UInt8], name: [UInt8]) -> MediaFormat? {
     let sniffed = format(ofHeader: header)
+    if sniffed == nil, let ext = lowercasedExtension(of: name),
+      transportStreamExtensions.contains(ext),
+      isTransportStream(header)
+    {
+      return .mpegTransportStream
+    }
     if sniffed == .tiff, let ext = lowercasedExtension(of: name), tiffRawExtensions.contains(ext) {
       return .raw
     }
     return sniffed
+  }
+
+  /// The ASF header object's GUID, which starts every Windows Media file.
+  private static let asfHeaderObject: [UInt8] = [
+    0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C,
+  ]
+
+  /// Extensions of MPEG transport streams, whose only magic is a sync byte.
+  private static let transportStreamExtensions: Set<String> = ["mts", "m2ts", "m2t", "ts"]
+
+  /// Whether the header starts like a transport stream: sync byte 0x47 at 0 (188-byte
+  /// packets), or at 4 (192-byte packets with a time code, as cameras write `.mts`).
+  private static func isTransportStream(_ header: [UInt8]) -> Bool {
+    header.first == 0x47 || (header.count > 4 && header[4] == 0x47)
   }
 
   /// The format a file name's extension promises (`jpg`, `JPEG`, `heic`, `mov`…),
@@ -87,7 +110,8 @@ enum MediaSniffer {
     "dng": .raw, "cr2": .raw, "cr3": .raw, "nef": .raw, "arw": .raw, "orf": .raw,
     "rw2": .raw, "pef": .raw, "srw": .raw, "raf": .raw,
     "mov": .quickTime, "qt": .quickTime, "mp4": .mp4, "m4v": .m4v,
-    "3gp": .threeGPP, "3g2": .threeGPP,
+    "3gp": .threeGPP, "3g2": .threeGPP, "avi": .avi, "mkv": .matroska, "webm": .matroska,
+    "mts": .mpegTransportStream, "m2ts": .mpegTransportStream, "wmv": .windowsMedia,
   ]
 
   /// RAW extensions whose files are TIFF inside (RAF is not, and has its own magic).

@@ -6,8 +6,10 @@ public struct AssetResource: Sendable, Hashable {
   public enum Role: String, Sendable, Hashable, Codable {
     /// The still image of a photo or Live Photo.
     case photo
-    /// A movie, or the motion part of a Live Photo.
+    /// A movie.
     case video
+    /// The motion part of a Live Photo.
+    case pairedVideo
   }
 
   /// The file's path relative to the library root.

@@ -16,12 +16,30 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case mp4 = "MP4"
   case m4v = "M4V"
   case threeGPP = "3GP"
+  /// AVI (RIFF `AVI `): listed as a video, its container is not read.
+  case avi = "AVI"
+  /// Matroska or WebM (EBML): listed as a video, its container is not read.
+  case matroska = "MKV"
+  /// MPEG transport stream (`.mts`, `.m2ts`, `.ts`): listed as a video, not read.
+  case mpegTransportStream = "M2TS"
+  /// Windows Media (ASF): listed as a video, its container is not read.
+  case windowsMedia = "WMV"
 
   /// Whether the format holds a moving picture.
   public var isVideo: Bool {
     switch self {
-    case .quickTime, .mp4, .m4v, .threeGPP: true
+    case .quickTime, .mp4, .m4v, .threeGPP, .avi, .matroska, .mpegTransportStream, .windowsMedia:
+      true
     default: false
+    }
+  }
+
+  /// Whether the engine reads metadata from inside this container (the others are
+  /// listed with their file time and a problem saying so).
+  public var isReadable: Bool {
+    switch self {
+    case .avi, .matroska, .mpegTransportStream, .windowsMedia, .gif, .bmp: false
+    default: true
     }
   }
 }

@@ -13,7 +13,7 @@ enum GPSCoordinate {
   ///
   /// A field of `0/0` counts as zero: many cameras write it for unused seconds (and
   /// exiftool reads it so). A non-zero numerator over zero is rejected, as are minutes or
-  /// seconds of 60 or more. An `SRATIONAL` triple is accepted when no part is negative.
+  /// seconds over 60 (exactly 60 is a writer's rounding and is accepted). An `SRATIONAL` triple is accepted when no part is negative.
   static func degrees(_ value: EXIFValue?) -> Result<Double, Rejection> {
     guard let parts = value?.unsignedRationals, parts.count == 3 else {
       return .failure(Rejection(reason: "is not three non-negative RATIONALs"))
@@ -30,7 +30,11 @@ enum GPSCoordinate {
       }
     }
     guard numbers[1] < 60 else { return .failure(Rejection(reason: "has \(numbers[1]) minutes")) }
-    guard numbers[2] < 60 else { return .failure(Rejection(reason: "has \(numbers[2]) seconds")) }
+    // Exactly 60 seconds is a writer's rounding (exiftool writes -37.8° as 37° 47' 60"),
+    // not another place; more than that is not a coordinate.
+    guard numbers[2] <= 60 else {
+      return .failure(Rejection(reason: "has \(numbers[2]) seconds"))
+    }
     return .success(numbers[0] + numbers[1] / 60 + numbers[2] / 3600)
   }
 

@@ -31,7 +31,9 @@ enum Exiv2MetadataReader {
   static func isAllowed(_ format: MediaFormat) -> Bool {
     switch format {
     case .png, .tiff, .webp, .heic, .avif, .raw, .jpegXL: true
-    case .jpeg, .gif, .bmp, .quickTime, .mp4, .m4v, .threeGPP: false
+    case .jpeg, .gif, .bmp, .quickTime, .mp4, .m4v, .threeGPP, .avi, .matroska,
+      .mpegTransportStream, .windowsMedia:
+      false
     }
   }
 

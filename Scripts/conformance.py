@@ -391,7 +391,15 @@ def check_location(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
 
 
 def displayed_size(truth: dict[str, Any], family: str) -> list[int] | None:
+    """exiftool's size of the picture, turned as displayed. For camera RAWs the plain
+    ImageWidth is whichever IFD0 holds (often a small preview, or 8×8 for RAF and RW2), so
+    exiftool's own Composite:ImageSize — the size of the full image — is used there."""
     width, height = truth.get("ImageWidth"), truth.get("ImageHeight")
+    composite = (truth.get("exiftool") or {}).get("Composite:ImageSize")
+    if family == "tiff-raw" and isinstance(composite, str):
+        parts = composite.split()
+        if len(parts) == 2 and all(part.isdigit() for part in parts):
+            width, height = int(parts[0]), int(parts[1])
     if not isinstance(width, int) or not isinstance(height, int):
         return None
     orientation, rotation = truth.get("Orientation"), truth.get("Rotation")

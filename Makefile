@@ -9,7 +9,8 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean \
+  asan tsan fuzz-build fuzz-replay fuzz
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -60,5 +61,47 @@ bad-corpus: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
 
+# AddressSanitizer (and LeakSanitizer) over the whole suite. Tests/lsan.supp lists the
+# leaks that are not ours (each with its reason); everything else fails the run.
+asan: build
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address \
+	  --build-path .build-asan
+
+# ThreadSanitizer over the suites that run work in parallel, three times: a race only shows
+# when two workers really overlap, which one run does not guarantee.
+TSAN_FILTER ?= Concurrency|EngineTests|LegacyTests|HostileLibraryTests
+tsan: build
+	for i in 1 2 3; do \
+	  $(SWIFT) test --sanitize=thread --build-path .build-tsan --filter '$(TSAN_FILTER)' || exit 1; \
+	done
+
+# libFuzzer targets live in the Fuzz/ sub-package (see Fuzz/README.md).
+FUZZ_TARGETS ?= FuzzJPEG FuzzTIFFWalker FuzzDates
+FUZZ_SECONDS ?= 60
+FUZZ_WORK ?= .build-fuzz
+FUZZ_BIN = Fuzz/.build/debug
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address \
+	  -Xswiftc -parse-as-library 2>&1 | grep -v "Cannot export local symbol" ; \
+	  test "$${PIPESTATUS[0]}" = 0
+
+# Runs every committed seed once through its target (the CI regression check).
+fuzz-replay: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -timeout=5 -rss_limit_mb=2048 Fuzz/Seeds/$$t/* \
+	    > $(FUZZ_WORK)-$$t.log 2>&1 || { tail -40 $(FUZZ_WORK)-$$t.log; exit 1; }; \
+	  echo "$$t: $$(ls Fuzz/Seeds/$$t | wc -l) seeds replayed"; \
+	done
+
+# Time-boxed fuzzing, FUZZ_SECONDS per target, one after another. New inputs go to a
+# scratch corpus under $(FUZZ_WORK); crashes to $(FUZZ_WORK)/<target>/.
+fuzz: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_WORK)/$$t/corpus && \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t $(FUZZ_WORK)/$$t/corpus Fuzz/Seeds/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+	    -artifact_prefix=$(FUZZ_WORK)/$$t/ -print_final_stats=1 || exit 1; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz Fuzz/.build

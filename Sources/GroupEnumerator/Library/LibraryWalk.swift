@@ -36,15 +36,22 @@ struct LibraryWalk {
 
   private let options: LibraryOptions
   private let isCancelled: () -> Bool
+  /// Called with each folder's path once its entries are read, before any subfolder is
+  /// entered: a test seam for swapping a folder under the walk.
+  private let didListFolder: (LibraryPath) -> Void
   private var frames: [Frame] = []
   private var cameraRoll: [ScannedFile] = []
   private var albums: [LibraryPath: [ScannedFile]] = [:]
   private var folderProblems: [FolderProblem] = []
   private var filesSinceCheck = 0
 
-  init(options: LibraryOptions, isCancelled: @escaping () -> Bool) {
+  init(
+    options: LibraryOptions, isCancelled: @escaping () -> Bool,
+    didListFolder: @escaping (LibraryPath) -> Void = { _ in }
+  ) {
     self.options = options
     self.isCancelled = isCancelled
+    self.didListFolder = didListFolder
   }
 
   /// Walks every folder below `root`.
@@ -169,6 +176,7 @@ struct LibraryWalk {
       try classify(name: name, in: folder, path: frame.path, into: &listing)
     }
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
+    didListFolder(frame.path)
     guard !listing.files.isEmpty else { return failure }
     if isCameraRoll(frame.path) {
       cameraRoll += listing.files

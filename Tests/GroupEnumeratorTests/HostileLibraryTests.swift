@@ -338,3 +338,245 @@ final class RunHandle: Sendable {
     return try await running.value
   }
 }
+
+/// Bad media (ROBUSTNESS.md §4.2 M1–M13) as real files through the whole engine.
+@Suite struct HostileMediaTests {
+  /// What the engine must report for one file.
+  struct Expected: CustomStringConvertible {
+    var name: String
+    var bytes: [UInt8]
+    var problems: [AssetProblem.Code]
+    var dateSource: CaptureDate.Source = .fileModificationTime
+    var hasLocation = false
+
+    var description: String { name }
+  }
+
+  static let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+
+  /// A builder with a good date and a GPS position, for mutation.
+  static func goodBuilder() -> EXIFTestBuilder {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x010F, .ascii("Camera"))]
+    builder.exif = [(0x9003, .ascii("2012:03:04 05:06:07"))]
+    builder.gps = [
+      (0x0001, .ascii("N")), (0x0002, .rational([(10, 1), (0, 1), (0, 1)])),
+      (0x0003, .ascii("E")), (0x0004, .rational([(20, 1), (0, 1), (0, 1)])),
+    ]
+    return builder
+  }
+
+  static func withGPS(latitude: EXIFTestBuilder.Value, reference: String = "N") -> [UInt8] {
+    var builder = goodBuilder()
+    builder.gps[0] = (0x0001, .ascii(reference))
+    builder.gps[1] = (0x0002, latitude)
+    return builder.jpeg()
+  }
+
+  static func withDate(_ value: EXIFTestBuilder.Value) -> [UInt8] {
+    var builder = goodBuilder()
+    builder.exif = [(0x9003, value)]
+    return builder.jpeg()
+  }
+
+  static func cases() -> [Expected] {
+    var samsung = goodBuilder()
+    samsung.ifd0 = [
+      (0x010F, .ascii("SAMSUNG")), (0x0201, .raw(type: 4, count: 1, field: 0x00FF_FFFF)),
+      (0x0202, .long([1000])),
+    ]
+    var countPastEnd = samsung.tiff()
+    countPastEnd[8] = 0xFF
+    countPastEnd[9] = 0xFF
+    var selfPointing = EXIFTestBuilder()
+    selfPointing.ifd0 = [
+      (0x0201, .raw(type: 4, count: 1, field: 0xFFFF_FFFF)),
+      (0x8769, .raw(type: 4, count: 1, field: 8)), (0x8825, .raw(type: 4, count: 1, field: 8)),
+    ]
+    var hugeCounts = goodBuilder()
+    hugeCounts.exif = [
+      (0x9003, .raw(type: 2, count: 20, field: 0x00FF_FFFF)),
+      (0x9011, .raw(type: 5, count: 0x2000_0001, field: 16)),
+    ]
+    let good = goodBuilder().jpeg()
+    var cases: [Expected] = [
+      Expected(
+        name: "control.jpg", bytes: good, problems: [], dateSource: .exifDateTimeOriginal,
+        hasLocation: true),
+      Expected(name: "m01-empty.jpg", bytes: [], problems: [.emptyFile]),
+      Expected(
+        name: "m02-random.jpg", bytes: SampleBytes.noise(count: 4096),
+        problems: [.unrecognizedFormat]),
+      Expected(name: "m03-soi-only.jpg", bytes: [0xFF, 0xD8, 0xFF], problems: [.malformed]),
+      Expected(
+        name: "m03-app1-past-end.jpg",
+        bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + exifHeader + [0x49, 0x49, 0x2A, 0],
+        problems: [.malformed]),
+      Expected(
+        name: "m03-app1-length-1.jpg", bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01, 0xFF, 0xD9],
+        problems: [.malformed]),
+      Expected(
+        // The tags that can be read are kept, with a warning.
+        name: "m05-count-ffff.jpg", bytes: EXIFTestBuilder.jpeg(app1: exifHeader + countPastEnd),
+        problems: [.malformed], dateSource: .exifDateTimeOriginal, hasLocation: true),
+      Expected(name: "m06-self-pointing.jpg", bytes: selfPointing.jpeg(), problems: [.malformed]),
+      Expected(
+        // Both tags are dropped (the date with them), the position is kept.
+        name: "m07-huge-counts.jpg", bytes: hugeCounts.jpeg(), problems: [.malformed],
+        hasLocation: true),
+      Expected(
+        name: "m08-samsung.jpg", bytes: samsung.jpeg(), problems: [.malformed],
+        dateSource: .exifDateTimeOriginal, hasLocation: true),
+      Expected(
+        name: "m09-zero-denominator.jpg",
+        bytes: withGPS(latitude: .rational([(10, 0), (0, 1), (0, 1)])), problems: [.invalidValue],
+        dateSource: .exifDateTimeOriginal),
+      Expected(
+        name: "m10-out-of-range.jpg",
+        bytes: withGPS(latitude: .rational([(500, 1), (75, 1), (99, 1)])),
+        problems: [.invalidValue], dateSource: .exifDateTimeOriginal),
+      Expected(
+        name: "m10-all-ones.jpg",
+        bytes: withGPS(latitude: .rational([(0xFFFF_FFFF, 1), (0, 1), (0, 1)])),
+        problems: [.invalidValue], dateSource: .exifDateTimeOriginal),
+      Expected(
+        name: "m11-reference-x.jpg",
+        bytes: withGPS(latitude: .rational([(10, 1), (0, 1), (0, 1)]), reference: "X"),
+        problems: [.invalidValue], dateSource: .exifDateTimeOriginal),
+      Expected(
+        name: "m11-wrong-type.jpg", bytes: withGPS(latitude: .short([10, 0, 0])),
+        problems: [.invalidValue], dateSource: .exifDateTimeOriginal),
+      Expected(
+        name: "m12-int32-min.jpg",
+        bytes: withGPS(latitude: .signedRational([(Int32(1), Int32.min), (0, 1), (0, 1)])),
+        problems: [.invalidValue], dateSource: .exifDateTimeOriginal),
+    ]
+    let badDates: [(String, EXIFTestBuilder.Value)] = [
+      ("zeros", .ascii("0000:00:00 00:00:00")), ("blanks", .ascii("    :  :     :  :  ")),
+      ("month-13", .ascii("2020:13:45 25:61:61")), ("february-30", .ascii("2020:02:30 00:00:00")),
+      ("year-only", .ascii("2020")), ("trailing-garbage", .ascii("2020:01:01 00:00:00 junk")),
+      ("not-utf8", .asciiBytes(Array("2020:01:01 00:00:".utf8) + [0xFF, 0xFE, 0])),
+    ]
+    for (name, value) in badDates {
+      cases.append(
+        Expected(
+          name: "m13-\(name).jpg", bytes: withDate(value), problems: [.invalidValue],
+          hasLocation: true))
+    }
+    cases.append(
+      Expected(
+        name: "m13-no-nul.jpg",
+        bytes: withDate(.asciiBytes(Array("2020:01:01 00:00:00".utf8))), problems: [],
+        dateSource: .exifDateTimeOriginal, hasLocation: true))
+    return cases
+  }
+
+  @Test func eachBadFileHasItsExactOutcome() async throws {
+    let folder = try TemporaryFolder()
+    let cases = Self.cases()
+    for item in cases { try folder.write(item.name, item.bytes) }
+    let contents = try await enumerate(folder)
+    #expect(contents.assets.count == cases.count)
+    for item in cases {
+      let asset = try #require(
+        contents.assets.first { $0.path == LibraryPath(item.name) }, "\(item)")
+      #expect(asset.problems.map(\.code) == item.problems, "\(item): \(asset.problems)")
+      #expect(asset.creationDate?.source == item.dateSource, "\(item)")
+      #expect((asset.location != nil) == item.hasLocation, "\(item)")
+      #expect(asset.problems.allSatisfy { !$0.message.isEmpty }, "\(item)")
+    }
+  }
+
+  @Test func aJPEGTruncatedAtEveryOffsetIsReadWithoutAHang() async throws {
+    let folder = try TemporaryFolder()
+    let photo = try sampleBytes(Sample.photoWithGPS)
+    // The end of the APP1 (EXIF) segment: the date and position need all of it.
+    let app1End = try #require(Self.endOfAPP1(photo))
+    for length in 0...photo.count {
+      try folder.write("p\(length).jpg", Array(photo.prefix(length)))
+    }
+    let contents = try await enumerate(folder)
+    #expect(contents.assets.count == photo.count + 1)
+    for asset in contents.assets {
+      let length = try #require(Int(asset.path.lastComponent.dropFirst().dropLast(4)))
+      let complete = length >= app1End
+      #expect((asset.location != nil) == complete, "prefix \(length)")
+      #expect((asset.metadata.dateTimeOriginal != nil) == complete, "prefix \(length)")
+      if !complete { #expect(!asset.problems.isEmpty, "prefix \(length)") }
+    }
+  }
+
+  /// The offset just past the first APP1 segment of `jpeg`.
+  static func endOfAPP1(_ jpeg: [UInt8]) -> Int? {
+    var index = 2
+    while index + 4 <= jpeg.count, jpeg[index] == 0xFF {
+      let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+      if jpeg[index + 1] == 0xE1 { return index + 2 + length }
+      index += 2 + length
+    }
+    return nil
+  }
+}
+
+/// Cancellation and concurrent runs through the engine (ROBUSTNESS.md §4.3 C3, C4).
+@Suite struct HostileConcurrencyTests {
+  @Test(.timeLimit(.minutes(1)))
+  @MainActor func cancellingFromAnotherTaskStopsWithinABoundedNumberOfEvents() async throws {
+    let folder = try TemporaryFolder()
+    let photo = try sampleBytes(Sample.photoWithGPS)
+    try folder.makeFolder("Many")
+    for index in 0..<1500 { try folder.write("Many/\(index).jpg", photo) }
+    let library = AssetsLibrary(
+      root: URL(fileURLWithPath: folder.path), options: LibraryOptions(maximumConcurrency: 2))
+    let log = ProgressLog()
+    let (reading, started) = AsyncStream.makeStream(of: Void.self)
+    let run = RunHandle()
+    run.start {
+      try await library.enumerate { current, total in
+        log.record(current, total)
+        if current > 0 { started.yield() }
+      }
+    }
+    let canceller = Task.detached {
+      for await _ in reading { break }
+      let seen = await MainActor.run {
+        run.cancel()
+        return log.calls.count
+      }
+      return (seen, ContinuousClock.now)
+    }
+    await #expect(throws: LibraryError.cancelled) { try await run.value() }
+    let ended = ContinuousClock.now
+    let (seenAtCancel, cancelledAt) = await canceller.value
+    let total = try #require(log.calls.first?.total)
+    #expect(total == 1500)
+    // In flight when cancelled: at most one throttled delivery per reader, plus one.
+    #expect(log.calls.count - seenAtCancel <= 3)
+    #expect(log.calls.last?.current ?? total < total)
+    #expect(ended - cancelledAt < .seconds(2))
+    let currents = log.calls.map(\.current)
+    #expect(zip(currents, currents.dropFirst()).allSatisfy { $0 < $1 })
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func concurrentRunsOfOneLibraryAgreeWithASerialRun() async throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.removeItem(atPath: folder.path)
+    try FileManager.default.copyItem(atPath: TestLibrary.fixtures.path, toPath: folder.path)
+    try folder.write("Broken/noise.jpg", SampleBytes.noise(count: 4096))
+    try folder.fifo("Broken/fifo.jpg")
+    let root = URL(fileURLWithPath: folder.path)
+    let library = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 2))
+    let serial = try await library.enumerate()
+    #expect(serial.assets.count == 14)
+    async let first = library.enumerate()
+    async let second = library.enumerate()
+    async let other = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 3))
+      .enumerate()
+    for contents in try await [first, second, other] {
+      #expect(contents.assets == serial.assets)
+      #expect(contents.groups == serial.groups)
+      #expect(contents.folderProblems == serial.folderProblems)
+    }
+  }
+}

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import Demo
+@testable import GroupEnumerator
 
 /// The built `Demo` executable: SwiftPM puts it next to the test bundle.
 private let demoExecutable = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -241,7 +242,7 @@ private func snapshot(_ root: String) throws -> [Entry] {
     guard status.st_mode & S_IFMT == S_IFDIR, let stream = opendir(cPath) else { continue }
     defer { closedir(stream) }
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      let name = LibraryWalk.name(of: entry)
       if name != [0x2E], name != [0x2E, 0x2E] { pending.append(path + [0x2F] + name) }
     }
   }

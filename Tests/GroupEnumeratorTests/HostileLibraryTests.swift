@@ -315,7 +315,9 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
       }
     }
     await #expect(throws: LibraryError.cancelled) { try await run.value() }
-    #expect(try openDescriptors(under: folder.path) == before)
+    let after = try openDescriptors(under: folder.path)
+    #expect(after == before, "\(after)")
+
   }
 }
 
@@ -525,37 +527,28 @@ final class RunHandle: Sendable {
     let folder = try TemporaryFolder()
     let photo = try sampleBytes(Sample.photoWithGPS)
     try folder.makeFolder("Many")
-    for index in 0..<1500 { try folder.write("Many/\(index).jpg", photo) }
+    for index in 0..<200 { try folder.write("Many/\(index).jpg", photo) }
     let library = AssetsLibrary(
       root: URL(fileURLWithPath: folder.path), options: LibraryOptions(maximumConcurrency: 2))
     let log = ProgressLog()
-    let (reading, started) = AsyncStream.makeStream(of: Void.self)
     let run = RunHandle()
+    let cancelled = DispatchSemaphore(value: 0)
     run.start {
       try await library.enumerate { current, total in
         log.record(current, total)
-        if current > 0 { started.yield() }
+        guard current == 0 else { return }
+        // The run waits here, between its scan and its reads, while another task cancels
+        // it: so the cancellation is known to land mid-way, whatever the machine's load.
+        Task.detached {
+          run.cancel()
+          cancelled.signal()
+        }
+        #expect(cancelled.wait(timeout: .now() + 10) == .success)
       }
-    }
-    let canceller = Task.detached {
-      for await _ in reading { break }
-      let seen = await MainActor.run {
-        run.cancel()
-        return log.calls.count
-      }
-      return (seen, ContinuousClock.now)
     }
     await #expect(throws: LibraryError.cancelled) { try await run.value() }
-    let ended = ContinuousClock.now
-    let (seenAtCancel, cancelledAt) = await canceller.value
-    let total = try #require(log.calls.first?.total)
-    #expect(total == 1500)
-    // In flight when cancelled: at most one throttled delivery per reader, plus one.
-    #expect(log.calls.count - seenAtCancel <= 3)
-    #expect(log.calls.last?.current ?? total < total)
-    #expect(ended - cancelledAt < .seconds(2))
-    let currents = log.calls.map(\.current)
-    #expect(zip(currents, currents.dropFirst()).allSatisfy { $0 < $1 })
+    // Nothing was delivered after the cancellation: not a single file's progress.
+    #expect(log.calls.map { [$0.current, $0.total] } == [[0, 200]])
   }
 
   @Test(.timeLimit(.minutes(1)))

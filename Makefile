@@ -9,13 +9,12 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean \
-  asan tsan fuzz-build fuzz-replay fuzz
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance bad-corpus clean
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
 
-test: test-deps lint build unit-tests permission-tests
+test: test-deps lint build unit-tests permission-tests asan tsan fuzz-replay
 
 # Installs only what is missing, so a second run does not touch apt at all.
 deps:
@@ -61,6 +60,8 @@ bad-corpus: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
 
+.PHONY: asan tsan fuzz-build fuzz-replay fuzz
+
 # AddressSanitizer (and LeakSanitizer) over the whole suite. Tests/lsan.supp lists the
 # leaks that are not ours (each with its reason); everything else fails the run.
 asan: build
@@ -69,14 +70,15 @@ asan: build
 
 # ThreadSanitizer over the suites that run work in parallel, three times: a race only shows
 # when two workers really overlap, which one run does not guarantee.
-TSAN_FILTER ?= Concurrency|EngineTests|LegacyTests|HostileLibraryTests
+TSAN_FILTER ?= HostileConcurrencyTests|HostileResourceTests|EngineTests|LegacyTests
 tsan: build
 	for i in 1 2 3; do \
 	  $(SWIFT) test --sanitize=thread --build-path .build-tsan --filter '$(TSAN_FILTER)' || exit 1; \
 	done
 
 # libFuzzer targets live in the Fuzz/ sub-package (see Fuzz/README.md).
-FUZZ_TARGETS ?= FuzzJPEG FuzzTIFFWalker FuzzDates
+# Every Fuzz/Sources/Fuzz* folder is a target (each must also be listed in Fuzz/Package.swift).
+FUZZ_TARGETS ?= $(sort $(notdir $(wildcard Fuzz/Sources/Fuzz*)))
 FUZZ_SECONDS ?= 60
 FUZZ_WORK ?= .build-fuzz
 FUZZ_BIN = Fuzz/.build/debug
@@ -87,9 +89,10 @@ fuzz-build: deps
 
 # Runs every committed seed once through its target (the CI regression check).
 fuzz-replay: fuzz-build
+	mkdir -p $(FUZZ_WORK)
 	for t in $(FUZZ_TARGETS); do \
 	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -timeout=5 -rss_limit_mb=2048 Fuzz/Seeds/$$t/* \
-	    > $(FUZZ_WORK)-$$t.log 2>&1 || { tail -40 $(FUZZ_WORK)-$$t.log; exit 1; }; \
+	    > $(FUZZ_WORK)/$$t-replay.log 2>&1 || { tail -40 $(FUZZ_WORK)/$$t-replay.log; exit 1; }; \
 	  echo "$$t: $$(ls Fuzz/Seeds/$$t | wc -l) seeds replayed"; \
 	done
 
@@ -104,4 +107,4 @@ fuzz: fuzz-build
 	done
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz Fuzz/.build
+	rm -rf .build

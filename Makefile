@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
 
-test: test-deps lint build unit-tests permission-tests
+test: test-deps lint build unit-tests permission-tests asan tsan fuzz-replay
 
 # Installs only what is missing, so a second run does not touch apt at all.
 deps:
@@ -87,5 +87,51 @@ bench-deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+.PHONY: asan tsan fuzz-build fuzz-replay fuzz
+
+# AddressSanitizer (and LeakSanitizer) over the whole suite. Tests/lsan.supp lists the
+# leaks that are not ours (each with its reason); everything else fails the run.
+asan: build
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address \
+	  --build-path .build-asan
+
+# ThreadSanitizer over the suites that run work in parallel, three times: a race only shows
+# when two workers really overlap, which one run does not guarantee.
+TSAN_FILTER ?= HostileConcurrencyTests|HostileResourceTests|EngineTests|LegacyTests
+tsan: build
+	for i in 1 2 3; do \
+	  $(SWIFT) test --sanitize=thread --build-path .build-tsan --filter '$(TSAN_FILTER)' || exit 1; \
+	done
+
+# libFuzzer targets live in the Fuzz/ sub-package (see Fuzz/README.md).
+# Every Fuzz/Sources/Fuzz* folder is a target (each must also be listed in Fuzz/Package.swift).
+FUZZ_TARGETS ?= $(sort $(notdir $(wildcard Fuzz/Sources/Fuzz*)))
+FUZZ_SECONDS ?= 60
+FUZZ_WORK ?= .build-fuzz
+FUZZ_BIN = Fuzz/.build/debug
+fuzz-build: deps
+	cd Fuzz && $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address \
+	  -Xswiftc -parse-as-library 2>&1 | grep -v "Cannot export local symbol" ; \
+	  test "$${PIPESTATUS[0]}" = 0
+
+# Runs every committed seed once through its target (the CI regression check).
+fuzz-replay: fuzz-build
+	mkdir -p $(FUZZ_WORK)
+	for t in $(FUZZ_TARGETS); do \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t -timeout=5 -rss_limit_mb=2048 Fuzz/Seeds/$$t/* \
+	    > $(FUZZ_WORK)/$$t-replay.log 2>&1 || { tail -40 $(FUZZ_WORK)/$$t-replay.log; exit 1; }; \
+	  echo "$$t: $$(ls Fuzz/Seeds/$$t | wc -l) seeds replayed"; \
+	done
+
+# Time-boxed fuzzing, FUZZ_SECONDS per target, one after another. New inputs go to a
+# scratch corpus under $(FUZZ_WORK); crashes to $(FUZZ_WORK)/<target>/.
+fuzz: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_WORK)/$$t/corpus && \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/$$t $(FUZZ_WORK)/$$t/corpus Fuzz/Seeds/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 -max_len=65536 \
+	    -artifact_prefix=$(FUZZ_WORK)/$$t/ -print_final_stats=1 || exit 1; \
+	done
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz Fuzz/.build

@@ -9,6 +9,11 @@ import GroupEnumerator
   /// Runs the command on the main actor, which stays free while the library is read so
   /// that progress callbacks (main-actor closures) can run.
   @MainActor static func main() async {
+    if let shortage = DescriptorBudget.shortage() {
+      var standardError = FileDescriptorStream.standardError()
+      standardError.write(shortage)
+      exit(DemoCommand.failure)
+    }
     // A closed pipe becomes EPIPE on write, which FileDescriptorStream handles quietly.
     signal(SIGPIPE, SIG_IGN)
     let progressBar =

@@ -109,7 +109,7 @@ final class TemporaryFolder {
       if let stream = opendir(cPath) {
         var names: [[UInt8]] = []
         while let entry = readdir(stream) {
-          let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+          let name = LibraryWalk.name(of: entry)
           if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
         }
         closedir(stream)

@@ -17,7 +17,9 @@ extension AssetsLibrary {
         do throws(LibraryError) {
           let root = try LibraryRoot(path: path)
           let scan = try scanner.scan(in: root, isCancelled: { cancellation.isSet })
-          continuation.resume(returning: .success((root, scan)))
+          // `consume`: this thread must not hold the root after resuming, or a run that
+          // ends soon after (cancelled) could return while the root is still open.
+          continuation.resume(returning: .success((consume root, scan)))
         } catch {
           continuation.resume(returning: .failure(error))
         }

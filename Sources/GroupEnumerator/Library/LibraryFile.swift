@@ -159,10 +159,13 @@ enum BeneathOpener {
     if let result = Openat2.open(in: directory, path: relativePath, flags: fileFlags) {
       switch result {
       case .success(let descriptor): return descriptor
+      // A path of PATH_MAX bytes or more, which the walk lists through per-folder
+      // descriptors: open it the same way, one component at a time.
+      case .failure(let failure) where failure.code == ENAMETOOLONG: break
       case .failure(let failure): throw problem(errno: failure.code, displayPath: displayPath)
       }
     }
-    // The kernel has no openat2: walk the components ourselves.
+    // The kernel has no openat2, or the path is too long for it: walk the components.
     return try openFileByComponents(
       in: directory, relativePath: relativePath, displayPath: displayPath)
   }

@@ -96,15 +96,21 @@ struct LibraryScanner {
   /// - Parameters:
   ///   - libraryRoot: The opened root folder; its path must be ``root``.
   ///   - isCancelled: Polled between folders and every 256 files.
+  ///   - didListFolder: Called with each folder's path after its entries are read and
+  ///     before its subfolders are entered (a test seam).
   /// - Returns: The groups and the folders that could not be read.
   /// - Throws: ``LibraryError`` for an unlistable root or cancellation.
   func scan(
-    in libraryRoot: LibraryRoot, isCancelled: () -> Bool = { false }
+    in libraryRoot: LibraryRoot, isCancelled: () -> Bool = { false },
+    didListFolder: (LibraryPath) -> Void = { _ in }
   ) throws(LibraryError) -> LibraryScan {
     try withoutActuallyEscaping(isCancelled) { isCancelled throws(LibraryError) in
-      var walk = LibraryWalk(options: options, isCancelled: isCancelled)
-      try walk.run(root: libraryRoot)
-      return walk.result()
+      try withoutActuallyEscaping(didListFolder) { didListFolder throws(LibraryError) in
+        var walk = LibraryWalk(
+          options: options, isCancelled: isCancelled, didListFolder: didListFolder)
+        try walk.run(root: libraryRoot)
+        return walk.result()
+      }
     }
   }
 }

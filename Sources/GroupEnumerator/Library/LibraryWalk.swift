@@ -36,15 +36,22 @@ struct LibraryWalk {
 
   private let options: LibraryOptions
   private let isCancelled: () -> Bool
+  /// Called with each folder's path once its entries are read, before any subfolder is
+  /// entered: a test seam for swapping a folder under the walk.
+  private let didListFolder: (LibraryPath) -> Void
   private var frames: [Frame] = []
   private var cameraRoll: [ScannedFile] = []
   private var albums: [LibraryPath: [ScannedFile]] = [:]
   private var folderProblems: [FolderProblem] = []
   private var filesSinceCheck = 0
 
-  init(options: LibraryOptions, isCancelled: @escaping () -> Bool) {
+  init(
+    options: LibraryOptions, isCancelled: @escaping () -> Bool,
+    didListFolder: @escaping (LibraryPath) -> Void = { _ in }
+  ) {
     self.options = options
     self.isCancelled = isCancelled
+    self.didListFolder = didListFolder
   }
 
   /// Walks every folder below `root`.
@@ -165,10 +172,11 @@ struct LibraryWalk {
         if errno != 0 { failure = errno }
         break
       }
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      let name = LibraryWalk.name(of: entry)
       try classify(name: name, in: folder, path: frame.path, into: &listing)
     }
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
+    didListFolder(frame.path)
     guard !listing.files.isEmpty else { return failure }
     if isCameraRoll(frame.path) {
       cameraRoll += listing.files
@@ -273,6 +281,18 @@ struct LibraryWalk {
           + " nor any other photo or video format this library reads.")
     }
     return file
+  }
+
+  /// The name of a directory entry, as bytes.
+  ///
+  /// `d_name` is declared as 256 bytes, but glibc's `readdir` packs entries only as long
+  /// as their names: copying the whole array (`entry.pointee.d_name`) reads past the
+  /// entry, and past the heap buffer for the last one (AddressSanitizer reports it).
+  static func name(of entry: UnsafePointer<dirent>) -> [UInt8] {
+    guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
+    let start = UnsafeRawPointer(entry) + offset
+    let length = strlen(start.assumingMemoryBound(to: CChar.self))
+    return Array(UnsafeRawBufferPointer(start: start, count: length))
   }
 
   private func checkCancellation() throws(LibraryError) {

@@ -168,7 +168,7 @@ struct BigTIFFDirectoryWalker<Source: ByteSource> {
     guard offset >= UInt64(Self.headerLength), let start = Int(exactly: offset),
       start <= source.count - 8
     else {
-      faults.append("IFD offset \(offset) is outside the file.")
+      faults.append("IFD offset \(offset) lies in the 16-byte header or past the end of the file.")
       return []
     }
     let declaredBytes: [UInt8]

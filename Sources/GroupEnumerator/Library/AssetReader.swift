@@ -35,7 +35,10 @@ enum AssetReader {
       // Our own box reader finds the primary item's size and the EXIF item (libexif reads
       // it): faster than gexiv2 and right where exiv2 0.27.6 is not (README, formats).
       read = { HEIFMetadataReader.read(from: $0) }
-    case .png, .tiff, .webp, .raw, .jpegXL:
+    case .tiff, .raw:
+      // exiv2 0.27.6 reads neither BigTIFF nor CR3 (an ISO-BMFF RAW): our own readers do.
+      read = { readTIFFFamily(from: $0, format: format) }
+    case .png, .webp, .jpegXL:
       read = { Exiv2MetadataReader.read(from: $0, format: format) }
     case .quickTime, .mp4, .m4v, .threeGPP:
       // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.
@@ -61,5 +64,19 @@ enum AssetReader {
       metadata.problems.append(error)
       return metadata
     }
+  }
+
+  /// Reads a file that sniffed as TIFF or RAW: BigTIFF (`II+\0`, `MM\0+`, whatever its
+  /// name) with ``BigTIFFReader``, a RAW that is an ISO base media file (Canon CR3) with
+  /// ``CR3MetadataReader``, everything else with gexiv2.
+  static func readTIFFFamily(from file: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    let header = (try? file.bytes(at: 0, length: 8)) ?? []
+    if BigTIFFReader.isBigTIFF(header: header) {
+      return BigTIFFReader.read(from: file)
+    }
+    if format == .raw, CR3MetadataReader.isISOBaseMedia(header: header) {
+      return CR3MetadataReader.read(from: PrefetchedByteSource(file))
+    }
+    return Exiv2MetadataReader.read(from: file, format: format)
   }
 }

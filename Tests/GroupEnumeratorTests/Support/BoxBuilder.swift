@@ -328,3 +328,146 @@ extension BoxBuilder {
     be32(headerOffset) + [UInt8](repeating: 0, count: Int(headerOffset)) + tiff
   }
 }
+
+// MARK: - Canon CR3
+
+extension BoxBuilder {
+  /// Canon's `uuid` extended type that marks the box holding the CR3 TIFF blocks.
+  static let canonUUID: [UInt8] = [
+    0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48,
+  ]
+
+  /// A `uuid` box: the 16-byte extended type, then the children.
+  static func uuid(_ extendedType: [UInt8], children: [[UInt8]]) -> [UInt8] {
+    box("uuid", extendedType + children.flatMap { $0 })
+  }
+
+  /// A TIFF block whose one IFD holds `entries` (CR3's `CMT2` and `CMT4` hold the EXIF and
+  /// GPS IFDs this way, as the first IFD of their own TIFF header).
+  static func standaloneTIFF(_ entries: [(UInt16, EXIFTestBuilder.Value)], bigEndian: Bool = false)
+    -> [UInt8]
+  {
+    var builder = EXIFTestBuilder()
+    builder.bigEndian = bigEndian
+    builder.ifd0 = entries
+    return builder.tiff()
+  }
+
+  /// A CR3 skeleton: `ftyp crx `, `moov` holding the Canon `uuid` box (a `CNCV`, then the
+  /// given `CMTn` blocks, any of which may be left out, then a `THMB`), an `mvhd`, and an
+  /// `mdat`.
+  static func cr3(
+    cmt1: [UInt8]?, cmt2: [UInt8]?, cmt3: [UInt8]? = nil, cmt4: [UInt8]?,
+    uuidType: [UInt8] = canonUUID
+  ) -> [UInt8] {
+    var children = [box("CNCV", Array("CanonCR3_001/00.09.00/00.00.00".utf8))]
+    for (name, block) in [("CMT1", cmt1), ("CMT2", cmt2), ("CMT3", cmt3), ("CMT4", cmt4)] {
+      if let block { children.append(box(name, block)) }
+    }
+    children.append(box("THMB", [UInt8](repeating: 0, count: 16)))
+    let movie = box("moov", children: [uuid(uuidType, children: children), mvhd(creation: 0)])
+    return box("ftyp", code("crx ").bytes + be32(1) + code("crx ").bytes + code("isom").bytes)
+      + movie + box("mdat", [1, 2, 3, 4])
+  }
+}
+
+// MARK: - BigTIFF
+
+/// Builds BigTIFF files byte by byte: a 16-byte header, then IFD0, the EXIF IFD and the
+/// GPS IFD one after another (20-byte entries, 8-byte counts and offsets), then the values
+/// that do not fit in an entry's 8-byte field.
+struct BigTIFFTestBuilder {
+  /// One entry: tag, type, declared count and the value's bytes (in the file's byte order;
+  /// use the helpers). `field` overrides the 8-byte value field when set.
+  struct Entry {
+    var tag: UInt16
+    var type: UInt16
+    var count: UInt64
+    var data: [UInt8] = []
+    var field: UInt64?
+  }
+
+  var bigEndian = false
+  var ifd0: [Entry] = []
+  var exif: [Entry] = []
+  var gps: [Entry] = []
+  /// The type of the `ExifIFDPointer`/`GPSInfoIFDPointer` entries written (16 = `LONG8`,
+  /// 18 = `IFD8`, 4 = `LONG`).
+  var pointerType: UInt16 = 18
+  /// Overrides the IFD0 offset in the header.
+  var firstDirectoryOffset: UInt64?
+
+  func ascii(_ tag: UInt16, _ text: String) -> Entry {
+    let bytes = Array(text.utf8) + [0]
+    return Entry(tag: tag, type: 2, count: UInt64(bytes.count), data: bytes)
+  }
+
+  func short(_ tag: UInt16, _ values: [UInt16]) -> Entry {
+    Entry(
+      tag: tag, type: 3, count: UInt64(values.count),
+      data: values.flatMap { number(UInt64($0), 2) })
+  }
+
+  func long(_ tag: UInt16, _ values: [UInt32]) -> Entry {
+    Entry(
+      tag: tag, type: 4, count: UInt64(values.count),
+      data: values.flatMap { number(UInt64($0), 4) })
+  }
+
+  func long8(_ tag: UInt16, _ values: [UInt64]) -> Entry {
+    Entry(tag: tag, type: 16, count: UInt64(values.count), data: values.flatMap { number($0, 8) })
+  }
+
+  func rational(_ tag: UInt16, _ parts: [(UInt32, UInt32)]) -> Entry {
+    Entry(
+      tag: tag, type: 5, count: UInt64(parts.count),
+      data: parts.flatMap { number(UInt64($0.0), 4) + number(UInt64($0.1), 4) })
+  }
+
+  /// The file's bytes.
+  func file() -> [UInt8] {
+    var directories = [ifd0]
+    let hasEXIF = !exif.isEmpty
+    let hasGPS = !gps.isEmpty
+    if hasEXIF { directories[0].append(Entry(tag: 0x8769, type: pointerType, count: 1)) }
+    if hasGPS { directories[0].append(Entry(tag: 0x8825, type: pointerType, count: 1)) }
+    if hasEXIF { directories.append(exif) }
+    if hasGPS { directories.append(gps) }
+    var offsets: [UInt64] = []
+    var position: UInt64 = 16
+    for directory in directories {
+      offsets.append(position)
+      position += 8 + 20 * UInt64(directory.count) + 8
+    }
+    var out: [UInt8] = bigEndian ? [0x4D, 0x4D, 0, 0x2B] : [0x49, 0x49, 0x2B, 0]
+    out += number(8, 2) + number(0, 2) + number(firstDirectoryOffset ?? offsets[0], 8)
+    var data: [UInt8] = []
+    for directory in directories {
+      out += number(UInt64(directory.count), 8)
+      for entry in directory.sorted(by: { $0.tag < $1.tag }) {
+        out += number(UInt64(entry.tag), 2) + number(UInt64(entry.type), 2)
+        out += number(entry.count, 8)
+        if let field = entry.field {
+          out += number(field, 8)
+        } else if entry.tag == 0x8769 || entry.tag == 0x8825, entry.data.isEmpty {
+          let target = entry.tag == 0x8769 ? offsets[1] : offsets[hasEXIF ? 2 : 1]
+          out += number(target, entry.type == 4 || entry.type == 13 ? 4 : 8)
+          out += [UInt8](repeating: 0, count: entry.type == 4 || entry.type == 13 ? 4 : 0)
+        } else if entry.data.count <= 8 {
+          out += entry.data + [UInt8](repeating: 0, count: 8 - entry.data.count)
+        } else {
+          out += number(position + UInt64(data.count), 8)
+          data += entry.data
+        }
+      }
+      out += number(0, 8)
+    }
+    return out + data
+  }
+
+  /// `value` in `width` bytes, in the file's byte order.
+  func number(_ value: UInt64, _ width: Int) -> [UInt8] {
+    let bytes = (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
+    return bigEndian ? bytes : bytes.reversed()
+  }
+}

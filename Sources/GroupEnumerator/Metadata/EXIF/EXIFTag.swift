@@ -3,6 +3,8 @@
 /// Numbers are from the EXIF 2.32 specification (CIPA DC-008), §4.6.
 enum EXIFTag {
   // IFD0 (TIFF)
+  static let imageWidth: UInt16 = 0x0100
+  static let imageLength: UInt16 = 0x0101
   static let orientation: UInt16 = 0x0112
   static let dateTime: UInt16 = 0x0132
   static let jpegInterchangeFormat: UInt16 = 0x0201
@@ -30,6 +32,13 @@ enum EXIFTag {
   static let gpsLongitude: UInt16 = 0x0004
   static let gpsAltitudeRef: UInt16 = 0x0005
   static let gpsAltitude: UInt16 = 0x0006
+
+  /// IFD0's `ImageWidth` and `ImageLength` (TIFF 6.0 §8): the stored size of a TIFF
+  /// image, which readers of TIFF-structured files (CR3, BigTIFF) decode themselves; the
+  /// interpreter does not use them.
+  static let imageSize: [EXIFTagTable.Key] = [
+    .init(directory: .ifd0, tag: imageWidth), .init(directory: .ifd0, tag: imageLength),
+  ]
 
   /// Every tag the interpreter may ask for, by directory: what a reader needs to decode.
   static let interpreted: [EXIFTagTable.Key] = {

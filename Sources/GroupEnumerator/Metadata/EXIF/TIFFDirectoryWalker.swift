@@ -35,26 +35,38 @@ struct TIFFDirectoryWalker {
     guard unsigned16(at: 2) == 42 else { return nil }
   }
 
-  /// Reads IFD0 and its EXIF and GPS sub-IFDs, decoding the tags in ``EXIFTag/interpreted``.
+  /// Reads IFD0 and its EXIF and GPS sub-IFDs, decoding the tags in
+  /// ``TIFFDirectoryWalker/decodedTags``.
   ///
   /// - Complexity: O(*n*) in the number of entries read; each directory is read once.
-  mutating func read() -> EXIFTagTable {
+  mutating func read() -> EXIFTagTable { read(firstDirectoryAs: .ifd0) }
+
+  /// Reads the directory the header points to as `directory`; when that is IFD0, also the
+  /// EXIF and GPS sub-IFDs it points to.
+  ///
+  /// A block whose first IFD is not IFD0 is how Canon CR3 stores its EXIF and GPS IFDs:
+  /// each in a TIFF block of its own (`CMT2`, `CMT4`), see ``CR3MetadataReader``.
+  ///
+  /// - Parameter directory: What the first IFD is.
+  /// - Complexity: O(*n*) in the number of entries read; each directory is read once.
+  mutating func read(firstDirectoryAs directory: EXIFDirectory) -> EXIFTagTable {
     var table = EXIFTagTable()
     var visited: Set<Int> = []
-    guard let ifd0 = unsigned32(at: 4).flatMap({ Int(exactly: $0) }) else { return table }
-    let ifd0Entries = directory(at: ifd0, visited: &visited)
-    store(ifd0Entries, as: .ifd0, into: &table)
+    guard let first = unsigned32(at: 4).flatMap({ Int(exactly: $0) }) else { return table }
+    let firstEntries = self.directory(at: first, visited: &visited)
+    store(firstEntries, as: directory, into: &table)
+    guard directory == .ifd0 else { return table }
     for (pointer, target) in [
       (EXIFTag.exifIFDPointer, EXIFDirectory.exif), (EXIFTag.gpsInfoIFDPointer, .gps),
     ] {
-      guard let entry = ifd0Entries.first(where: { $0.tag == pointer }) else { continue }
+      guard let entry = firstEntries.first(where: { $0.tag == pointer }) else { continue }
       guard entry.count == 1, entry.type == 4 || entry.type == 13,
         let offset = unsigned32(at: entry.valueFieldOffset).flatMap({ Int(exactly: $0) })
       else {
         faults.append("Pointer tag 0x\(String(pointer, radix: 16)) is not one LONG.")
         continue
       }
-      store(directory(at: offset, visited: &visited), as: target, into: &table)
+      store(self.directory(at: offset, visited: &visited), as: target, into: &table)
     }
     return table
   }
@@ -96,7 +108,7 @@ struct TIFFDirectoryWalker {
   ) {
     table.entryCounts[directory] = entries.count
     for entry in entries
-    where EXIFTag.interpreted.contains(.init(directory: directory, tag: entry.tag)) {
+    where Self.decodedTags.contains(.init(directory: directory, tag: entry.tag)) {
       if let value = value(of: entry) {
         table.values[.init(directory: directory, tag: entry.tag)] = value
       } else {
@@ -105,18 +117,14 @@ struct TIFFDirectoryWalker {
     }
   }
 
+  /// The tags decoded into the table: those the interpreter reads, and IFD0's image size.
+  static let decodedTags = Set(EXIFTag.interpreted + EXIFTag.imageSize)
+
   /// The most components decoded for a numeric value; the interpreted tags need at most 3.
-  private static let maximumComponents = 16
+  static let maximumComponents = 16
 
   private func value(of entry: Entry) -> EXIFValue? {
-    let unit: Int
-    switch entry.type {
-    case 1, 2, 6, 7: unit = 1
-    case 3, 8: unit = 2
-    case 4, 9, 11, 13: unit = 4
-    case 5, 10, 12: unit = 8
-    default: return .other(type: entry.type)
-    }
+    guard let unit = Self.unitLength(ofType: entry.type) else { return .other(type: entry.type) }
     guard let count = Int(exactly: entry.count) else { return nil }
     let (length, overflow) = count.multipliedReportingOverflow(by: unit)
     guard !overflow else { return nil }
@@ -130,32 +138,66 @@ struct TIFFDirectoryWalker {
     }
     let (end, endOverflow) = start.addingReportingOverflow(length)
     guard !endOverflow, start >= 0, end <= bytes.count else { return nil }
-    let numericCount = min(count, Self.maximumComponents)
-    switch entry.type {
-    case 1: return .byte(Array(bytes[start..<(start + numericCount)]))
-    case 2: return .ascii(Array(bytes[start..<end]))
-    case 7:
-      return .undefined(Array(bytes[start..<min(end, start + EXIFValue.maximumUndefinedLength)]))
-    case 3: return .short((0..<numericCount).compactMap { unsigned16(at: start + $0 * 2) })
-    case 4: return .long((0..<numericCount).compactMap { unsigned32(at: start + $0 * 4) })
+    return Self.decode(
+      type: entry.type, count: count, data: bytes[start..<end], isBigEndian: isBigEndian)
+  }
+
+  /// The length in bytes of one component of a TIFF type (TIFF 6.0 §2, "Types"), or `nil`
+  /// for a type TIFF 6.0 does not define.
+  static func unitLength(ofType type: UInt16) -> Int? {
+    switch type {
+    case 1, 2, 6, 7: 1
+    case 3, 8: 2
+    case 4, 9, 11, 13: 4
+    case 5, 10, 12: 8
+    default: nil
+    }
+  }
+
+  /// Decodes a value from its bytes.
+  ///
+  /// - Parameters:
+  ///   - type: The TIFF type.
+  ///   - count: The number of components the entry declares.
+  ///   - data: The value's bytes; for a numeric type at least the first
+  ///     ``maximumComponents`` components (components missing from `data` are left out).
+  ///   - isBigEndian: The byte order.
+  /// - Returns: The value; `.other` for a type that is not decoded.
+  static func decode(type: UInt16, count: Int, data: ArraySlice<UInt8>, isBigEndian: Bool)
+    -> EXIFValue
+  {
+    let numericCount = min(count, maximumComponents)
+    func number(_ index: Int, _ width: Int) -> UInt32? {
+      let (offset, overflow) = index.multipliedReportingOverflow(by: width)
+      guard !overflow, offset >= 0, offset <= data.count - width else { return nil }
+      let field = data[(data.startIndex + offset)..<(data.startIndex + offset + width)]
+      let ordered = isBigEndian ? Array(field) : field.reversed()
+      return ordered.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+    switch type {
+    case 1: return .byte(Array(data.prefix(numericCount)))
+    case 2: return .ascii(Array(data))
+    case 7: return .undefined(Array(data.prefix(EXIFValue.maximumUndefinedLength)))
+    case 3:
+      return .short(
+        (0..<numericCount).compactMap { number($0, 2).map { UInt16(truncatingIfNeeded: $0) } })
+    case 4: return .long((0..<numericCount).compactMap { number($0, 4) })
     case 5:
       return .rational(
         (0..<numericCount).compactMap { index in
-          guard let numerator = unsigned32(at: start + index * 8),
-            let denominator = unsigned32(at: start + index * 8 + 4)
+          guard let numerator = number(index * 2, 4), let denominator = number(index * 2 + 1, 4)
           else { return nil }
           return EXIFRational(numerator: numerator, denominator: denominator)
         })
     case 10:
       return .signedRational(
         (0..<numericCount).compactMap { index in
-          guard let numerator = unsigned32(at: start + index * 8),
-            let denominator = unsigned32(at: start + index * 8 + 4)
+          guard let numerator = number(index * 2, 4), let denominator = number(index * 2 + 1, 4)
           else { return nil }
           return EXIFSignedRational(
             numerator: Int32(bitPattern: numerator), denominator: Int32(bitPattern: denominator))
         })
-    default: return .other(type: entry.type)
+    default: return .other(type: type)
     }
   }
 

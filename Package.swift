@@ -13,6 +13,12 @@ let package = Package(
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
     ),
+    // zlib, for PNG's compressed text chunks (PNGMetadataReader).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .systemLibrary(
       name: "CGExiv2",
       pkgConfig: "gexiv2",
@@ -26,7 +32,7 @@ let package = Package(
     ),
     .target(
       name: "GroupEnumerator",
-      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim"]
+      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim", "CZlib"]
     ),
     .executableTarget(
       name: "Demo",

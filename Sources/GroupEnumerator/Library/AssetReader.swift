@@ -35,7 +35,11 @@ enum AssetReader {
       // Our own box reader finds the primary item's size and the EXIF item (libexif reads
       // it): faster than gexiv2 and right where exiv2 0.27.6 is not (README, formats).
       read = { HEIFMetadataReader.read(from: $0) }
-    case .png, .tiff, .webp, .raw, .jpegXL:
+    case .png:
+      // Our own chunk walk reads IHDR and the EXIF block (eXIf, or ImageMagick's raw
+      // profile in a text chunk, which exiv2 0.27.6 misses); libexif decodes it.
+      read = { PNGMetadataReader.read(from: PrefetchedByteSource($0)) }
+    case .tiff, .webp, .raw, .jpegXL:
       read = { Exiv2MetadataReader.read(from: $0, format: format) }
     case .quickTime, .mp4, .m4v, .threeGPP:
       // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.

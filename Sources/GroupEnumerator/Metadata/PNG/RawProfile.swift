@@ -33,19 +33,17 @@ struct RawProfile: Equatable {
   ///
   /// - Parameter limit: The largest declared count accepted.
   init(decoding text: [UInt8], limit: Int) throws(Failure) {
-    var index = 0
-    // Newline, name, newline.
-    guard text.first == Self.newline else { throw .badHeader }
-    index = 1
+    // Newline, name, newline (CR LF is accepted for each newline of the header).
+    guard var index = Self.afterNewline(in: text, at: 0) else { throw .badHeader }
     let nameStart = index
     while index < text.count, index - nameStart < 64, Self.isNameCharacter(text[index]) {
       index += 1
     }
-    guard index > nameStart, index < text.count, text[index] == Self.newline else {
+    name = String(decoding: text[nameStart..<index], as: Unicode.ASCII.self)
+    guard index > nameStart, let afterName = Self.afterNewline(in: text, at: index) else {
       throw .badHeader
     }
-    name = String(decoding: text[nameStart..<index], as: Unicode.ASCII.self)
-    index += 1
+    index = afterName
     // Spaces, the decimal count, newline.
     while index < text.count, text[index] == Self.space { index += 1 }
     let digitsStart = index
@@ -54,10 +52,10 @@ struct RawProfile: Equatable {
       declared = declared * 10 + digit
       index += 1
     }
-    guard index > digitsStart, index < text.count, text[index] == Self.newline else {
+    guard index > digitsStart, let afterCount = Self.afterNewline(in: text, at: index) else {
       throw .badHeader
     }
-    index += 1
+    index = afterCount
     guard declared <= limit else { throw .tooLarge(declared: declared, limit: limit) }
     // Exactly `declared` bytes of hex, whitespace allowed between digits.
     var bytes = [UInt8]()
@@ -85,6 +83,16 @@ struct RawProfile: Equatable {
   }
 
   private static let newline = UInt8(ascii: "\n")
+  private static let carriageReturn = UInt8(ascii: "\r")
+
+  /// The index after the `\n` or `\r\n` at `index`, or `nil` when there is none.
+  private static func afterNewline(in text: [UInt8], at index: Int) -> Int? {
+    guard index < text.count else { return nil }
+    if text[index] == newline { return index + 1 }
+    guard text[index] == carriageReturn, index + 1 < text.count, text[index + 1] == newline
+    else { return nil }
+    return index + 2
+  }
   private static let space = UInt8(ascii: " ")
 
   private static func isNameCharacter(_ byte: UInt8) -> Bool {

@@ -40,7 +40,8 @@ let package = Package(
     ),
     .testTarget(
       name: "GroupEnumeratorTests",
-      dependencies: ["GroupEnumerator"],
+      // CZlib compresses the text chunks PNGMetadataReaderTests builds.
+      dependencies: ["GroupEnumerator", "CZlib"],
       // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
       exclude: ["Resources"]
     ),

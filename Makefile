@@ -4,7 +4,7 @@ SWIFT ?= swift
 SHARED ?= ../shared
 LIBRARY ?= Fixtures/Library
 # Debian packages the build needs (C libraries behind the metadata readers).
-BUILD_PACKAGES := libexif-dev libgexiv2-dev pkg-config
+BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
 # Extra packages the tests need (setpriv comes from util-linux).
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -13,6 +13,12 @@ let package = Package(
       pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
     ),
+    // zlib, for PNG's compressed text chunks (PNGMetadataReader).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
     .systemLibrary(
       name: "CGExiv2",
       pkgConfig: "gexiv2",
@@ -26,7 +32,7 @@ let package = Package(
     ),
     .target(
       name: "GroupEnumerator",
-      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim"]
+      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim", "CZlib"]
     ),
     .executableTarget(
       name: "Demo",
@@ -34,7 +40,8 @@ let package = Package(
     ),
     .testTarget(
       name: "GroupEnumeratorTests",
-      dependencies: ["GroupEnumerator"],
+      // CZlib compresses the text chunks PNGMetadataReaderTests builds.
+      dependencies: ["GroupEnumerator", "CZlib"],
       // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
       exclude: ["Resources"]
     ),

@@ -35,10 +35,14 @@ enum AssetReader {
       // Our own box reader finds the primary item's size and the EXIF item (libexif reads
       // it): faster than gexiv2 and right where exiv2 0.27.6 is not (README, formats).
       read = { HEIFMetadataReader.read(from: $0) }
+    case .png:
+      // Our own chunk walk reads IHDR and the EXIF block (eXIf, or ImageMagick's raw
+      // profile in a text chunk, which exiv2 0.27.6 misses); libexif decodes it.
+      read = { PNGMetadataReader.read(from: PrefetchedByteSource($0)) }
     case .tiff, .raw:
       // exiv2 0.27.6 reads neither BigTIFF nor CR3 (an ISO-BMFF RAW): our own readers do.
       read = { readTIFFFamily(from: $0, format: format) }
-    case .png, .webp, .jpegXL:
+    case .webp, .jpegXL:
       read = { Exiv2MetadataReader.read(from: $0, format: format) }
     case .quickTime, .mp4, .m4v, .threeGPP:
       // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.

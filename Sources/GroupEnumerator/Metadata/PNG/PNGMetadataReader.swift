@@ -1,0 +1,64 @@
+/// Reads a PNG still's metadata with our own bounds-checked chunk walk, handing only the
+/// EXIF block to libexif (as for JPEG).
+///
+/// What it reads (PNG 3rd edition, §5 and §11):
+/// - `IHDR`: the pixel size. It is always the size reported, never EXIF
+///   `PixelXDimension`/`PixelYDimension`.
+/// - `eXIf`: the EXIF block as TIFF bytes (a leading `Exif\0\0` is tolerated).
+/// - `tEXt`, `zTXt` and `iTXt` chunks with the keyword `Raw profile type exif` or
+///   `Raw profile type APP1`: ImageMagick's older way of storing the same block, hex
+///   encoded (``RawProfile``), with or without `Exif\0\0` in front of the TIFF header.
+///
+/// When a file has both, the `eXIf` chunk is used: it is the standard place, and the
+/// raw profile is a legacy copy. (ExifTool instead uses whichever comes first; on a file
+/// whose two copies differ, `nom-exif/exif-both.png`, that is a raw profile with a
+/// damaged GPS pointer, and ExifTool then refuses the `eXIf` copy as a directory loop
+/// because its IFD0 sits at the same offset.) The block goes through
+/// ``JPEGMetadataReader/exifTable(payload:problems:)`` and ``EXIFInterpreter``.
+///
+/// How it stays safe: chunk headers are read 8 bytes at a time and image data (`IDAT`) is
+/// skipped by offset, never read; the walk ends at `IEND`, at the first `IDAT` when EXIF
+/// has already been found (an `eXIf` written after the image data is still found when
+/// none came before it), or after ``maximumChunks`` chunks. Only the chunks used are
+/// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
+/// keyword (read from its first 80 bytes) names an EXIF profile; compressed text is
+/// inflated up to ``maximumInflatedLength`` bytes. Chunk CRCs are checked for the chunks
+/// loaded; a mismatch is reported, and the chunk still used (ExifTool does the same).
+enum PNGMetadataReader {
+  /// The most chunks looked at (a 1 GB PNG with 8 KiB `IDAT` chunks has 131,072).
+  static let maximumChunks = 1 << 18
+  /// The largest chunk loaded; real EXIF chunks are a few kilobytes.
+  static let maximumChunkLength = 4 << 20
+  /// The most bytes a compressed text chunk may inflate to.
+  static let maximumInflatedLength = 4 << 20
+  /// The largest EXIF block a raw profile may declare.
+  static let maximumProfileLength = 4 << 20
+
+  /// The keywords of text chunks that hold an EXIF raw profile (compared ignoring case).
+  static let exifProfileKeywords = ["raw profile type exif", "raw profile type app1"]
+
+  /// Reads everything the engine needs from a PNG file. Never throws and never traps:
+  /// what cannot be read becomes an entry in ``MediaMetadata/problems``.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: Dates, location, stored pixel size, EXIF orientation and whether the EXIF
+  ///   block has a thumbnail, with the problems found.
+  static func read(from source: some ByteSource) -> MediaMetadata {
+    var structure = PNGStructure()
+    do {
+      try structure.walk(source)
+    } catch {
+      structure.problems.append(error)
+    }
+    var metadata = MediaMetadata()
+    metadata.problems = structure.problems
+    if let payload = structure.exifPayload {
+      let table = JPEGMetadataReader.exifTable(payload: payload, problems: &metadata.problems)
+      EXIFInterpreter.apply(table, to: &metadata)
+    }
+    // IHDR decides, whatever EXIF said (PixelXDimension).
+    metadata.pixelWidth = structure.width
+    metadata.pixelHeight = structure.height
+    return metadata
+  }
+}

@@ -1,0 +1,227 @@
+/// What a walk over a PNG's chunks found: the `IHDR` size and the EXIF block.
+///
+/// See ``PNGMetadataReader`` for what is read and the limits that keep the walk bounded.
+struct PNGStructure {
+  /// Where an EXIF block came from.
+  enum EXIFOrigin: Equatable {
+    /// An `eXIf` chunk.
+    case exifChunk
+    /// A text chunk holding a raw profile.
+    case rawProfile(keyword: String)
+  }
+
+  /// The `IHDR` width; `nil` when there is no valid `IHDR`.
+  var width: Int?
+  /// The `IHDR` height; `nil` when there is no valid `IHDR`.
+  var height: Int?
+  /// The EXIF block as an `APP1` payload: `Exif\0\0` then the TIFF bytes.
+  var exifPayload: [UInt8]?
+  /// Where ``exifPayload`` came from.
+  var exifOrigin: EXIFOrigin?
+  /// How many chunk headers were read.
+  var chunkCount = 0
+  /// What was wrong, in the order found.
+  var problems: [AssetProblem] = []
+
+  /// Walks the chunks of `source`, filling in what it finds.
+  ///
+  /// - Throws: An ``AssetProblem`` when the file is not a PNG or a read fails; what was
+  ///   found before stays.
+  mutating func walk(_ source: some ByteSource) throws(AssetProblem) {
+    let count = source.count
+    guard count > 0 else {
+      problems.append(.init(.emptyFile, "The file is empty."))
+      return
+    }
+    guard try source.bytes(at: 0, length: 8) == PNGChunkHeader.signature else {
+      throw AssetProblem(.unrecognizedFormat, "The file does not start with the PNG signature.")
+    }
+    var offset = PNGChunkHeader.signature.count
+    var sawImageData = false
+    while true {
+      guard chunkCount < PNGMetadataReader.maximumChunks else {
+        problems.append(
+          .init(
+            .unsupported,
+            "The PNG has more than \(PNGMetadataReader.maximumChunks) chunks; the rest were "
+              + "not read."))
+        return
+      }
+      guard offset < count,
+        let header = try PNGChunkHeader(source.bytes(at: offset, length: 8), offset: offset)
+      else {
+        problems.append(
+          .init(.malformed, "The PNG ends at offset \(offset) without an IEND chunk."))
+        return
+      }
+      chunkCount += 1
+      if chunkCount == 1, header.kind != .header {
+        problems.append(
+          .init(.malformed, "The PNG's first chunk is '\(header.name)', not IHDR."))
+      }
+      guard header.length <= count - header.dataOffset else {
+        problems.append(
+          .init(
+            .malformed,
+            "The PNG chunk '\(header.name)' at offset \(offset) declares \(header.length) "
+              + "bytes, past the end of the file (\(count) bytes)."))
+        return
+      }
+      switch header.kind {
+      case .header where chunkCount == 1:
+        readHeader(try load(header, from: source))
+      case .exif where exifOrigin != .exifChunk:
+        if let data = try load(header, from: source) { useEXIFChunk(data, header: header) }
+      case .text where exifOrigin == nil, .compressedText where exifOrigin == nil,
+        .internationalText where exifOrigin == nil:
+        try readText(header, from: source)
+      case .imageData where !sawImageData:
+        sawImageData = true
+        // The image data is never read; an eXIf after it is only looked for when no EXIF
+        // came before it.
+        if exifOrigin != nil { return }
+      case .end:
+        return
+      default:
+        break
+      }
+      if exifOrigin == .exifChunk { return }
+      offset = header.nextOffset
+    }
+  }
+
+  // MARK: - Chunks
+
+  /// The chunk's data, read with its CRC and checked against it; `nil` (and a problem)
+  /// when it is longer than ``PNGMetadataReader/maximumChunkLength`` or cannot be read.
+  private mutating func load(_ header: PNGChunkHeader, from source: some ByteSource)
+    throws(AssetProblem) -> [UInt8]?
+  {
+    guard header.length <= PNGMetadataReader.maximumChunkLength else {
+      problems.append(
+        .init(
+          .unsupported,
+          "The PNG chunk '\(header.name)' at offset \(header.offset) is \(header.length) bytes; "
+            + "only chunks up to \(PNGMetadataReader.maximumChunkLength) bytes are read."))
+      return nil
+    }
+    let bytes = try source.bytes(at: header.dataOffset, length: header.length + 4)
+    guard bytes.count >= header.length else {
+      problems.append(
+        .init(
+          .malformed,
+          "The PNG chunk '\(header.name)' at offset \(header.offset) could only be read for "
+            + "\(bytes.count) of \(header.length) bytes."))
+      return nil
+    }
+    let data = Array(bytes.prefix(header.length))
+    if let stored = BigEndian.uint32(bytes, at: header.length) {
+      if stored != CRC32.checksum(header.type, data) {
+        problems.append(
+          .init(
+            .malformed,
+            "The PNG chunk '\(header.name)' at offset \(header.offset) fails its CRC; it was "
+              + "read anyway."))
+      }
+    } else {
+      problems.append(
+        .init(
+          .malformed,
+          "The PNG chunk '\(header.name)' at offset \(header.offset) has no CRC (the file "
+            + "ends); it was read anyway."))
+    }
+    return data
+  }
+
+  /// Takes the size from `IHDR`'s data: width and height, each 1 to 2^31 − 1 (PNG §11.2.2).
+  private mutating func readHeader(_ data: [UInt8]?) {
+    guard let data else { return }
+    guard data.count == 13, let width = BigEndian.uint32(data, at: 0),
+      let height = BigEndian.uint32(data, at: 4)
+    else {
+      problems.append(
+        .init(.malformed, "The PNG's IHDR chunk is \(data.count) bytes, not 13."))
+      return
+    }
+    let limit = UInt32(PNGChunkHeader.maximumLength)
+    guard (1...limit).contains(width), (1...limit).contains(height) else {
+      problems.append(
+        .init(
+          .invalidValue,
+          "The PNG's IHDR gives a size of \(width) × \(height); its size is unknown."))
+      return
+    }
+    self.width = Int(width)
+    self.height = Int(height)
+  }
+
+  /// Takes an `eXIf` chunk's TIFF bytes as the EXIF block.
+  private mutating func useEXIFChunk(_ data: [UInt8], header: PNGChunkHeader) {
+    guard let payload = Self.exifPayload(data) else {
+      problems.append(
+        .init(
+          .malformed,
+          "The PNG eXIf chunk at offset \(header.offset) does not start with a TIFF header."))
+      return
+    }
+    exifPayload = payload
+    exifOrigin = .exifChunk
+  }
+
+  /// Reads a text chunk's keyword and, when it names an EXIF raw profile, the profile.
+  private mutating func readText(_ header: PNGChunkHeader, from source: some ByteSource)
+    throws(AssetProblem)
+  {
+    let prefix = try source.bytes(
+      at: header.dataOffset, length: min(header.length, PNGTextChunk.maximumKeywordLength + 1))
+    guard let keyword = PNGTextChunk.keyword(in: prefix) else { return }
+    let keywordText = String(decoding: keyword, as: Unicode.ASCII.self)
+    guard PNGMetadataReader.exifProfileKeywords.contains(keywordText.lowercased()),
+      let data = try load(header, from: source)
+    else { return }
+    let subject = "The PNG \(header.name) chunk '\(keywordText)' at offset \(header.offset)"
+    let text: [UInt8]
+    do {
+      text = try PNGTextChunk(
+        data: data, kind: header.kind, limit: PNGMetadataReader.maximumInflatedLength
+      ).text
+    } catch {
+      problems.append(.init(error.code, "\(subject): \(error.message)"))
+      return
+    }
+    let profile: RawProfile
+    do {
+      profile = try RawProfile(decoding: text, limit: PNGMetadataReader.maximumProfileLength)
+    } catch {
+      problems.append(.init(.malformed, "\(subject) is not a valid raw profile: \(error)."))
+      return
+    }
+    if profile.trailingBytes > 0 {
+      problems.append(
+        .init(
+          .malformed,
+          "\(subject) has \(profile.trailingBytes) bytes after its declared \(profile.bytes.count) "
+            + "bytes of hex; they were ignored."))
+    }
+    guard let payload = Self.exifPayload(profile.bytes) else {
+      // An APP1 profile may hold XMP instead; only an exif profile must hold EXIF.
+      guard keywordText.lowercased() == PNGMetadataReader.exifProfileKeywords[0] else { return }
+      problems.append(
+        .init(.malformed, "\(subject) holds no EXIF block (no Exif header or TIFF header)."))
+      return
+    }
+    exifPayload = payload
+    exifOrigin = .rawProfile(keyword: keywordText)
+  }
+
+  /// An `APP1`-style payload for an EXIF block that is TIFF bytes, or `Exif\0\0` and TIFF
+  /// bytes; `nil` when neither starts it.
+  static func exifPayload(_ block: [UInt8]) -> [UInt8]? {
+    let identifier = JPEGStructure.exifIdentifier
+    let tiff = block.starts(with: identifier) ? Array(block.dropFirst(identifier.count)) : block
+    let littleEndian: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+    let bigEndian: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
+    guard tiff.starts(with: littleEndian) || tiff.starts(with: bigEndian) else { return nil }
+    return identifier + tiff
+  }
+}

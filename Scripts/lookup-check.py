@@ -15,6 +15,12 @@ Usage:
    The same is done for the JPEGs in bad/ with a ThumbnailLength, but those are only
    counted and reported, never a failure (their EXIF is broken on purpose).
 
+3. For every other photo outside bad/ (HEIC, AVIF, PNG, WebP, TIFF, camera RAW, …),
+   runs `DEMO thumbnail` and checks that it succeeds exactly when the listing says
+   `hasThumbnail`; the bytes it writes are compared with exiftool's embedded images
+   (JpgFromRaw, PreviewImage, OtherImage, ThumbnailImage) and the one they equal is
+   reported (not a failure when none does: exiftool and exiv2 find previews differently).
+
 Commands run in a pool of --jobs threads (default 4), never through a shell. Prints the
 counts and every mismatch, and the time taken; exits 1 on any mismatch outside bad/.
 Python 3 standard library only; needs exiftool on PATH for step 2.
@@ -85,6 +91,33 @@ def thumbnail(demo: str, corpus: str, url: str, path: str, expected_length: int,
 NOT_JPEG = "identical, not JPEG"
 
 
+EMBEDDED_IMAGES = ["JpgFromRaw", "PreviewImage", "OtherImage", "ThumbnailImage"]
+
+
+def preview(demo: str, corpus: str, asset: dict, scratch: str) -> tuple[str | None, str]:
+    """Returns (the mismatch or None, which exiftool image the bytes equal)."""
+    handle, output = tempfile.mkstemp(dir=scratch, suffix=".jpg")
+    os.close(handle)
+    try:
+        result = run([demo, "thumbnail", asset["url"], "--library", corpus, "--output", output])
+        with open(output, "rb") as file:
+            written = file.read()
+    finally:
+        os.unlink(output)
+    succeeded = result.returncode == 0
+    if succeeded != asset["hasThumbnail"]:
+        said = result.stderr.decode(errors="replace").strip()
+        return (f"hasThumbnail is {asset['hasThumbnail']}, but thumbnail exited "
+                f"{result.returncode} {said}"), ""
+    if not succeeded:
+        return None, ""
+    for tag in EMBEDDED_IMAGES:
+        truth = run(["exiftool", "-m", "-b", "-" + tag, os.path.join(corpus, asset["path"])])
+        if truth.stdout and truth.stdout == written:
+            return None, tag
+    return None, "equal to no exiftool -b image"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--demo", required=True)
@@ -151,6 +184,26 @@ def main() -> int:
                 (informational if kind == "bad" else failures).append(line)
     thumbnail_seconds = time.monotonic() - thumbnail_started
 
+    thumbnail_paths = {entry["SourceFile"] for entry in jpegs}
+    others = [
+        asset for asset in checked
+        if asset["type"] != "video" and asset["path"] not in thumbnail_paths
+        and asset["path"].rsplit(".", 1)[-1].lower() not in ("jpg", "jpeg")
+    ]
+    preview_started = time.monotonic()
+    previews: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as scratch, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=options.jobs) as pool:
+        for asset, (mismatch, source) in pool.map(
+                lambda asset: (asset, preview(options.demo, corpus, asset, scratch)), others):
+            if mismatch:
+                failures.append(f"thumbnail {asset['path']}: {mismatch}")
+            elif source:
+                source = source if source.startswith("equal to no") else "equal to " + source
+                previews[source] = previews.get(source, 0) + 1
+                informational.append(f"preview {asset['path']}: {source}")
+    preview_seconds = time.monotonic() - preview_started
+
     print(f"listing: {len(assets)} assets ({len(checked)} outside bad/) in "
           f"{listed_seconds:.1f} s")
     print(f"lookup: {len(checked)} checked, {len(checked) - lookup_mismatches} equal, "
@@ -163,6 +216,13 @@ def main() -> int:
           "(returned unchanged, as exiftool -m -b does)")
     print(f"thumbnail (bad/, not a failure): {bad[0]} checked, {bad[0] - bad[1]} "
           f"byte-identical, {bad[1]} mismatched")
+    with_preview = sum(previews.values())
+    disagreements = sum(1 for line in failures if line.startswith("thumbnail ")
+                        and "hasThumbnail is" in line)
+    print(f"other photos: {len(others)} checked, hasThumbnail agrees with `Demo thumbnail` "
+          f"on {len(others) - disagreements}; {sum(previews.values())} have a thumbnail ("
+          + ", ".join(f"{count}: {source}" for source, count in sorted(previews.items()))
+          + f"), {preview_seconds:.1f} s")
     for line in failures:
         print("MISMATCH " + line)
     for line in informational:

@@ -76,7 +76,8 @@ lookup-check: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl; \
 	}
 	$(SWIFT) build -c release --product Demo
-	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus
+	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus \
+	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
 
 # Issue 5's benchmark: synthetic libraries outside the repo (made once, reused), the Demo
 # in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3.

@@ -21,6 +21,11 @@ Usage:
    (JpgFromRaw, PreviewImage, OtherImage, ThumbnailImage) and the one they equal is
    reported (not a failure when none does: exiftool and exiv2 find previews differently).
 
+4. With --survive DIR (repeatable; e.g. corpus/bad, shared/hostile): lists DIR and runs
+   `DEMO thumbnail` on every photo in it. Loading a preview is an exiv2 code path that
+   opening a file does not take, so each run must end with exit 0 or 1 (never a signal,
+   never past 20 s), and succeed exactly when the listing says `hasThumbnail`.
+
 Commands run in a pool of --jobs threads (default 4), never through a shell. Prints the
 counts and every mismatch, and the time taken; exits 1 on any mismatch outside bad/.
 Python 3 standard library only; needs exiftool on PATH for step 2.
@@ -118,11 +123,45 @@ def preview(demo: str, corpus: str, asset: dict, scratch: str) -> tuple[str | No
     return None, "equal to no exiftool -b image"
 
 
+def survive(demo: str, library: str, jobs: int) -> tuple[str, list[str]]:
+    """Runs `thumbnail` on every photo of `library`; returns a summary and the failures."""
+    started = time.monotonic()
+    listing = run([demo, "--format", "json", library])
+    if listing.returncode != 0:
+        return "", [f"survive {library}: the listing exited {listing.returncode}"]
+    photos = [asset for asset in json.loads(listing.stdout) if asset["type"] != "video"]
+    failures: list[str] = []
+    written = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        def attempt(asset: dict) -> tuple[dict, object]:
+            output = os.path.join(scratch, asset["id"])
+            try:
+                result = subprocess.run(
+                    [demo, "thumbnail", asset["url"], "--library", library, "--output", output],
+                    capture_output=True, timeout=20)
+                return asset, result.returncode
+            except subprocess.TimeoutExpired:
+                return asset, "a timeout (20 s)"
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            for asset, outcome in pool.map(attempt, photos):
+                if outcome not in (0, 1):
+                    failures.append(f"survive {library}/{asset['path']}: ended with {outcome}")
+                elif (outcome == 0) != asset["hasThumbnail"]:
+                    failures.append(f"survive {library}/{asset['path']}: hasThumbnail is "
+                                    f"{asset['hasThumbnail']}, thumbnail exited {outcome}")
+                written += outcome == 0
+    summary = (f"survive {library}: {len(photos)} photos, {written} thumbnails written, "
+               f"{len(failures)} failures, {time.monotonic() - started:.1f} s")
+    return summary, failures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--demo", required=True)
     parser.add_argument("--corpus", required=True)
     parser.add_argument("--jobs", type=int, default=4)
+    parser.add_argument("--survive", action="append", default=[], metavar="DIR")
     options = parser.parse_args()
     corpus = os.path.abspath(options.corpus)
     started = time.monotonic()
@@ -216,13 +255,17 @@ def main() -> int:
           "(returned unchanged, as exiftool -m -b does)")
     print(f"thumbnail (bad/, not a failure): {bad[0]} checked, {bad[0] - bad[1]} "
           f"byte-identical, {bad[1]} mismatched")
-    with_preview = sum(previews.values())
     disagreements = sum(1 for line in failures if line.startswith("thumbnail ")
                         and "hasThumbnail is" in line)
     print(f"other photos: {len(others)} checked, hasThumbnail agrees with `Demo thumbnail` "
           f"on {len(others) - disagreements}; {sum(previews.values())} have a thumbnail ("
           + ", ".join(f"{count}: {source}" for source, count in sorted(previews.items()))
           + f"), {preview_seconds:.1f} s")
+    for library in options.survive:
+        summary, survive_failures = survive(options.demo, os.path.abspath(library), options.jobs)
+        if summary:
+            print(summary)
+        failures += survive_failures
     for line in failures:
         print("MISMATCH " + line)
     for line in informational:

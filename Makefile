@@ -9,7 +9,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
 TEST_PACKAGES := util-linux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance conformance-all bad-corpus clean bench bench-libraries bench-deps
+.PHONY: demo test deps test-deps lint build unit-tests permission-tests conformance conformance-all bad-corpus lookup-check clean bench bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -67,6 +67,17 @@ conformance-all: deps
 bad-corpus: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
+
+# Issue 6: `Demo lookup` of every corpus asset equals its listing, and `Demo thumbnail`
+# writes exactly exiftool's ThumbnailImage for every JPEG that has one (needs exiftool).
+lookup-check: deps
+	@dpkg-query -W -f='$${Status}' libimage-exiftool-perl 2>/dev/null | grep -q "ok installed" || { \
+	  echo "Installing: libimage-exiftool-perl"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl; \
+	}
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus \
+	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
 
 # Issue 5's benchmark: synthetic libraries outside the repo (made once, reused), the Demo
 # in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3.

@@ -40,6 +40,18 @@ struct BytesUnref {
 };
 using OwnedBytes = std::unique_ptr<GBytes, BytesUnref>;
 
+struct PreviewFree {
+  // gexiv2_preview_image_free is deprecated in 0.14 for g_object_unref.
+  void operator()(GExiv2PreviewImage *preview) const noexcept { g_object_unref(preview); }
+};
+using OwnedPreview = std::unique_ptr<GExiv2PreviewImage, PreviewFree>;
+
+// Whether a preview's MIME type is image/jpeg.
+bool isJPEG(GExiv2PreviewProperties *properties) noexcept {
+  const gchar *type = gexiv2_preview_properties_get_mime_type(properties);
+  return type != nullptr && strcmp(type, "image/jpeg") == 0;
+}
+
 // A GError out-parameter that is freed when it goes out of scope.
 struct OwnedError {
   GError *error = nullptr;
@@ -278,6 +290,89 @@ int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **messa
     if (type == nullptr) return CGExiv2Shim_absent;
     *value = strdup(type);
     if (*value == nullptr) throw std::bad_alloc();
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_hasJPEGPreview(CGExiv2ShimImage *image, char **message) {
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr) return CGExiv2Shim_failed;
+    // (transfer none): the array belongs to the metadata object.
+    GExiv2PreviewProperties **all = gexiv2_metadata_get_preview_properties(image->metadata);
+    if (all == nullptr) return CGExiv2Shim_absent;
+    for (GExiv2PreviewProperties **it = all; *it != nullptr; ++it) {
+      if (isJPEG(*it) && gexiv2_preview_properties_get_size(*it) > 0) return CGExiv2Shim_ok;
+    }
+    return CGExiv2Shim_absent;
+  });
+}
+
+int32_t CGExiv2Shim_largestJPEGPreview(
+    CGExiv2ShimImage *image, uint8_t **bytes, size_t *length, uint32_t *width,
+    uint32_t *height, char **message) {
+  if (bytes != nullptr) *bytes = nullptr;
+  if (length != nullptr) *length = 0;
+  if (width != nullptr) *width = 0;
+  if (height != nullptr) *height = 0;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || bytes == nullptr || length == nullptr || width == nullptr ||
+        height == nullptr) {
+      return CGExiv2Shim_failed;
+    }
+    // (transfer none): the array belongs to the metadata object.
+    GExiv2PreviewProperties **all = gexiv2_metadata_get_preview_properties(image->metadata);
+    if (all == nullptr) return CGExiv2Shim_absent;
+    GExiv2PreviewProperties *best = nullptr;
+    uint64_t bestPixels = 0;
+    uint32_t bestSize = 0;
+    for (GExiv2PreviewProperties **it = all; *it != nullptr; ++it) {
+      const uint32_t size = gexiv2_preview_properties_get_size(*it);
+      if (!isJPEG(*it) || size == 0) continue;
+      const uint64_t pixels = static_cast<uint64_t>(gexiv2_preview_properties_get_width(*it)) *
+                              gexiv2_preview_properties_get_height(*it);
+      if (best == nullptr || pixels > bestPixels || (pixels == bestPixels && size > bestSize)) {
+        best = *it;
+        bestPixels = pixels;
+        bestSize = size;
+      }
+    }
+    if (best == nullptr) return CGExiv2Shim_absent;
+    OwnedError error;
+    OwnedPreview preview(
+        gexiv2_metadata_try_get_preview_image(image->metadata, best, &error.error));
+    if (error.error != nullptr) return failure(message, error, "");
+    if (!preview) return CGExiv2Shim_absent;
+    guint32 size = 0;
+    const guint8 *data = gexiv2_preview_image_get_data(preview.get(), &size);
+    if (data == nullptr || size == 0) return CGExiv2Shim_absent;
+    auto *copy = static_cast<uint8_t *>(malloc(size));
+    if (copy == nullptr) throw std::bad_alloc();
+    memcpy(copy, data, size);
+    *bytes = copy;
+    *length = size;
+    *width = gexiv2_preview_image_get_width(preview.get());
+    *height = gexiv2_preview_image_get_height(preview.get());
+    return CGExiv2Shim_ok;
+  });
+}
+
+int32_t CGExiv2Shim_exifThumbnail(
+    CGExiv2ShimImage *image, uint8_t **bytes, size_t *length, char **message) {
+  if (bytes != nullptr) *bytes = nullptr;
+  if (length != nullptr) *length = 0;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || bytes == nullptr || length == nullptr) return CGExiv2Shim_failed;
+    guint8 *buffer = nullptr;
+    gint size = 0;
+    const gboolean found = gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
+    // Owned from here on, so it is freed on every path, the exception ones included.
+    OwnedString owned(reinterpret_cast<gchar *>(buffer));
+    if (!found || buffer == nullptr || size <= 0) return CGExiv2Shim_absent;
+    auto *copy = static_cast<uint8_t *>(malloc(static_cast<size_t>(size)));
+    if (copy == nullptr) throw std::bad_alloc();
+    memcpy(copy, buffer, static_cast<size_t>(size));
+    *bytes = copy;
+    *length = static_cast<size_t>(size);
     return CGExiv2Shim_ok;
   });
 }

@@ -94,6 +94,32 @@ int32_t CGExiv2Shim_orientation(CGExiv2ShimImage *image, int32_t *orientation, c
 /* Whether the EXIF data holds a thumbnail (IFD1): CGExiv2Shim_ok if so, else absent. */
 int32_t CGExiv2Shim_hasThumbnail(CGExiv2ShimImage *image, char **message);
 
+/*
+ * Whether exiv2's preview manager lists at least one embedded preview whose MIME type is
+ * image/jpeg (gexiv2_metadata_get_preview_properties): CGExiv2Shim_ok if so, else absent.
+ * Nothing is loaded: the list is made when the image is opened.
+ */
+int32_t CGExiv2Shim_hasJPEGPreview(CGExiv2ShimImage *image, char **message);
+
+/*
+ * The bytes of the largest embedded image/jpeg preview (most pixels, then most bytes),
+ * exactly as stored (gexiv2_metadata_try_get_preview_image, gexiv2_preview_image_get_data).
+ * *bytes (owned by the caller, free with CGExiv2Shim_freeBytes) holds *length bytes;
+ * *width and *height are the preview's size as exiv2 reports it (0 when unknown).
+ * CGExiv2Shim_absent when there is no JPEG preview.
+ */
+int32_t CGExiv2Shim_largestJPEGPreview(
+    CGExiv2ShimImage *image, uint8_t **bytes, size_t *length, uint32_t *width,
+    uint32_t *height, char **message);
+
+/*
+ * The bytes of the EXIF thumbnail (IFD1), exactly as stored, whatever they hold
+ * (gexiv2_metadata_get_exif_thumbnail). *bytes (owned by the caller, free with
+ * CGExiv2Shim_freeBytes) holds *length bytes. CGExiv2Shim_absent when there is none.
+ */
+int32_t CGExiv2Shim_exifThumbnail(
+    CGExiv2ShimImage *image, uint8_t **bytes, size_t *length, char **message);
+
 /* The MIME type exiv2 decided on (e.g. "image/png"). *value is owned by the caller. */
 int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **message);
 

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// An embedded thumbnail: the original JPEG bytes, unchanged.
+/// An embedded thumbnail or preview: the original JPEG bytes, unchanged.
 public struct AssetThumbnail: Sendable, Hashable {
   /// The JPEG bytes as stored in the file.
   public let data: Data
@@ -30,8 +30,17 @@ public enum ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension AssetsLibrary {
-  /// The thumbnail embedded in an asset's still (the EXIF IFD1 thumbnail of a JPEG),
-  /// byte for byte.
+  /// The thumbnail or preview embedded in an asset's still, byte for byte; nothing is
+  /// decoded or re-encoded.
+  ///
+  /// - JPEG: the EXIF IFD1 thumbnail (whatever IFD1 holds, as `exiftool -b -m
+  ///   -ThumbnailImage` gives it).
+  /// - HEIC, AVIF: the EXIF IFD1 thumbnail in the Exif item. The file's own thumbnail
+  ///   items are HEVC or AV1, not JPEG, and are never returned.
+  /// - Camera RAW, DNG, TIFF, PNG, WebP, JPEG XL: the largest JPEG preview exiv2 finds
+  ///   (a RAW's embedded preview, or the EXIF thumbnail), which may be full-size.
+  ///
+  /// ``MediaMetadata/hasThumbnail`` says whether this returns bytes.
   ///
   /// - Parameter asset: An asset of this library.
   /// - Returns: The thumbnail's bytes and size.
@@ -52,8 +61,17 @@ extension AssetsLibrary {
       bytes = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: still.path) {
         file throws(AssetProblem) -> [UInt8]? in
         let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
-        guard MediaSniffer.format(ofHeader: header) == .jpeg else { return nil }
-        return JPEGMetadataReader.thumbnail(from: file)
+        let format = MediaSniffer.format(ofHeader: header, name: still.path.lastComponentBytes)
+        switch format {
+        case .jpeg:
+          return JPEGMetadataReader.thumbnail(from: file)
+        case .heic, .avif:
+          return HEIFMetadataReader.thumbnail(from: file)
+        case .some(let format) where Exiv2MetadataReader.isAllowed(format):
+          return try Exiv2MetadataReader.largestJPEGPreview(from: file, format: format)?.bytes
+        default:
+          return nil
+        }
       }
     } catch {
       throw .unreadable(error)

@@ -117,6 +117,38 @@ final class LibraryFile: ByteSource {
     return result
   }
 
+  /// Reads up to `buffer.count` bytes starting at `offset` into `buffer`, never past the
+  /// size the file had when it was opened.
+  ///
+  /// - Parameters:
+  ///   - buffer: Where the bytes go, from its start.
+  ///   - offset: Where to start; at or past the end gives 0.
+  /// - Returns: How many bytes were written to `buffer`: fewer than its size at the end of
+  ///   the file (or when the file shrank while being read).
+  /// - Throws: ``AssetProblem/Code/unreadable`` when the read fails.
+  /// - Complexity: O(*n*) in the number of bytes read.
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(AssetProblem)
+    -> Int
+  {
+    guard offset >= 0, offset < count, let base = buffer.baseAddress else { return 0 }
+    let wanted = min(buffer.count, count - offset)
+    var done = 0
+    while done < wanted {
+      let got = pread(descriptor, base + done, wanted - done, off_t(offset + done))
+      if got > 0 {
+        done += got
+      } else if got == 0 {
+        break  // The file shrank: a short read, not an error.
+      } else if errno != EINTR {
+        let code = errno
+        throw AssetProblem(
+          .unreadable,
+          "Cannot read '\(displayPath)' at byte \(offset + done): \(SystemError.describe(code)).")
+      }
+    }
+    return done
+  }
+
   /// Words for what kind of file a mode describes, for messages.
   static func fileKind(of mode: mode_t) -> String {
     switch mode & S_IFMT {

@@ -22,7 +22,10 @@ public struct MediaMetadata: Sendable, Hashable {
   public var pixelHeight: Int?
   /// EXIF orientation, 1…8.
   public var orientation: Int?
-  /// Whether the file embeds a thumbnail (EXIF IFD1).
+  /// Whether the file embeds a thumbnail, that is whether `AssetsLibrary.thumbnail(for:)`
+  /// returns bytes: the EXIF IFD1 thumbnail of a JPEG, HEIC or AVIF; for the formats
+  /// exiv2 reads (camera RAW, DNG, TIFF, PNG, WebP, JPEG XL), a JPEG preview or the EXIF
+  /// thumbnail. A HEIF file's own (HEVC or AV1) thumbnail items do not count.
   public var hasThumbnail: Bool = false
   /// Duration in seconds, for movies.
   public var duration: Double?

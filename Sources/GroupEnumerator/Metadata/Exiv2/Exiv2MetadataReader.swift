@@ -72,6 +72,34 @@ enum Exiv2MetadataReader {
     return metadata
   }
 
+  /// The largest JPEG preview embedded in a still image (a camera RAW's full-size or
+  /// reduced preview, or the EXIF thumbnail), byte for byte; without one, the EXIF
+  /// thumbnail's bytes whatever they hold.
+  ///
+  /// - Parameters:
+  ///   - source: The file's bytes.
+  ///   - format: The format the content sniffed as; only allowlisted formats are read.
+  /// - Returns: The preview's bytes and the size exiv2 reports for it, or `nil` when the
+  ///   file has neither (or is not allowlisted).
+  /// - Throws: An ``AssetProblem`` when the file cannot be read or parsed.
+  static func largestJPEGPreview(
+    from source: some ByteSource, format: MediaFormat
+  ) throws(AssetProblem) -> (bytes: [UInt8], width: Int, height: Int)? {
+    guard isAllowed(format) else { return nil }
+    let bytes = try wholeFile(of: source)
+    do {
+      return try Exiv2Session.withImage(bytes: bytes) { image in
+        if case .value(let preview) = image.largestJPEGPreview { return preview }
+        // No JPEG preview, yet an EXIF thumbnail that is not one (exiv2 lists only
+        // valid previews): returned unchanged, as for a JPEG's IFD1.
+        if case .value(let thumbnail) = image.exifThumbnail { return (thumbnail, 0, 0) }
+        return nil
+      }
+    } catch {
+      throw problem(for: error, format: format)
+    }
+  }
+
   /// The whole of `source`, read in bounded chunks.
   private static func wholeFile(of source: some ByteSource) throws(AssetProblem) -> [UInt8] {
     let count = source.count
@@ -125,7 +153,9 @@ enum Exiv2MetadataReader {
         metadata.problems.append(.init(.malformed, "exiv2 could not read \(name): \(message)."))
       }
     }
-    table.hasThumbnail = image.hasThumbnail
+    // `hasThumbnail` means "AssetsLibrary.thumbnail(for:) returns bytes": for these
+    // formats that is the largest JPEG preview exiv2 lists (the EXIF thumbnail among them).
+    table.hasThumbnail = image.hasThumbnail || image.hasJPEGPreview
     EXIFInterpreter.apply(table, to: &metadata)
     if metadata.orientation == nil, table[.ifd0, EXIFTag.orientation] == nil {
       metadata.orientation = image.orientation  // XMP tiff:Orientation, for PNG and WebP.

@@ -165,6 +165,44 @@ struct Exiv2Image: ~Copyable {
     return status == CGExiv2Shim_ok
   }
 
+  /// Whether exiv2's preview manager lists an embedded JPEG preview (for a camera RAW:
+  /// its previews and the EXIF thumbnail; nothing is loaded to answer).
+  var hasJPEGPreview: Bool {
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_hasJPEGPreview(pointer, &message)
+    _ = Exiv2Session.takeMessage(&message)
+    return status == CGExiv2Shim_ok
+  }
+
+  /// The largest embedded JPEG preview (most pixels, then most bytes), byte for byte, with
+  /// the size exiv2 reports for it (0 when unknown).
+  var largestJPEGPreview: Lookup<(bytes: [UInt8], width: Int, height: Int)> {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_largestJPEGPreview(
+      pointer, &bytes, &length, &width, &height, &message)
+    let text = Exiv2Session.takeMessage(&message)
+    defer { CGExiv2Shim_freeBytes(bytes) }
+    guard status == CGExiv2Shim_ok, let bytes else { return lookup(status, text) }
+    return .value(
+      (Array(UnsafeBufferPointer(start: bytes, count: length)), Int(width), Int(height)))
+  }
+
+  /// The EXIF thumbnail (IFD1), byte for byte, whatever it holds.
+  var exifThumbnail: Lookup<[UInt8]> {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var length = 0
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_exifThumbnail(pointer, &bytes, &length, &message)
+    let text = Exiv2Session.takeMessage(&message)
+    defer { CGExiv2Shim_freeBytes(bytes) }
+    guard status == CGExiv2Shim_ok, let bytes else { return lookup(status, text) }
+    return .value(Array(UnsafeBufferPointer(start: bytes, count: length)))
+  }
+
   private func lookup<Value>(_ status: Int32, _ message: String?) -> Lookup<Value> {
     switch status {
     case CGExiv2Shim_absent: .absent

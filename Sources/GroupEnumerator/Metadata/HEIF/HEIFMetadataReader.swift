@@ -68,6 +68,28 @@ enum HEIFMetadataReader {
     }
   }
 
+  /// The EXIF (IFD1) thumbnail stored in a HEIF still's Exif item, byte for byte.
+  ///
+  /// Only that JPEG is returned. A HEIF file's own thumbnail items (`thmb` references,
+  /// ISO/IEC 23008-12 §6.6.2.3.3) are coded like the image itself, HEVC or AV1, not JPEG;
+  /// they would have to be decoded and re-encoded, so they are never returned.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: The thumbnail, or `nil` when the file has no Exif item or its EXIF block
+  ///   has no thumbnail (or cannot be read).
+  static func thumbnail(from source: some ByteSource) -> [UInt8]? {
+    guard case .success(let structure) = readStructure(from: source),
+      let item = exifItemID(in: structure),
+      let block = try? itemBytes(
+        item, structure: structure, source: source, limit: maximumEXIFLength)
+    else { return nil }
+    var problems: [AssetProblem] = []
+    guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &problems) else {
+      return nil
+    }
+    return LibExifReader.thumbnail(payload: JPEGStructure.exifIdentifier + tiff)
+  }
+
   // MARK: - Structure
 
   /// The parts of `meta` the reader uses.

@@ -1,0 +1,229 @@
+public import Foundation
+
+/// One file of an asset as stored: its name, size, type, pixel size, metadata, and bytes.
+///
+/// This is what `ALAssetRepresentation` described on iOS. A photo or a video has one
+/// representation; a Live Photo has two, the still (its default representation) and the
+/// paired movie. Get them from ``AssetsLibrary/defaultRepresentation(for:)`` and
+/// ``AssetsLibrary/representations(for:)``.
+///
+/// The representation keeps the library's root folder open, so ``getBytes(into:fromOffset:length:)``
+/// reads the file beneath that folder even if the root's path is renamed meanwhile. Every
+/// read opens the file afresh (never following a symbolic link), reads with bounded
+/// `pread` calls and closes it; nothing is mapped into memory.
+public final class AssetRepresentation: Sendable {
+  /// The asset this is a representation of.
+  public let assetURL: URL
+  /// The file's path relative to the library root.
+  public let path: LibraryPath
+  /// The file name (`IMG_0001.JPG`), for display (`ALAssetRepresentation.filename`).
+  public let filename: String
+  /// The file's size in bytes when the library was read (`size`).
+  public let size: Int64
+  /// The content format, when recognised.
+  public let format: MediaFormat?
+  /// Apple's uniform type identifier of the file: `public.jpeg`, `public.heic`,
+  /// `com.adobe.raw-image`, `com.apple.quicktime-movie`, … (`UTI`); `public.data` when
+  /// the format is not recognised.
+  public let uniformTypeIdentifier: String
+  /// The width as displayed (orientation applied), when known (`dimensions.width`).
+  public let pixelWidth: Int?
+  /// The height as displayed (orientation applied), when known (`dimensions.height`).
+  public let pixelHeight: Int?
+  /// The EXIF orientation, 1…8; 1 when the file records none (`orientation`).
+  public let orientation: Int
+  /// The file's metadata under ImageIO's key names (`metadata`).
+  ///
+  /// Top level: `PixelWidth`, `PixelHeight` (the stored size, as ImageIO reports it) and
+  /// `Orientation` when recorded; then, each only when it has a value:
+  /// - `{TIFF}`: `DateTime` (the raw text), `Orientation`;
+  /// - `{Exif}`: `DateTimeOriginal`, `OffsetTimeOriginal`, `SubsecTimeOriginal`,
+  ///   `DateTimeDigitized`, `OffsetTimeDigitized`, `SubsecTimeDigitized` (dates as
+  ///   `YYYY:MM:DD HH:MM:SS` text), and `PixelXDimension`, `PixelYDimension` (here the
+  ///   stored pixel size, which is what the EXIF tags say in an unedited file);
+  /// - `{GPS}`: `Latitude`, `Longitude`, `Altitude` as unsigned `Double`s, with
+  ///   `LatitudeRef` (`N`/`S`), `LongitudeRef` (`E`/`W`) and `AltitudeRef` (`0` above sea
+  ///   level, `1` below).
+  ///
+  /// Values are `String`, `Int` or `Double`.
+  public let metadata: [String: any Sendable]
+
+  /// The open root folder every read goes through.
+  private let root: LibraryRoot
+
+  init(asset: Asset, resource: AssetResource, metadata: MediaMetadata, root: LibraryRoot) {
+    self.assetURL = asset.url
+    self.path = resource.path
+    self.filename = resource.name
+    self.size = resource.fileSize
+    self.format = resource.format
+    self.uniformTypeIdentifier = UniformTypeIdentifier.identifier(
+      format: resource.format, fileExtension: AssetRepresentation.fileExtension(of: resource.path))
+    self.pixelWidth = metadata.displayedWidth
+    self.pixelHeight = metadata.displayedHeight
+    self.orientation = metadata.orientation ?? 1
+    self.metadata = AssetRepresentation.dictionary(of: metadata)
+    self.root = root
+  }
+
+  /// Copies bytes of the file, as stored, into `buffer` (`getBytes:fromOffset:length:error:`).
+  ///
+  /// The file is opened beneath the library root without following symbolic links, read
+  /// with bounded `pread` calls, and closed before this returns.
+  ///
+  /// - Parameters:
+  ///   - buffer: Where the bytes go, from its start.
+  ///   - offset: The first byte to copy; at or past the end of the file nothing is copied.
+  ///   - length: How many bytes to copy at most; `buffer.count` caps it.
+  /// - Returns: The number of bytes copied: fewer than asked for at the end of the file,
+  ///   0 past it.
+  /// - Throws: An ``AssetProblem`` when `offset` or `length` is negative, or the file can
+  ///   no longer be opened or read (moved, replaced by a link or a folder, unreadable).
+  /// - Complexity: O(*n*) in the number of bytes copied.
+  public func getBytes(
+    into buffer: UnsafeMutableRawBufferPointer, fromOffset offset: Int64, length: Int
+  ) throws(AssetProblem) -> Int {
+    guard offset >= 0, length >= 0 else {
+      throw AssetProblem(
+        .invalidValue,
+        "Cannot read \(length) bytes of '\(path)' at offset \(offset): neither may be negative.")
+    }
+    guard length > 0, let start = Int(exactly: offset) else { return 0 }
+    let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(length, buffer.count)])
+    return try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: path) {
+      file throws(AssetProblem) -> Int in
+      try file.read(into: target, at: start)
+    }
+  }
+
+  /// The extension of a path's last component as written, or empty.
+  private static func fileExtension(of path: LibraryPath) -> String {
+    let name = path.lastComponentBytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+    return LibraryPath.escape(Array(name[(dot + 1)...]))
+  }
+
+  /// ImageIO's property dictionary for what a reader found.
+  static func dictionary(of metadata: MediaMetadata) -> [String: any Sendable] {
+    var top: [String: any Sendable] = [:]
+    if let width = metadata.pixelWidth, let height = metadata.pixelHeight {
+      top["PixelWidth"] = width
+      top["PixelHeight"] = height
+    }
+    var tiff: [String: any Sendable] = [:]
+    if let orientation = metadata.orientation {
+      top["Orientation"] = orientation
+      tiff["Orientation"] = orientation
+    }
+    if let dateTime = metadata.dateTime { tiff["DateTime"] = dateTime }
+    var exif: [String: any Sendable] = [:]
+    if let original = metadata.dateTimeOriginal {
+      add(
+        original, keys: ("DateTimeOriginal", "OffsetTimeOriginal", "SubsecTimeOriginal"), to: &exif)
+    }
+    if let digitized = metadata.dateTimeDigitized {
+      add(
+        digitized, keys: ("DateTimeDigitized", "OffsetTimeDigitized", "SubsecTimeDigitized"),
+        to: &exif)
+    }
+    if !exif.isEmpty, let width = metadata.pixelWidth, let height = metadata.pixelHeight {
+      exif["PixelXDimension"] = width
+      exif["PixelYDimension"] = height
+    }
+    var gps: [String: any Sendable] = [:]
+    if let location = metadata.location {
+      gps["Latitude"] = abs(location.latitude)
+      gps["LatitudeRef"] = location.latitude < 0 ? "S" : "N"
+      gps["Longitude"] = abs(location.longitude)
+      gps["LongitudeRef"] = location.longitude < 0 ? "W" : "E"
+      if let altitude = location.altitude {
+        gps["Altitude"] = abs(altitude)
+        gps["AltitudeRef"] = altitude < 0 ? 1 : 0
+      }
+    }
+    for (key, sub) in [("{TIFF}", tiff), ("{Exif}", exif), ("{GPS}", gps)] where !sub.isEmpty {
+      top[key] = sub
+    }
+    return top
+  }
+
+  /// Adds a date's text, offset and sub-second digits under ImageIO's keys.
+  private static func add(
+    _ date: CaptureDate, keys: (date: String, offset: String, subsecond: String),
+    to dictionary: inout [String: any Sendable]
+  ) {
+    dictionary[keys.date] = date.exifText
+    if case .offset(let seconds) = date.zone {
+      let magnitude = abs(seconds)
+      let hours = String(magnitude / 3600)
+      let minutes = String(magnitude % 3600 / 60)
+      dictionary[keys.offset] =
+        (seconds < 0 ? "-" : "+") + String(repeating: "0", count: 2 - hours.count) + hours + ":"
+        + String(repeating: "0", count: 2 - minutes.count) + minutes
+    }
+    if let subsecond = date.subsecond { dictionary[keys.subsecond] = subsecond }
+  }
+}
+
+extension AssetsLibrary {
+  /// The representation of an asset's primary file: the still of a photo or Live Photo,
+  /// the movie of a video (`ALAsset.defaultRepresentation`).
+  ///
+  /// - Parameter asset: An asset of this library.
+  /// - Returns: The primary file's representation.
+  /// - Throws: ``LibraryError`` when the library's root folder cannot be opened.
+  public func defaultRepresentation(for asset: Asset) async throws(LibraryError)
+    -> AssetRepresentation
+  {
+    let root = try LibraryRoot(path: rootPath)
+    let resource =
+      asset.resources.first
+      ?? AssetResource(path: asset.path, role: .photo, format: nil, fileSize: asset.fileSize)
+    return AssetRepresentation(
+      asset: asset, resource: resource, metadata: asset.metadata, root: root)
+  }
+
+  /// The representations of every file of an asset, primary first: one for a photo or a
+  /// video, the still then the paired movie for a Live Photo.
+  ///
+  /// The paired movie's size and metadata are read from the movie when this is called
+  /// (the asset's own metadata is the still's).
+  ///
+  /// - Parameter asset: An asset of this library.
+  /// - Returns: One representation per resource.
+  /// - Throws: ``LibraryError`` when the library's root folder cannot be opened.
+  public func representations(for asset: Asset) async throws(LibraryError)
+    -> [AssetRepresentation]
+  {
+    let root = try LibraryRoot(path: rootPath)
+    return asset.resources.map { resource in
+      var metadata = asset.metadata
+      if resource.path != asset.path {
+        if let format = resource.format {
+          metadata = AssetReader.readMetadata(
+            of: resource.path, format: format, rootDescriptor: root.descriptor)
+        } else {
+          metadata = MediaMetadata()
+        }
+      }
+      return AssetRepresentation(asset: asset, resource: resource, metadata: metadata, root: root)
+    }
+  }
+
+  /// The representation of an asset's file of type `uniformTypeIdentifier`
+  /// (`ALAsset.representationForUTI:`), such as `com.apple.quicktime-movie` for a Live
+  /// Photo's movie.
+  ///
+  /// - Parameters:
+  ///   - uniformTypeIdentifier: A type identifier as ``AssetRepresentation`` reports them.
+  ///   - asset: An asset of this library.
+  /// - Returns: The first representation of that type, or `nil` when the asset has none.
+  /// - Throws: ``LibraryError`` when the library's root folder cannot be opened.
+  public func representation(forType uniformTypeIdentifier: String, of asset: Asset)
+    async throws(LibraryError) -> AssetRepresentation?
+  {
+    try await representations(for: asset).first {
+      $0.uniformTypeIdentifier == uniformTypeIdentifier
+    }
+  }
+}

@@ -44,18 +44,7 @@ private func simpleHEIC(
   tiff: [UInt8] = sampleTIFF(), properties: [[UInt8]] = [BoxBuilder.ispe(320, 240)],
   associations: [Int] = [1]
 ) -> [UInt8] {
-  let payload = BoxBuilder.exifItem(tiff)
-  return BoxBuilder.heif(data: payload) { offset in
-    [
-      BoxBuilder.pitm(1),
-      BoxBuilder.iinf([BoxBuilder.infe(1, "hvc1"), BoxBuilder.infe(2, "Exif")]),
-      BoxBuilder.iloc(
-        version: 0,
-        [.init(itemID: 2, extents: [.init(offset: UInt64(offset), length: UInt64(payload.count))])]),
-      BoxBuilder.iref([("cdsc", 2, [1])]),
-      BoxBuilder.iprp(properties, associations: [(1, associations)]),
-    ]
-  }
+  BoxBuilder.heicWithExif(tiff: tiff, properties: properties, associations: associations)
 }
 
 @Suite struct HEIFMetadataReaderTests {

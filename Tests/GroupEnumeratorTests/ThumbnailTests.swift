@@ -25,18 +25,7 @@ private func tiffRAW(thumbnail: [UInt8]?, preview: [UInt8]? = nil) -> [UInt8] {
 
 /// A HEIC whose Exif item (`cdsc` to the 64×48 primary item) holds `tiff`.
 private func heic(tiff: [UInt8]) -> [UInt8] {
-  let payload = BoxBuilder.exifItem(tiff)
-  return BoxBuilder.heif(data: payload) { offset in
-    [
-      BoxBuilder.pitm(1),
-      BoxBuilder.iinf([BoxBuilder.infe(1, "hvc1"), BoxBuilder.infe(2, "Exif")]),
-      BoxBuilder.iloc(
-        version: 0,
-        [.init(itemID: 2, extents: [.init(offset: UInt64(offset), length: UInt64(payload.count))])]),
-      BoxBuilder.iref([("cdsc", 2, [1])]),
-      BoxBuilder.iprp([BoxBuilder.ispe(64, 48)], associations: [(1, [1])]),
-    ]
-  }
+  BoxBuilder.heicWithExif(tiff: tiff, properties: [BoxBuilder.ispe(64, 48)])
 }
 
 @Suite struct ThumbnailTests {

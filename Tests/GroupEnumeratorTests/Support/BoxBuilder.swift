@@ -471,3 +471,28 @@ struct BigTIFFTestBuilder {
     return bigEndian ? bytes : bytes.reversed()
   }
 }
+
+extension BoxBuilder {
+  /// A HEIC whose primary item 1 has `properties` (associated by `associations`) and whose
+  /// Exif item 2 (`cdsc` to item 1) holding `tiff` lies in the `mdat` at one extent,
+  /// described by an `iloc` of version 0.
+  static func heicWithExif(
+    tiff: [UInt8], properties: [[UInt8]], associations: [Int] = [1]
+  ) -> [UInt8] {
+    let payload = exifItem(tiff)
+    return heif(data: payload) { offset in
+      [
+        pitm(1),
+        iinf([infe(1, "hvc1"), infe(2, "Exif")]),
+        iloc(
+          version: 0,
+          [
+            .init(
+              itemID: 2, extents: [.init(offset: UInt64(offset), length: UInt64(payload.count))])
+          ]),
+        iref([("cdsc", 2, [1])]),
+        iprp(properties, associations: [(1, associations)]),
+      ]
+    }
+  }
+}

@@ -29,7 +29,7 @@ enum CSVFormatter {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
     let location = asset.location
     return [
-      asset.id.uuidString, asset.url.absoluteString, asset.path.escaped, asset.name,
+      asset.id.uuidString, asset.urlString, asset.path.escaped, asset.name,
       group.name, asset.type.rawValue, text(asset.pixelWidth), text(asset.pixelHeight),
       text(asset.metadata.orientation), text(asset.duration),
       asset.creationDate?.iso8601 ?? "", asset.creationDate?.source.rawValue ?? "",

@@ -197,7 +197,7 @@ enum JSONFormatter {
   /// ``object(for:)`` with the name of the asset's group already known (consecutive
   /// assets share it).
   static func object(for asset: Asset, groupName: String) -> JSONValue {
-    let url = asset.url.absoluteString
+    let url = asset.urlString
     let location: JSONValue =
       asset.location.map { location in
         .object([
@@ -240,7 +240,7 @@ enum JSONFormatter {
   /// asset URL), `photoName`, `photoGPS` (unsigned degrees with N/S/E/W refs, or the
   /// strings `"0.0"` without GPS) and `photoDateTime` (raw TIFF DateTime or `"0"`).
   static func legacyDictionary(for asset: Asset) -> JSONValue {
-    legacyDictionary(for: asset, url: asset.url.absoluteString)
+    legacyDictionary(for: asset, url: asset.urlString)
   }
 
   /// ``legacyDictionary(for:)`` with the asset's URL already made.

@@ -141,13 +141,17 @@ struct DemoProcessTests {
           expectedProblems.contains(path) || messages.allSatisfy { $0.contains("errno 24") },
           "\(context) \(path) \(messages)")
       }
-      if messages.contains(where: { $0.contains("errno 24") }) { sawDescriptorProblems = true }
+      // Files are opened only after the walk has closed its folders, so a low limit
+      // mostly costs folders (left out) rather than files (problems): either shows it bit.
+      if messages.contains(where: { $0.contains("errno 24") }) || assets.count < all {
+        sawDescriptorProblems = true
+      }
       if limit == 64 {
         #expect(assets.count == all)
         #expect(!messages.contains { $0.contains("errno 24") })
       }
     }
-    #expect(sawDescriptorProblems, "no limit made a file fail with EMFILE")
+    #expect(sawDescriptorProblems, "no limit made a folder or a file fail with EMFILE")
   }
 
   @Test(.timeLimit(.minutes(2)))

@@ -80,6 +80,34 @@ import Testing
     await log.expectWellFormed(total: 1)
   }
 
+  /// The walk only stats files with media extensions, so `total` is counted by name; the
+  /// reader then sniffs the content, which picks the reader (a movie never reaches
+  /// gexiv2), and the mismatch is reported.
+  @Test func aMovieNamedLikeAPhotoIsCountedByNameAndReadAsAMovie() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.movie, as: "movie.jpg")
+    try library.add(Sample.photoWithGPS, as: "photo.mov")
+    try library.add(Sample.photoWithGPS, as: "real.jpg")
+    let log = ProgressLog()
+    let photos = try await AssetsLibrary(root: library.root).enumerate(filter: .photos) {
+      current, total in log.record(current, total)
+    }
+    await log.expectWellFormed(total: 2)
+    #expect(photos.assets.map(\.path.escaped) == ["movie.jpg", "real.jpg"])
+    let movie = try #require(photos.assets.first)
+    #expect(movie.type == .photo)
+    #expect(movie.resources.map(\.format) == [.quickTime])
+    #expect(movie.duration != nil)
+    #expect(movie.problems.map(\.code) == [.misnamed])
+    let videos = try await AssetsLibrary(root: library.root).enumerate(filter: .videos)
+    #expect(videos.assets.map(\.path.escaped) == ["photo.mov"])
+    #expect(videos.assets.first?.resources.map(\.format) == [.jpeg])
+    #expect(videos.assets.first?.location != nil)
+    #expect(videos.assets.first?.problems.map(\.code) == [.misnamed])
+    #expect(photos.assets.last?.problems == [])
+  }
+
   @Test(arguments: [1, 2, 7])
   func resultOrderIsGroupOrderThenNameWhateverTheConcurrency(width: Int) async throws {
     let library = try threeGroupLibrary()

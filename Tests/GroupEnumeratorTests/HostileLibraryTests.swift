@@ -176,7 +176,8 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
         }
       })
     #expect(swaps == ["Z", "A/B"])
-    #expect(outline(result) == ["album A", "  A/a.jpg photo JPEG"])
+    #expect(
+      outline(try resolved(result, root: folder.path)) == ["album A", "  A/a.jpg photo JPEG"])
   }
 
   @Test func namesThatAreNotUTF8GoThroughTheEngineAndBackByURL() async throws {

@@ -26,3 +26,28 @@ import Testing
     #expect(a.uuidString.dropFirst(14).first == "8")
   }
 }
+
+@Suite struct AssetURLTests {
+  /// `urlString` skips Foundation for plain extensions: it must be `url`'s text for
+  /// every kind of name.
+  @Test(arguments: [
+    "a.jpg", "IMG_0001.JPG", "noext", ".hidden", "x.tar.gz", "caf\u{E9}.h\u{E9}ic", "a.j pg",
+    "a.j%g", "a.",
+  ])
+  func urlStringIsTheURLsText(name: String) {
+    let path = LibraryPath("Album/" + name)
+    let asset = Asset(
+      path: path, group: .album, groupPath: LibraryPath("Album"), type: .photo,
+      resources: [], fileModificationDate: Date(timeIntervalSince1970: 0),
+      metadata: MediaMetadata())
+    #expect(asset.urlString == asset.url.absoluteString)
+  }
+
+  @Test func urlStringOfANameThatIsNotUTF8() {
+    let path = LibraryPath(bytes: Array("bad.j".utf8) + [0xFF])
+    let asset = Asset(
+      path: path, group: .savedPhotos, groupPath: .root, type: .photo, resources: [],
+      fileModificationDate: Date(timeIntervalSince1970: 0), metadata: MediaMetadata())
+    #expect(asset.urlString == asset.url.absoluteString)
+  }
+}

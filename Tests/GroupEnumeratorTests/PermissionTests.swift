@@ -107,7 +107,7 @@ struct PermissionTests {
     try folder.setMode("Search Only", 0o111)
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
-      outline(result) == [
+      outline(try resolved(result, root: folder.path)) == [
         "album A", "  A/x.jpg photo JPEG", "album Z", "  Z/x.jpg photo JPEG",
         "problem Locked unreadableFolder", "problem Search Only unreadableFolder",
       ])
@@ -126,7 +126,10 @@ struct PermissionTests {
     try folder.write("Album/notes.txt", Array("notes".utf8))
     try folder.setMode("Album", 0o444)
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
-    #expect(outline(result) == ["album Album", "  Album/x.jpg photo - unreadable"])
+    #expect(
+      outline(try resolved(result, root: folder.path)) == [
+        "album Album", "  Album/x.jpg photo - unreadable",
+      ])
     try folder.setMode("Album", 0o755)
   }
 
@@ -140,10 +143,11 @@ struct PermissionTests {
     try folder.setMode("locked.txt", 0)
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
-      outline(result) == [
+      outline(try resolved(result, root: folder.path)) == [
         "savedPhotos", "  locked.mov video - unreadable", "  open.jpg photo JPEG",
       ])
-    let problem = try #require(result.groups.first?.files.first?.problem)
+    let problem = try #require(
+      try resolved(result, root: folder.path).groups.first?.files.first?.problem)
     #expect(problem.message.contains("'locked.mov'"))
     #expect(problem.message.contains("Permission denied"))
   }

@@ -5,14 +5,20 @@ import Foundation
 enum AssetReader {
   /// Reads `job`'s file. Never throws: problems end up in the asset.
   ///
+  /// A file the walk listed by its extension (``ScannedFile/needsSniffing``) is opened
+  /// once: its first ``PrefetchedByteSource/window`` bytes decide its format and are then
+  /// the reader's first bytes too.
+  ///
   /// - Parameter rootDescriptor: An open descriptor of the library root.
   static func read(_ job: ReadJob, rootDescriptor: Int32) -> Asset {
-    let file = job.file
+    var file = job.file
     var metadata = MediaMetadata()
     if let problem = file.problem {
       metadata.problems.append(problem)
     } else if let format = file.format {
       metadata = readMetadata(of: file.path, format: format, rootDescriptor: rootDescriptor)
+    } else if file.needsSniffing {
+      (file, metadata) = sniffAndRead(file, rootDescriptor: rootDescriptor)
     }
     let role: AssetResource.Role = file.type == .video ? .video : .photo
     return Asset(
@@ -23,30 +29,113 @@ enum AssetReader {
       fileModificationDate: file.modificationDate, metadata: metadata)
   }
 
+  /// Opens a file listed by its extension, sniffs its content from the first read, and
+  /// reads its metadata with the reader for what the content is.
+  ///
+  /// - Returns: The file with its format (or problem) decided, and its metadata.
+  static func sniffAndRead(
+    _ file: ScannedFile, rootDescriptor: Int32
+  ) -> (ScannedFile, MediaMetadata) {
+    var file = file
+    var metadata = MediaMetadata()
+    do {
+      metadata = try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: file.path) {
+        opened throws(AssetProblem) in
+        let prefix = try opened.bytes(at: 0, length: PrefetchedByteSource<LibraryFile>.window)
+        let note: AssetProblem?
+        (file, note) = sniffed(file, header: prefix)
+        guard file.problem == nil, let format = file.format else { return MediaMetadata() }
+        var metadata = readMetadata(
+          from: PrefetchedByteSource(opened, prefix: prefix), format: format)
+        if let note { metadata.problems.insert(note, at: 0) }
+        return metadata
+      }
+    } catch {
+      file.problem = error
+    }
+    if let problem = file.problem { metadata.problems.append(problem) }
+    return (file, metadata)
+  }
+
+  /// Decides the format of a file listed by its extension from its first bytes.
+  ///
+  /// The file's type stays the extension's (it was counted so); the content decides the
+  /// format, and so the reader: a movie named `.jpg` is read by the QuickTime reader, never
+  /// by gexiv2. Content that is not media (nor empty) is a problem, as in the walk.
+  ///
+  /// - Returns: The file with `format` or `problem` set, and a ``AssetProblem/Code/misnamed``
+  ///   note when the content is a video and the name a photo, or the other way round.
+  static func sniffed(_ file: ScannedFile, header: [UInt8]) -> (ScannedFile, AssetProblem?) {
+    var file = file
+    file.needsSniffing = false
+    let name = file.path.lastComponentBytes
+    let format =
+      MediaSniffer.isAppleDouble(header: header)
+      ? nil : MediaSniffer.format(ofHeader: header, name: name)
+    guard let format else {
+      if header.isEmpty {
+        file.problem = AssetProblem(.emptyFile, "'\(file.path.escaped)' is empty (0 bytes).")
+      } else {
+        let promised = MediaSniffer.format(forName: name)?.rawValue ?? "media"
+        file.problem = AssetProblem(
+          .unrecognizedFormat,
+          "The content of '\(file.path.escaped)' is not \(promised),"
+            + " nor any other photo or video format this library reads.")
+      }
+      return (file, nil)
+    }
+    file.format = format
+    guard format.isVideo != (file.type == .video) else { return (file, nil) }
+    let named = file.type == .video ? "a video" : "a photo"
+    let listed = file.type == .video ? "video" : "photo"
+    return (
+      file,
+      AssetProblem(
+        .misnamed,
+        "'\(file.path.escaped)' is named like \(named) but its content is \(format.rawValue);"
+          + " it is listed as a \(listed) and read as \(format.rawValue).")
+    )
+  }
+
   /// Reads the metadata of one file whose content sniffed as `format`.
   static func readMetadata(
     of path: LibraryPath, format: MediaFormat, rootDescriptor: Int32
   ) -> MediaMetadata {
-    let read: (LibraryFile) -> MediaMetadata
+    do {
+      return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+        file throws(AssetProblem) in readMetadata(from: PrefetchedByteSource(file), format: format)
+      }
+    } catch {
+      var metadata = MediaMetadata()
+      metadata.problems.append(error)
+      return metadata
+    }
+  }
+
+  /// Reads metadata from an open file whose content sniffed as `format`, with the reader
+  /// for that format.
+  static func readMetadata(
+    from source: PrefetchedByteSource<LibraryFile>, format: MediaFormat
+  ) -> MediaMetadata {
     switch format {
     case .jpeg:
-      read = { JPEGMetadataReader.read(from: PrefetchedByteSource($0)) }
+      return JPEGMetadataReader.read(from: source)
     case .heic, .avif:
       // Our own box reader finds the primary item's size and the EXIF item (libexif reads
       // it): faster than gexiv2 and right where exiv2 0.27.6 is not (README, formats).
-      read = { HEIFMetadataReader.read(from: $0) }
+      return HEIFMetadataReader.read(from: source)
     case .png:
       // Our own chunk walk reads IHDR and the EXIF block (eXIf, or ImageMagick's raw
       // profile in a text chunk, which exiv2 0.27.6 misses); libexif decodes it.
-      read = { PNGMetadataReader.read(from: PrefetchedByteSource($0)) }
+      return PNGMetadataReader.read(from: source)
     case .tiff, .raw:
       // exiv2 0.27.6 reads neither BigTIFF nor CR3 (an ISO-BMFF RAW): our own readers do.
-      read = { readTIFFFamily(from: $0, format: format) }
+      return readTIFFFamily(from: source, format: format)
     case .webp, .jpegXL:
-      read = { Exiv2MetadataReader.read(from: $0, format: format) }
+      return Exiv2MetadataReader.read(from: source, format: format)
     case .quickTime, .mp4, .m4v, .threeGPP:
       // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.
-      read = { QuickTimeMetadataReader.read(from: PrefetchedByteSource($0)) }
+      return QuickTimeMetadataReader.read(from: source)
     case .gif, .bmp:
       // exiv2 0.27.6 reads no metadata from GIF or BMP; nothing else does yet.
       return MediaMetadata()
@@ -57,15 +146,6 @@ enum AssetReader {
         AssetProblem(
           .unsupported,
           "The \(format.rawValue) container is not read; the date shown is the file's own time."))
-      return metadata
-    }
-    do {
-      return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
-        file throws(AssetProblem) in read(file)
-      }
-    } catch {
-      var metadata = MediaMetadata()
-      metadata.problems.append(error)
       return metadata
     }
   }

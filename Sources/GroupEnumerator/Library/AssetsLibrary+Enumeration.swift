@@ -98,6 +98,7 @@ extension AssetsLibrary {
     for (candidate, _) in candidates {
       guard let still = readAlready[candidate.still.path],
         let video = readAlready[candidate.video.path],
+        LivePhotoPairing.halvesAreWhatTheirNamesSay(still: still, video: video),
         LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
       else { continue }
       pairedStills[still.path] = LivePhotoPairing.merge(still: still, video: video)

@@ -29,9 +29,10 @@ extension Asset {
     } else {
       gps = ["Latitude": "0.0", "Longitude": "0.0"]
     }
+    let url = urlString
     return [
-      "photoDefaultPath": url.absoluteString,
-      "photoThumPath": url.absoluteString,
+      "photoDefaultPath": url,
+      "photoThumPath": url,
       "photoName": name,
       "photoGPS": gps,
       "photoDateTime": metadata.dateTime ?? "0",

@@ -30,12 +30,19 @@ struct ScannedFile: Sendable, Hashable {
   /// Modification time from `fstatat`.
   var modificationDate: Date
   /// The format sniffed from the first bytes; `nil` when the content is not a known
-  /// media format (then `problem` says why, and the extension chose the type).
+  /// media format (then `problem` says why, and the extension chose the type), or when
+  /// the content is still to be sniffed (``needsSniffing``).
   var format: MediaFormat?
-  /// `.photo` or `.video` (never `.livePhoto`: pairing happens later).
+  /// `.photo` or `.video` (never `.livePhoto`: pairing happens later). For a file with a
+  /// media extension it is the extension's type, and it stays so whatever the content
+  /// turns out to be: it was counted in the run's `total` before anything was read.
   var type: AssetType
   /// Why the file could not be sniffed, if it could not.
   var problem: AssetProblem?
+  /// Whether the walk only `fstatat`ed the file because its extension names a media
+  /// format: its content is sniffed by the reader, from the first read it makes anyway
+  /// (``AssetReader/sniffed(_:header:)``), so every file is opened once.
+  var needsSniffing = false
 }
 
 /// One group found by the walk, its files sorted by path bytes.
@@ -64,10 +71,13 @@ struct FolderProblem: Sendable, Hashable {
 /// of the root, keeping names as bytes.
 ///
 /// The walk is iterative (an explicit stack, at most ``maximumDepth`` folders deep) and
-/// holds one open folder per level of the current path. Every regular file's first
-/// ``MediaSniffer/headerLength`` bytes are read, so content decides what is media: a
-/// movie named `.jpg` is a movie, a JPEG without an extension is a photo, and a file
-/// that is neither media by name nor by content is skipped silently.
+/// holds one open folder per level of the current path. A regular file whose extension
+/// names a media format is only `fstatat`ed: its type comes from the extension, and its
+/// content is sniffed later by the reader, which opens it once (a movie named `.jpg` is
+/// then read as a movie but stays counted as a photo, with a ``AssetProblem/Code/misnamed``
+/// problem). Every other regular file's first ``MediaSniffer/headerLength`` bytes are read
+/// here, so content decides what is media: a JPEG without an extension is a photo, and a
+/// file that is neither media by name nor by content is skipped silently.
 ///
 /// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
 /// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed;

@@ -235,7 +235,11 @@ struct LibraryWalk {
     }
   }
 
-  /// Reads a regular file's first bytes and decides whether it is media.
+  /// Decides whether a regular file is media: by its extension when it has a media one
+  /// (its content is sniffed later, by the reader), else by reading its first bytes.
+  ///
+  /// Names starting `._` are always read here: AppleDouble files carry media extensions
+  /// (`._IMG_0001.JPG`) and must never be counted.
   ///
   /// - Returns: The file, or `nil` when it is neither media by content nor by name.
   private func sniff(
@@ -252,6 +256,9 @@ struct LibraryWalk {
     let header: [UInt8]
     if status.st_size == 0 {
       header = []
+    } else if promised != nil, !name.starts(with: [0x2E, 0x5F]) {
+      file.needsSniffing = true
+      return file
     } else {
       do {
         header = try LibraryFile.withOpened(

@@ -61,6 +61,15 @@ enum LivePhotoPairing {
     return areClose(stillDate, videoDate)
   }
 
+  /// Whether the content of each read half is what its name made it a candidate as:
+  /// candidates are chosen by name, and a movie named `.jpg` (or a photo named `.mov`) is
+  /// never half of a Live Photo. Content that is not media at all (a broken half) passes.
+  static func halvesAreWhatTheirNamesSay(still: Asset, video: Asset) -> Bool {
+    let stillFormat = still.resources.first?.format
+    let videoFormat = video.resources.first?.format
+    return stillFormat?.isVideo != true && videoFormat.map(\.isVideo) != false
+  }
+
   /// Whether two capture dates can be the same moment.
   ///
   /// Two instants compare directly. A local time whose zone is unknown compared with an

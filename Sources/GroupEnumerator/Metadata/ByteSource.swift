@@ -50,6 +50,16 @@ struct PrefetchedByteSource<Base: ByteSource>: ByteSource {
     self.prefix = (try? base.bytes(at: 0, length: Self.window)) ?? []
   }
 
+  /// Wraps `base` with its first bytes, already read (``window`` of them, or all of a
+  /// shorter source): for a caller that needed them before choosing a reader.
+  init(_ base: Base, prefix: [UInt8]) {
+    self.base = base
+    self.prefix = prefix
+  }
+
+  /// The first ``window`` bytes (fewer for a shorter source; none when the read failed).
+  var prefetched: [UInt8] { prefix }
+
   var count: Int { base.count }
 
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {

@@ -83,12 +83,21 @@ public struct Asset: Sendable, Hashable, Identifiable {
   }
 
   /// `assets-library://asset/asset.JPG?id=<UUID>&ext=JPG`.
-  public var url: URL {
-    let ext = fileExtension.isEmpty ? "" : fileExtension
-    let escapedExt = ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    return URL(
-      string: "assets-library://asset/asset.\(escapedExt)?id=\(id.uuidString)&ext=\(escapedExt)")
-      ?? URL(fileURLWithPath: "/")
+  public var url: URL { URL(string: urlString) ?? URL(fileURLWithPath: "/") }
+
+  /// ``url`` as text, made without parsing a `URL` (what JSON output needs, per asset).
+  public var urlString: String {
+    let ext = fileExtension
+    // The usual extension (`JPG`, `heic`) has nothing to escape: skip Foundation's
+    // percent-encoding, which goes through CFString.
+    let isPlain = ext.utf8.allSatisfy { byte in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+    }
+    let escapedExt =
+      isPlain ? ext : ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    return "assets-library://asset/asset.\(escapedExt)?id=\(id.uuidString)&ext=\(escapedExt)"
   }
 
   /// The primary file's size in bytes.

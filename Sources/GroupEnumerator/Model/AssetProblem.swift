@@ -21,6 +21,10 @@ public struct AssetProblem: Sendable, Hashable, CustomStringConvertible {
     case unreadableFolder
     /// Reading metadata from this format is not supported yet.
     case unsupported
+    /// The content is a video though the name says photo, or the other way round: the
+    /// asset keeps the type its name gave (it was counted by name), and its metadata is
+    /// read as what the content is.
+    case misnamed
   }
 
   /// What kind of problem it is.

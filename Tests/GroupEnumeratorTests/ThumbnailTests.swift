@@ -57,6 +57,26 @@ private func heic(tiff: [UInt8]) -> [UInt8] {
     #expect(Array(try await library.thumbnail(for: only).data) == thumbnail)
   }
 
+  @Test func aPNGsEXIFThumbnailComesFromItsEXIFBlockLikeHasThumbnailSays() async throws {
+    let thumbnail = smallJPEG(width: 32, height: 24)
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0112, .short([1]))]
+    builder.thumbnail = thumbnail
+    let (folder, library, assets) = try await read([
+      ("with.png", PNGBuilder.png(before: [PNGBuilder.exif(builder.tiff())])),
+      ("without.png", PNGBuilder.png()),
+    ])
+    defer { folder.remove() }
+    let with = try #require(assets.first { $0.name == "with.png" })
+    #expect(with.metadata.hasThumbnail)
+    #expect(Array(try await library.thumbnail(for: with).data) == thumbnail)
+    let without = try #require(assets.first { $0.name == "without.png" })
+    #expect(!without.metadata.hasThumbnail)
+    await #expect(throws: ThumbnailError.noEmbeddedThumbnail(name: "without.png")) {
+      try await library.thumbnail(for: without)
+    }
+  }
+
   @Test func aRAWWithoutPreviewSaysSoAndHasNoThumbnail() async throws {
     let (folder, library, assets) = try await read([("plain.dng", tiffRAW(thumbnail: nil))])
     defer { folder.remove() }

@@ -67,6 +67,12 @@ extension AssetsLibrary {
           return JPEGMetadataReader.thumbnail(from: file)
         case .heic, .avif:
           return HEIFMetadataReader.thumbnail(from: file)
+        case .png:
+          // The PNG reader, not gexiv2, reads PNG metadata, so it answers here too.
+          return PNGMetadataReader.thumbnail(from: file)
+        case .raw where CR3MetadataReader.isISOBaseMedia(header: header):
+          // CR3 is read by our own box reader, which does not extract its THMB JPEG yet.
+          return nil
         case .some(let format) where Exiv2MetadataReader.isAllowed(format):
           return try Exiv2MetadataReader.largestJPEGPreview(from: file, format: format)?.bytes
         default:

@@ -61,4 +61,20 @@ enum PNGMetadataReader {
     metadata.pixelHeight = structure.height
     return metadata
   }
+
+  /// The EXIF (IFD1) thumbnail of a PNG's EXIF block, byte for byte: the thumbnail that
+  /// ``read(from:)`` reports with `hasThumbnail`.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: The thumbnail's bytes, or `nil` when the file has none.
+  static func thumbnail(from source: some ByteSource) -> [UInt8]? {
+    var structure = PNGStructure()
+    do {
+      try structure.walk(source)
+    } catch {
+      // What was found before the fault still counts, as in read(from:).
+    }
+    guard let payload = structure.exifPayload else { return nil }
+    return LibExifReader.thumbnail(payload: payload)
+  }
 }

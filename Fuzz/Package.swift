@@ -6,9 +6,10 @@
 // the root; see README.md here.
 import PackageDescription
 
-/// One executable per fuzz target; each lives in `Sources/<name>/main.swift`. Targets for
-/// the QuickTime box reader and the gexiv2 wrapper are added here once those merge.
-let fuzzTargets = ["FuzzJPEG", "FuzzTIFFWalker", "FuzzDates"]
+/// One executable per fuzz target; each lives in `Sources/<name>/main.swift`.
+let fuzzTargets = [
+  "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG",
+]
 
 let package = Package(
   name: "GroupEnumeratorFuzz",

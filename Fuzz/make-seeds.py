@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes the fuzz seed corpora under Fuzz/Seeds/<target>/ from the repository's own
-Fixtures/Library files and from bytes built here. Deterministic: running it again gives
+Fixtures/Library files, Tests/GroupEnumeratorTests/Resources and bytes built here. Deterministic: running it again gives
 the same files. Usage: python3 Fuzz/make-seeds.py (from anywhere)."""
 import os
 import shutil
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY = os.path.join(HERE, "..", "Fixtures", "Library")
+RESOURCES = os.path.join(HERE, "..", "Tests", "GroupEnumeratorTests", "Resources")
 SEEDS = os.path.join(HERE, "Seeds")
 
 
@@ -24,6 +26,25 @@ def fixture_jpegs():
                 relative = os.path.relpath(path, LIBRARY)
                 safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-@") else "_" for c in relative)
                 found.append(("fixture-" + safe, data))
+    return found
+
+
+def own_files(extensions):
+    """(name, bytes) of every file in Fixtures/Library and the test Resources whose
+    extension (lower-cased) is in `extensions`, in path order."""
+    found = []
+    for prefix, root in (("fixture-", LIBRARY), ("resource-", RESOURCES)):
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                if os.path.splitext(name)[1].lower() not in extensions:
+                    continue
+                path = os.path.join(folder, name)
+                with open(path, "rb") as handle:
+                    data = handle.read()
+                relative = os.path.relpath(path, root)
+                safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-@") else "_" for c in relative)
+                found.append((prefix + safe, data))
     return found
 
 
@@ -101,6 +122,147 @@ def hand_built_tiffs():
             ("big-endian-datetime", big)]
 
 
+def box(kind, payload=b"", size=None):
+    """An ISO-BMFF box; `size` overrides the 32-bit size field (0, 1, 2…7, too large)."""
+    return struct.pack(">I", len(payload) + 8 if size is None else size) + kind + payload
+
+
+def full_box(kind, version, payload, flags=0):
+    return box(kind, struct.pack(">I", (version << 24) | flags) + payload)
+
+
+def mvhd(version=0, created=0, timescale=600, duration=1200):
+    if version == 1:
+        times = struct.pack(">QQIQ", created, created, timescale, duration)
+    else:
+        times = struct.pack(">IIII", created, created, timescale, duration)
+    return full_box(b"mvhd", version, times + b"\0" * 80)
+
+
+def tkhd(width, height):
+    body = struct.pack(">IIII", 0, 0, 1, 0) + struct.pack(">I", 0) + b"\0" * 8 + b"\0" * 8
+    matrix = struct.pack(">9I", 0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000)
+    return full_box(b"tkhd", 0, body + matrix + struct.pack(">II", width << 16, height << 16), 3)
+
+
+def hdlr(handler):
+    return full_box(b"hdlr", 0, b"\0" * 4 + handler + b"\0" * 12 + b"\0")
+
+
+def quicktime_keys_movie(location=b"+35.6895+139.6917+040.000/", date=b"2019-05-01T12:34:56+0900"):
+    keys = [b"com.apple.quicktime.location.ISO6709", b"com.apple.quicktime.creationdate",
+            b"com.apple.quicktime.content.identifier"]
+    key_boxes = b"".join(struct.pack(">I", len(k) + 8) + b"mdta" + k for k in keys)
+    values = [location, date, b"5A2B1C3D-0000-4000-8000-000000000000"]
+    items = b"".join(
+        box(struct.pack(">I", index + 1), box(b"data", struct.pack(">II", 1, 0) + value))
+        for index, value in enumerate(values))
+    meta = box(b"meta", hdlr(b"mdta") + full_box(b"keys", 0, struct.pack(">I", len(keys)) + key_boxes)
+               + box(b"ilst", items))
+    track = box(b"trak", tkhd(1920, 1080) + box(b"mdia", hdlr(b"vide")))
+    return box(b"ftyp", b"qt  \0\0\0\0qt  ") + box(b"moov", mvhd(created=3_639_000_000) + track + meta)
+
+
+def hand_built_movies():
+    ftyp = box(b"ftyp", b"isom\0\0\2\0isommp41")
+    good = quicktime_keys_movie()
+    udta = box(b"udta", box(b"\xa9xyz", struct.pack(">HH", 18, 0) + b"+48.8584+002.2945/"))
+    nest = b"moov"
+    bomb = box(b"free")
+    for _ in range(64):
+        bomb = box(b"moov", bomb)
+    return [
+        ("keys-location-date", good),
+        ("udta-xyz", ftyp + box(b"moov", mvhd(version=1, created=3_639_000_000) + udta)),
+        ("b1-size-zero-top", ftyp + box(b"moov", mvhd(), size=0)),
+        ("b1-size-zero-nested", ftyp + box(b"moov", box(b"trak", tkhd(10, 20), size=0))),
+        ("b2-largesize-max", ftyp + struct.pack(">I", 1) + b"mdat" + struct.pack(">Q", 2**64 - 1)),
+        ("b2-largesize-small", ftyp + struct.pack(">I", 1) + b"moov" + struct.pack(">Q", 8)),
+        ("b3-size-three", ftyp + box(b"moov", b"", size=3)),
+        ("b4-past-parent", ftyp + box(b"moov", box(b"mvhd", b"\0" * 8, size=4096))),
+        ("b5-nesting", ftyp + bomb),
+        ("b6-free-run", ftyp + box(b"free") * 512 + box(b"moov", mvhd())),
+        ("b7-mvhd-version-2", ftyp + box(b"moov", mvhd(version=2))),
+        ("b7-mvhd-short", ftyp + box(b"moov", full_box(b"mvhd", 1, b"\0" * 6))),
+        ("b8-timescale-zero", ftyp + box(b"moov", mvhd(timescale=0, duration=0xFFFFFFFF))),
+        ("b8-duration-max", ftyp + box(b"moov", mvhd(version=1, duration=2**64 - 1))),
+        ("b9-created-max", ftyp + box(b"moov", mvhd(version=1, created=2**64 - 1))),
+        ("b10-moov-after-mdat", ftyp + box(b"mdat", b"\0" * 64) + box(b"moov", mvhd())),
+        ("b10-no-ftyp", box(b"moov", mvhd()) + nest),
+        ("iso6709-odd", quicktime_keys_movie(location=b"-90.0000+180.0000-999999.9/")),
+        ("date-garbage", quicktime_keys_movie(date=b"2020-13-45T25:61:61+9999")),
+    ]
+
+
+def heif_item(item_id, kind):
+    return full_box(b"infe", 2, struct.pack(">HH", item_id, 0) + kind + b"\0")
+
+
+def hand_built_heif(tiff_bytes):
+    """A HEIC with a primary `hvc1` item 1 (640x480, rotated by `irot`) and an Exif item 2
+    stored in `idat`, the EXIF block `tiff_bytes` behind the usual 4-byte offset."""
+    exif = struct.pack(">I", 0) + tiff_bytes
+    iinf = full_box(b"iinf", 0, struct.pack(">H", 2) + heif_item(1, b"hvc1") + heif_item(2, b"Exif"))
+    iloc = full_box(b"iloc", 1, bytes([0x44, 0x00]) + struct.pack(">H", 2)
+                    + struct.pack(">HHH", 1, 0, 0) + struct.pack(">H", 1) + struct.pack(">II", 0, 0)
+                    + struct.pack(">HHH", 2, 1, 0) + struct.pack(">H", 1) + struct.pack(">II", 0, len(exif)))
+    ispe = full_box(b"ispe", 0, struct.pack(">II", 640, 480))
+    irot = box(b"irot", b"\x01")
+    ipco = box(b"ipco", ispe + irot)
+    ipma = full_box(b"ipma", 0, struct.pack(">IH", 1, 1) + b"\x02\x81\x82")
+    iref = full_box(b"iref", 0, box(b"cdsc", struct.pack(">HHH", 2, 1, 1)))
+    meta = full_box(b"meta", 0, hdlr(b"pict") + full_box(b"pitm", 0, struct.pack(">H", 1)) + iinf
+                    + iloc + box(b"iprp", ipco + ipma) + iref + box(b"idat", exif))
+    return box(b"ftyp", b"heic\0\0\0\0mif1heic") + meta
+
+
+CANON_UUID = bytes.fromhex("85c0b687820f11e08111f4ce462b6a48")
+
+
+def hand_built_cr3(ifd0, exif_ifd, gps_ifd):
+    blocks = box(b"CMT1", ifd0) + box(b"CMT2", exif_ifd) + box(b"CMT4", gps_ifd)
+    canon = box(b"uuid", CANON_UUID + box(b"CNCV", b"CanonCR3_001/00.09.00/00.00.00") + blocks)
+    return box(b"ftyp", b"crx \0\0\0\1crx isom") + box(b"moov", canon + mvhd()) + box(b"mdat", b"\0" * 16)
+
+
+def png_chunk(kind, data, crc=None):
+    value = zlib.crc32(kind + data) if crc is None else crc
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", value)
+
+
+def png(*chunks):
+    ihdr = png_chunk(b"IHDR", struct.pack(">IIBBBBB", 32, 16, 8, 2, 0, 0, 0))
+    idat = png_chunk(b"IDAT", zlib.compress(b"\0" * (1 + 32 * 3) * 16))
+    return b"\x89PNG\r\n\x1a\n" + ihdr + b"".join(chunks) + idat + png_chunk(b"IEND", b"")
+
+
+def raw_profile(payload, name=b"exif"):
+    hexed = payload.hex().encode()
+    lines = b"\n".join(hexed[i:i + 72] for i in range(0, len(hexed), 72))
+    return b"\n" + name + b"\n" + b"%8d" % len(payload) + b"\n" + lines + b"\n"
+
+
+def hand_built_pngs(tiff_bytes):
+    exif_app1 = b"Exif\0\0" + tiff_bytes
+    keyword = b"Raw profile type exif\0"
+    profile = raw_profile(exif_app1)
+    return [
+        ("exif-chunk", png(png_chunk(b"eXIf", tiff_bytes))),
+        ("exif-chunk-bad-crc", png(png_chunk(b"eXIf", tiff_bytes, crc=0))),
+        ("text-raw-profile", png(png_chunk(b"tEXt", keyword + profile))),
+        ("ztxt-raw-profile", png(png_chunk(b"zTXt", keyword + b"\0" + zlib.compress(profile)))),
+        ("itxt-compressed", png(png_chunk(b"iTXt", keyword + b"\1\0en\0\0" + zlib.compress(profile)))),
+        ("itxt-plain-app1", png(png_chunk(b"iTXt", b"Raw profile type APP1\0\0\0\0\0"
+                                          + raw_profile(exif_app1, b"APP1")))),
+        ("ztxt-bomb", png(png_chunk(b"zTXt", keyword + b"\0" + zlib.compress(b"\n" * (8 << 20))))),
+        ("profile-count-lies", png(png_chunk(b"tEXt", keyword + b"\nexif\n 9999999999\n00ff\n"))),
+        ("chunk-length-huge", b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 0x7FFFFFFF) + b"eXIf" + b"\0" * 8),
+        ("no-iend", png(png_chunk(b"eXIf", tiff_bytes))[:-12]),
+        ("signature-only", b"\x89PNG\r\n\x1a\n"),
+        ("zlib-stored", b"\x04" + zlib.compress(b"hello, world", 0)),
+    ]
+
+
 def write(target, name, data):
     folder = os.path.join(SEEDS, target)
     os.makedirs(folder, exist_ok=True)
@@ -121,6 +283,22 @@ def main():
     write("FuzzJPEG", "soi-only", b"\xff\xd8")
     write("FuzzJPEG", "app1-length-past-end", b"\xff\xd8\xff\xe1\xff\xffExif\0\0II*\0")
     write("FuzzJPEG", "fill-bytes-and-rst", b"\xff\xd8\xff\xff\xff\xd0\xff\x01\xff\xd9")
+    tiffs = dict(hand_built_tiffs())
+    for name, data in own_files({".mov", ".mp4", ".m4v", ".3gp"}):
+        write("FuzzQuickTime", name, data)
+    for name, data in hand_built_movies():
+        write("FuzzQuickTime", "built-" + name, data)
+    for name, data in own_files({".heic", ".heif", ".avif", ".cr3"}):
+        write("FuzzHEIF", name, data)
+    for name in ("gps-west", "samsung-bad-thumbnail-pointer", "ifd-next-loop"):
+        write("FuzzHEIF", "built-heic-" + name, hand_built_heif(tiffs[name]))
+    write("FuzzHEIF", "built-cr3", hand_built_cr3(tiffs["big-endian-datetime"], tiffs["samsung-bad-thumbnail-pointer"], tiffs["gps-west"]))
+    write("FuzzHEIF", "built-cr3-loops", hand_built_cr3(tiffs["ifd-next-loop"], tiffs["entry-count-ffff"], tiffs["exif-pointer-to-ifd0"]))
+    write("FuzzHEIF", "built-heic-no-meta", box(b"ftyp", b"heic\0\0\0\0mif1heic") + box(b"mdat", b"\0" * 8))
+    for name, data in own_files({".png"}):
+        write("FuzzPNG", name, data)
+    for name, data in hand_built_pngs(tiffs["gps-west"]):
+        write("FuzzPNG", "built-" + name, data)
     dates = {
         "exif": b"2019:05:01 12:34:56\0",
         "exif-subsec-offset": b"2019:05:01 12:34:56\n120\n+09:00",

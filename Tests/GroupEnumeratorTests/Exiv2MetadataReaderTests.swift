@@ -53,6 +53,26 @@ private struct HugeSource: ByteSource {
     }
   }
 
+  /// exiv2's own POCs (`POC1`, `…printIFDStructure.tif`): exiv2 opens them without an
+  /// error but finds no image size; the asset must still say it is damaged.
+  @Test func tiffWithoutAnImageSizeIsAProblem() throws {
+    let pointerPastTheEnd: [UInt8] = [
+      0x49, 0x49, 0x2A, 0x00, 0x04, 0x00, 0x00, 0x00, 0x0B, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0x01,
+      0x00, 0x00, 0x00, 0x49, 0x01, 0x00, 0x80, 0x00, 0x00, 0x00, 0xE8,
+    ]
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0100, .long([1])), (0x0132, .ascii("2020:01:02 03:04:05"))]
+    for bytes in [pointerPastTheEnd, builder.tiff()] {
+      let metadata = read(bytes, as: .tiff)
+      let problem = try #require(metadata.problems.last)
+      #expect(problem.code == .malformed)
+      #expect(problem.message == "exiv2 found no image size in this TIFF file; it is damaged.")
+    }
+    var valid = builder
+    valid.ifd0.append((0x0101, .long([1])))
+    #expect(read(valid.tiff(), as: .tiff).problems.isEmpty)
+  }
+
   @Test func emptyFileIsAProblem() throws {
     let problem = try #require(read([], as: .png).problems.first)
     #expect(problem.code == .emptyFile)
@@ -170,7 +190,10 @@ private func gpsTIFF(
 ) -> [UInt8] {
   var builder = EXIFTestBuilder()
   builder.bigEndian = bigEndian
-  builder.ifd0 = [(0x0132, .ascii("2020:01:02 03:04:05"))]
+  // ImageWidth and ImageLength: a TIFF without them is damaged (it gets a problem).
+  builder.ifd0 = [
+    (0x0100, .long([8])), (0x0101, .long([4])), (0x0132, .ascii("2020:01:02 03:04:05")),
+  ]
   builder.gps = [
     (0x0001, .ascii(latitudeRef)), (0x0002, .rational(latitude)),
     (0x0003, .ascii(longitudeRef)), (0x0004, .rational(longitude)),

@@ -68,8 +68,26 @@ enum Exiv2MetadataReader {
       }
     } catch {
       metadata.problems.append(problem(for: error, format: format))
+      return metadata
+    }
+    if requiresPixelSize(format), metadata.pixelWidth == nil || metadata.pixelHeight == nil {
+      metadata.problems.append(
+        .init(
+          .malformed,
+          "exiv2 found no image size in this \(format.rawValue) file; it is damaged."))
     }
     return metadata
+  }
+
+  /// Whether every readable file of `format` has a pixel size exiv2 finds: TIFF and the
+  /// TIFF-based RAWs (`ImageWidth` and `ImageLength` are required in IFD0, TIFF 6.0 §8)
+  /// and WebP (every `VP8`/`VP8L`/`VP8X` chunk holds one). Not JPEG XL, whose size
+  /// exiv2 0.27.6 never reports, nor the formats the engine gives our own readers.
+  static func requiresPixelSize(_ format: MediaFormat) -> Bool {
+    switch format {
+    case .tiff, .raw, .webp: true
+    default: false
+    }
   }
 
   /// The largest JPEG preview embedded in a still image (a camera RAW's full-size or

@@ -193,7 +193,7 @@ import GroupEnumerator
         "Error: \(strings.assetNotFound(url.absoluteString, library: library.root.path))\n")
       return failure
     }
-    stdout.write(JSONFormatter.object(for: asset).serialized() + "\n")
+    stdout.write(JSONFormatter.object(for: asset) + "\n")
     return success
   }
 

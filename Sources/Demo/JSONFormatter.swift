@@ -3,133 +3,6 @@ import Foundation
 import GroupEnumerator
 import Synchronization
 
-/// A JSON value whose objects keep their keys in the order they were written.
-///
-/// Foundation's encoders are not used: they reorder keys and escape `/`.
-indirect enum JSONValue: Equatable, Sendable {
-  case null
-  case bool(Bool)
-  case integer(Int64)
-  /// A number; written as `null` when not finite (JSON has no NaN or infinity).
-  case number(Double)
-  case string(String)
-  case array([JSONValue])
-  /// Members in output order.
-  case object([(key: String, value: JSONValue)])
-
-  static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    lhs.serialized() == rhs.serialized()
-  }
-
-  /// `.string(value)`, or `.null` when `value` is `nil`.
-  static func string(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-  /// `.integer(value)`, or `.null` when `value` is `nil`.
-  static func integer(_ value: Int?) -> JSONValue { value.map { .integer(Int64($0)) } ?? .null }
-  /// `.number(value)`, or `.null` when `value` is `nil`.
-  static func number(_ value: Double?) -> JSONValue { value.map { .number($0) } ?? .null }
-
-  /// The value as RFC 8259 text, indented by two spaces per level, without a final
-  /// newline.
-  ///
-  /// - Parameter level: The indentation level of the value's first line.
-  /// - Complexity: O(*n*) in the size of the value.
-  func serialized(level: Int = 0) -> String {
-    var text = ""
-    write(to: &text, level: level)
-    return text
-  }
-
-  /// Appends ``serialized(level:)`` to `text`.
-  func write(to text: inout String, level: Int) {
-    switch self {
-    case .null: text += "null"
-    case .bool(let value): text += value ? "true" : "false"
-    case .integer(let value): text += String(value)
-    case .number(let value):
-      // Swift's description is the shortest text that reads back as the same Double,
-      // and its forms (`12.5`, `1e-05`, `-0.0`) are all valid JSON numbers.
-      text += value.isFinite ? value.description : "null"
-    case .string(let value): JSONValue.appendQuoted(value, to: &text)
-    case .array(let elements):
-      guard !elements.isEmpty else {
-        text += "[]"
-        return
-      }
-      text += "[\n"
-      for (index, element) in elements.enumerated() {
-        text += JSONValue.indent(level + 1)
-        element.write(to: &text, level: level + 1)
-        text += index == elements.count - 1 ? "\n" : ",\n"
-      }
-      text += JSONValue.indent(level) + "]"
-    case .object(let members):
-      guard !members.isEmpty else {
-        text += "{}"
-        return
-      }
-      text += "{\n"
-      for (index, member) in members.enumerated() {
-        text += JSONValue.indent(level + 1)
-        JSONValue.appendQuoted(member.key, to: &text)
-        text += ": "
-        member.value.write(to: &text, level: level + 1)
-        text += index == members.count - 1 ? "\n" : ",\n"
-      }
-      text += JSONValue.indent(level) + "}"
-    }
-  }
-
-  /// Indentation for the levels an asset's JSON reaches, made once.
-  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
-
-  private static func indent(_ level: Int) -> String {
-    level < indents.count ? indents[level] : String(repeating: "  ", count: level)
-  }
-
-  /// `text` as a JSON string: quotes and backslashes escaped, control characters as
-  /// `\n`, `\t`… or `\u00XX`; everything else, non-ASCII included, kept as is.
-  ///
-  /// - Complexity: O(*n*) in the length of `text`.
-  static func quoted(_ text: String) -> String {
-    var result = ""
-    appendQuoted(text, to: &result)
-    return result
-  }
-
-  /// Appends ``quoted(_:)`` of `text` to `result`; text with nothing to escape (the
-  /// usual case) is appended whole.
-  ///
-  /// - Complexity: O(*n*) in the length of `text`.
-  static func appendQuoted(_ text: String, to result: inout String) {
-    // In UTF-8 these bytes only ever stand for themselves (multi-byte sequences use
-    // bytes from 0x80 up), so a byte scan finds exactly the scalars to escape.
-    let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-    guard needsEscaping else {
-      result += "\""
-      result += text
-      result += "\""
-      return
-    }
-    result += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{08}": result += "\\b"
-      case "\u{0C}": result += "\\f"
-      case "\u{00}"..."\u{1F}":
-        let hex = String(scalar.value, radix: 16, uppercase: false)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    result += "\""
-  }
-}
-
 /// The `--format json` output and the object `lookup` prints (DESIGN §5).
 enum JSONFormatter {
   /// One array, one object per asset, in the order given, ending in a newline.
@@ -172,114 +45,216 @@ enum JSONFormatter {
       let lower = range.lowerBound + chunk * size
       let upper = min(lower + size, range.upperBound)
       guard lower < upper else { return }
-      var text = ""
-      var group: (kind: AssetGroup.Kind, path: LibraryPath, name: String)?
-      for index in lower..<upper {
-        let asset = assets[index]
-        if group?.kind != asset.group || group?.path != asset.groupPath {
-          let name = AssetGroup(kind: asset.group, path: asset.groupPath).name
-          group = (asset.group, asset.groupPath, name)
-        }
-        text += "  "
-        object(for: asset, groupName: group?.name ?? "").write(to: &text, level: 1)
-        text += index == assets.count - 1 ? "\n" : ",\n"
-      }
+      let text = elements(assets, lower..<upper, last: assets.count - 1)
       results.withLock { $0[chunk] = text }
     }
     return results.withLock { $0 }
   }
 
-  /// The object for one asset, with exactly the keys of DESIGN §5, in that order.
-  static func object(for asset: Asset) -> JSONValue {
-    object(for: asset, groupName: AssetGroup(kind: asset.group, path: asset.groupPath).name)
+  /// The array elements for `assets[range]`, each indented by two spaces and followed
+  /// by a comma unless its index is `last`, all written into one buffer.
+  private static func elements(_ assets: [Asset], _ range: Range<Int>, last: Int) -> String {
+    var writer = JSONWriter(level: 1, capacity: range.count * bytesPerAsset)
+    var group: (kind: AssetGroup.Kind, path: LibraryPath, name: String)?
+    for index in range {
+      let asset = assets[index]
+      if group?.kind != asset.group || group?.path != asset.groupPath {
+        let name = AssetGroup(kind: asset.group, path: asset.groupPath).name
+        group = (asset.group, asset.groupPath, name)
+      }
+      writer.append("  ")
+      writeObject(for: asset, groupName: group?.name ?? "", to: &writer)
+      writer.append(index == last ? "\n" : ",\n")
+    }
+    return writer.text
   }
 
-  /// ``object(for:)`` with the name of the asset's group already known (consecutive
-  /// assets share it).
-  static func object(for asset: Asset, groupName: String) -> JSONValue {
+  /// About how much text one asset's object takes, to size buffers up front.
+  private static let bytesPerAsset = 1536
+
+  /// The object for one asset, with exactly the keys of DESIGN §5, in that order, as
+  /// indented text without a final newline.
+  static func object(for asset: Asset) -> String {
+    var writer = JSONWriter(capacity: bytesPerAsset)
+    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
+    writeObject(for: asset, groupName: groupName, to: &writer)
+    return writer.text
+  }
+
+  /// Writes ``object(for:)`` with the name of the asset's group already known
+  /// (consecutive assets share it).
+  private static func writeObject(
+    for asset: Asset, groupName: String, to writer: inout JSONWriter
+  ) {
     let url = asset.urlString
-    let location: JSONValue =
-      asset.location.map { location in
-        .object([
-          ("latitude", .number(location.latitude)),
-          ("longitude", .number(location.longitude)),
-          ("altitude", .number(location.altitude)),
-        ])
-      } ?? .null
-    let resources = asset.resources.map { resource in
-      JSONValue.object([
-        ("name", .string(resource.name)),
-        ("path", .string(resource.path.escaped)),
-        ("role", .string(resource.role.rawValue)),
-      ])
+    writer.object { json in
+      json.key("id")
+      json.string(asset.id.uuidString)
+      json.key("url")
+      json.string(url)
+      json.key("path")
+      json.string(asset.path.escaped)
+      json.key("name")
+      json.string(asset.name)
+      json.key("group")
+      json.string(groupName)
+      json.key("type")
+      json.string(asset.type.rawValue)
+      json.key("resources")
+      writeResources(of: asset, to: &json)
+      writeMeasures(of: asset, to: &json)
+      writeDates(of: asset, to: &json)
+      json.key("location")
+      writeLocation(of: asset, to: &json)
+      json.key("fileSize")
+      json.integer(asset.fileSize)
+      json.key("hasThumbnail")
+      json.bool(asset.metadata.hasThumbnail)
+      json.key("legacy")
+      if asset.type == .video {
+        json.null()
+      } else {
+        writeLegacyDictionary(for: asset, url: url, to: &json)
+      }
+      json.key("problems")
+      json.array { array in
+        for problem in asset.problems { array.string(problem.description) }
+      }
     }
-    return .object([
-      ("id", .string(asset.id.uuidString)),
-      ("url", .string(url)),
-      ("path", .string(asset.path.escaped)),
-      ("name", .string(asset.name)),
-      ("group", .string(groupName)),
-      ("type", .string(asset.type.rawValue)),
-      ("resources", .array(resources)),
-      ("width", .integer(asset.pixelWidth)),
-      ("height", .integer(asset.pixelHeight)),
-      ("orientation", .integer(asset.metadata.orientation)),
-      ("duration", .number(asset.duration)),
-      ("creationDate", .string(asset.creationDate?.iso8601)),
-      ("creationDateSource", .string(asset.creationDate?.source.rawValue)),
-      ("dateTime", .string(asset.metadata.dateTime ?? "0")),
-      ("location", location),
-      ("fileSize", .integer(asset.fileSize)),
-      ("hasThumbnail", .bool(asset.metadata.hasThumbnail)),
-      ("legacy", asset.type == .video ? .null : legacyDictionary(for: asset, url: url)),
-      ("problems", .array(asset.problems.map { .string($0.description) })),
-    ])
+  }
+
+  /// The `resources` array: `name`, `path` and `role` of each.
+  private static func writeResources(of asset: Asset, to writer: inout JSONWriter) {
+    writer.array { array in
+      for resource in asset.resources {
+        array.object { json in
+          json.key("name")
+          json.string(resource.name)
+          json.key("path")
+          json.string(resource.path.escaped)
+          json.key("role")
+          json.string(resource.role.rawValue)
+        }
+      }
+    }
+  }
+
+  /// The members `width`, `height`, `orientation` and `duration`.
+  private static func writeMeasures(of asset: Asset, to json: inout JSONWriter) {
+    json.key("width")
+    json.integer(asset.pixelWidth)
+    json.key("height")
+    json.integer(asset.pixelHeight)
+    json.key("orientation")
+    json.integer(asset.metadata.orientation)
+    json.key("duration")
+    json.number(asset.duration)
+  }
+
+  /// The members `creationDate`, `creationDateSource` and `dateTime`.
+  private static func writeDates(of asset: Asset, to json: inout JSONWriter) {
+    json.key("creationDate")
+    json.string(asset.creationDate?.iso8601)
+    json.key("creationDateSource")
+    json.string(asset.creationDate?.source.rawValue)
+    json.key("dateTime")
+    json.string(asset.metadata.dateTime ?? "0")
+  }
+
+  /// The signed `latitude`, `longitude` and `altitude`, or `null` without GPS.
+  private static func writeLocation(of asset: Asset, to writer: inout JSONWriter) {
+    guard let location = asset.location else {
+      writer.null()
+      return
+    }
+    writer.object { json in
+      json.key("latitude")
+      json.number(location.latitude)
+      json.key("longitude")
+      json.number(location.longitude)
+      json.key("altitude")
+      json.number(location.altitude)
+    }
   }
 
   /// The DESIGN §4 dictionary of a photo: `photoDefaultPath`, `photoThumPath` (the same
   /// asset URL), `photoName`, `photoGPS` (unsigned degrees with N/S/E/W refs, or the
-  /// strings `"0.0"` without GPS) and `photoDateTime` (raw TIFF DateTime or `"0"`).
-  static func legacyDictionary(for asset: Asset) -> JSONValue {
-    legacyDictionary(for: asset, url: asset.urlString)
+  /// strings `"0.0"` without GPS) and `photoDateTime` (raw TIFF DateTime or `"0"`), as
+  /// indented text without a final newline.
+  static func legacyDictionary(for asset: Asset) -> String {
+    var writer = JSONWriter()
+    writeLegacyDictionary(for: asset, url: asset.urlString, to: &writer)
+    return writer.text
   }
 
-  /// ``legacyDictionary(for:)`` with the asset's URL already made.
-  static func legacyDictionary(for asset: Asset, url: String) -> JSONValue {
-    let gps: JSONValue
-    if let location = asset.location {
-      gps = .object([
-        ("Latitude", .number(abs(location.latitude))),
-        ("LatitudeRef", .string(location.latitude < 0 ? "S" : "N")),
-        ("Longitude", .number(abs(location.longitude))),
-        ("LongitudeRef", .string(location.longitude < 0 ? "W" : "E")),
-      ])
-    } else {
-      gps = .object([("Latitude", .string("0.0")), ("Longitude", .string("0.0"))])
+  /// Writes ``legacyDictionary(for:)`` with the asset's URL already made.
+  private static func writeLegacyDictionary(
+    for asset: Asset, url: String, to writer: inout JSONWriter
+  ) {
+    writer.object { json in
+      json.key("photoDefaultPath")
+      json.string(url)
+      json.key("photoThumPath")
+      json.string(url)
+      json.key("photoName")
+      json.string(asset.name)
+      json.key("photoGPS")
+      writeLegacyGPS(of: asset, to: &json)
+      json.key("photoDateTime")
+      json.string(asset.metadata.dateTime ?? "0")
     }
-    return .object([
-      ("photoDefaultPath", .string(url)),
-      ("photoThumPath", .string(url)),
-      ("photoName", .string(asset.name)),
-      ("photoGPS", gps),
-      ("photoDateTime", .string(asset.metadata.dateTime ?? "0")),
-    ])
+  }
+
+  /// `photoGPS`: unsigned degrees with their refs, or `"0.0"` strings without GPS.
+  private static func writeLegacyGPS(of asset: Asset, to writer: inout JSONWriter) {
+    writer.object { json in
+      guard let location = asset.location else {
+        json.key("Latitude")
+        json.string("0.0")
+        json.key("Longitude")
+        json.string("0.0")
+        return
+      }
+      json.key("Latitude")
+      json.number(abs(location.latitude))
+      json.key("LatitudeRef")
+      json.string(location.latitude < 0 ? "S" : "N")
+      json.key("Longitude")
+      json.number(abs(location.longitude))
+      json.key("LongitudeRef")
+      json.string(location.longitude < 0 ? "W" : "E")
+    }
   }
 
   /// One array, one object per group, for `Demo groups --format json`.
   static func format(groups: [AssetGroup]) -> String {
-    let objects = groups.map { group in
-      JSONValue.object([
-        ("id", .string(group.id.uuidString)),
-        ("url", .string(group.url.absoluteString)),
-        ("name", .string(group.name)),
-        ("type", .string(group.kind.rawValue)),
-        ("path", .string(group.path.escaped)),
-        ("count", .integer(group.count)),
-        ("photos", .integer(group.counts[.photo] ?? 0)),
-        ("livePhotos", .integer(group.counts[.livePhoto] ?? 0)),
-        ("videos", .integer(group.counts[.video] ?? 0)),
-      ])
+    var writer = JSONWriter()
+    writer.array { array in
+      for group in groups { writeObject(for: group, to: &array) }
     }
-    return JSONValue.array(objects).serialized() + "\n"
+    return writer.text + "\n"
+  }
+
+  private static func writeObject(for group: AssetGroup, to writer: inout JSONWriter) {
+    writer.object { json in
+      json.key("id")
+      json.string(group.id.uuidString)
+      json.key("url")
+      json.string(group.url.absoluteString)
+      json.key("name")
+      json.string(group.name)
+      json.key("type")
+      json.string(group.kind.rawValue)
+      json.key("path")
+      json.string(group.path.escaped)
+      json.key("count")
+      json.integer(group.count)
+      json.key("photos")
+      json.integer(group.counts[.photo] ?? 0)
+      json.key("livePhotos")
+      json.integer(group.counts[.livePhoto] ?? 0)
+      json.key("videos")
+      json.integer(group.counts[.video] ?? 0)
+    }
   }
 }

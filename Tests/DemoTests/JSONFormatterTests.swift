@@ -6,35 +6,55 @@ import Testing
 
 @Suite struct JSONFormatterTests {
   @Test func stringsEscapeQuotesBackslashesAndControlCharacters() {
-    #expect(JSONValue.quoted(#"say "hi" \ bye"#) == #""say \"hi\" \\ bye""#)
-    #expect(JSONValue.quoted("a\nb\rc\td") == #""a\nb\rc\td""#)
-    #expect(JSONValue.quoted("\u{08}\u{0C}") == #""\b\f""#)
-    #expect(JSONValue.quoted("\u{00}\u{01}\u{1F}") == #""\u0000\u0001\u001f""#)
+    #expect(JSONWriter.quoted(#"say "hi" \ bye"#) == #""say \"hi\" \\ bye""#)
+    #expect(JSONWriter.quoted("a\nb\rc\td") == #""a\nb\rc\td""#)
+    #expect(JSONWriter.quoted("\u{08}\u{0C}") == #""\b\f""#)
+    #expect(JSONWriter.quoted("\u{00}\u{01}\u{1F}") == #""\u0000\u0001\u001f""#)
   }
 
   @Test func stringsKeepSlashesDeleteAndNonASCIIAsTheyAre() {
-    #expect(JSONValue.quoted("a/b") == #""a/b""#)
-    #expect(JSONValue.quoted("\u{7F}") == "\"\u{7F}\"")
-    #expect(JSONValue.quoted("京都 café 📷 %FF") == "\"京都 café 📷 %FF\"")
+    #expect(JSONWriter.quoted("a/b") == #""a/b""#)
+    #expect(JSONWriter.quoted("\u{7F}") == "\"\u{7F}\"")
+    #expect(JSONWriter.quoted("京都 café 📷 %FF") == "\"京都 café 📷 %FF\"")
+  }
+
+  /// The text of the one value `write` writes.
+  private func json(_ write: (inout JSONWriter) -> Void) -> String {
+    var writer = JSONWriter()
+    write(&writer)
+    return writer.text
   }
 
   @Test func numbersAreShortestRoundTripAndNonFiniteIsNull() {
-    #expect(JSONValue.number(12.5).serialized() == "12.5")
-    #expect(JSONValue.number(3.0).serialized() == "3.0")
-    #expect(JSONValue.number(0.00001).serialized() == "1e-05")
-    #expect(JSONValue.number(-33.856784).serialized() == "-33.856784")
-    #expect(JSONValue.number(Double.nan).serialized() == "null")
-    #expect(JSONValue.number(-Double.infinity).serialized() == "null")
-    #expect(JSONValue.integer(Int64.min).serialized() == "-9223372036854775808")
+    #expect(json { $0.number(12.5) } == "12.5")
+    #expect(json { $0.number(3.0) } == "3.0")
+    #expect(json { $0.number(0.00001) } == "1e-05")
+    #expect(json { $0.number(-33.856784) } == "-33.856784")
+    #expect(json { $0.number(Double.nan) } == "null")
+    #expect(json { $0.number(-Double.infinity) } == "null")
+    #expect(json { $0.number(nil) } == "null")
+    #expect(json { $0.integer(Int64.min) } == "-9223372036854775808")
+    #expect(json { $0.integer(Int?.none) } == "null")
   }
 
   @Test func objectsKeepTheirKeyOrderAndNestWithTwoSpaces() {
-    let value = JSONValue.object([
-      ("z", .integer(1)), ("a", .array([.bool(true), .null])), ("m", .object([])),
-      ("e", .array([])),
-    ])
+    let text = json { writer in
+      writer.object { object in
+        object.key("z")
+        object.integer(1)
+        object.key("a")
+        object.array { array in
+          array.bool(true)
+          array.null()
+        }
+        object.key("m")
+        object.object { _ in }
+        object.key("e")
+        object.array { _ in }
+      }
+    }
     #expect(
-      value.serialized() == """
+      text == """
         {
           "z": 1,
           "a": [
@@ -47,12 +67,21 @@ import Testing
         """)
   }
 
+  @Test func aWriterStartedAtALevelIndentsItsLinesToMatch() {
+    var writer = JSONWriter(level: 1)
+    writer.object { object in
+      object.key("k")
+      object.array { $0.string("v") }
+    }
+    #expect(writer.text == "{\n    \"k\": [\n      \"v\"\n    ]\n  }")
+  }
+
   @Test func theLegacyDictionaryOfAPhotoWithGPSHasUnsignedDegreesAndRefs() throws {
     let asset = try SampleAssets.photoWithGPS()
     let url = asset.url.absoluteString
     #expect(url == "assets-library://asset/asset.JPG?id=\(asset.id.uuidString)&ext=JPG")
     #expect(
-      JSONFormatter.legacyDictionary(for: asset).serialized() == """
+      JSONFormatter.legacyDictionary(for: asset) == """
         {
           "photoDefaultPath": "\(url)",
           "photoThumPath": "\(url)",
@@ -72,7 +101,7 @@ import Testing
     let asset = SampleAssets.photoWithoutGPS()
     let url = asset.url.absoluteString
     #expect(
-      JSONFormatter.legacyDictionary(for: asset).serialized() == """
+      JSONFormatter.legacyDictionary(for: asset) == """
         {
           "photoDefaultPath": "\(url)",
           "photoThumPath": "\(url)",
@@ -91,7 +120,7 @@ import Testing
     let id = asset.id.uuidString
     let url = asset.url.absoluteString
     #expect(
-      JSONFormatter.object(for: asset).serialized() == """
+      JSONFormatter.object(for: asset) == """
         {
           "id": "\(id)",
           "url": "\(url)",
@@ -139,7 +168,7 @@ import Testing
 
   @Test func aVideoHasNoLegacyDictionaryAndAFileTimeFallbackIsNamed() throws {
     let video = try SampleAssets.video()
-    let text = JSONFormatter.object(for: video).serialized()
+    let text = JSONFormatter.object(for: video)
     #expect(text.contains(#""legacy": null,"#))
     #expect(text.contains(#""duration": 3.5,"#))
     #expect(text.contains(#""creationDate": "2020-01-02T03:04:05Z","#))
@@ -148,7 +177,7 @@ import Testing
     #expect(text.contains(#""orientation": null,"#))
 
     let photo = SampleAssets.photoWithoutGPS()
-    let photoText = JSONFormatter.object(for: photo).serialized()
+    let photoText = JSONFormatter.object(for: photo)
     #expect(photoText.contains(#""group": "旅行","#))
     #expect(photoText.contains(#""creationDate": "2023-11-14T22:13:20Z","#))
     #expect(photoText.contains(#""creationDateSource": "file:mtime","#))
@@ -170,7 +199,7 @@ import Testing
       path: path, group: .savedPhotos, groupPath: .root, type: .photo,
       resources: [AssetResource(path: path, role: .photo, format: nil, fileSize: 1)],
       fileModificationDate: Date(timeIntervalSince1970: 0), metadata: MediaMetadata())
-    let text = JSONFormatter.object(for: asset).serialized()
+    let text = JSONFormatter.object(for: asset)
     #expect(text.contains(#""path": "bad%FF%FE%25.jpg","#))
     #expect(LibraryPath(escaped: "bad%FF%FE%25.jpg") == path)
   }

@@ -110,7 +110,12 @@ public final class AssetsLibrary: Sendable {
 
   /// The `id` query item of an `assets-library://asset/…` URL.
   static func assetIdentifier(in url: URL) -> UUID? {
-    guard url.scheme == "assets-library", url.host == "asset",
+    identifier(in: url, host: "asset")
+  }
+
+  /// The `id` query item of an `assets-library://<host>/…` URL (`asset` or `group`).
+  static func identifier(in url: URL, host: String) -> UUID? {
+    guard url.scheme == "assets-library", url.host == host,
       let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
       let value = items.first(where: { $0.name == "id" })?.value
     else { return nil }

@@ -157,11 +157,7 @@ extension AssetsLibrary {
   /// - Returns: The group, or `nil` when the library has no such group.
   /// - Throws: ``LibraryError`` for a library-level fault.
   public func group(for url: URL) async throws(LibraryError) -> AssetGroup? {
-    guard url.scheme == "assets-library", url.host == "group",
-      let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems,
-      let value = items.first(where: { $0.name == "id" })?.value,
-      let id = UUID(uuidString: value)
-    else { return nil }
+    guard let id = AssetsLibrary.identifier(in: url, host: "group") else { return nil }
     return try await groups(types: [.savedPhotos, .album, .library]).first { $0.id == id }
   }
 }

@@ -92,13 +92,18 @@ enum LivePhotoPairing {
     return offByZone <= 14 * 3600 && abs(gap - offByZone) <= maximumCaptureGap
   }
 
-  /// Whether a half could not be read: empty, unrecognised or unreadable content.
+  /// Whether a half could not be read: empty, unrecognised or unreadable content, or
+  /// malformed so badly that it yielded no capture date.
   private static func isBroken(_ metadata: MediaMetadata) -> Bool {
-    metadata.problems.contains {
-      [.emptyFile, .unrecognizedFormat, .unreadable, .notRegularFile, .vanished].contains($0.code)
-        || $0.code == .malformed && metadata.dateTimeOriginal == nil
-          && metadata.quickTimeCreationDate == nil && metadata.movieHeaderCreationDate == nil
-    }
+    let unreadable: Set<AssetProblem.Code> = [
+      .emptyFile, .unrecognizedFormat, .unreadable, .notRegularFile, .vanished,
+    ]
+    let codes = Set(metadata.problems.map(\.code))
+    if !codes.isDisjoint(with: unreadable) { return true }
+    let hasDate =
+      metadata.dateTimeOriginal != nil || metadata.quickTimeCreationDate != nil
+      || metadata.movieHeaderCreationDate != nil
+    return codes.contains(.malformed) && !hasDate
   }
 
   /// One Live Photo asset from its two read halves: the still's metadata, with the movie's

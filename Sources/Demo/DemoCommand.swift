@@ -99,7 +99,7 @@ import GroupEnumerator
   ///   - progressBar: The bar to draw while reading, or `nil` (not a terminal).
   /// - Returns: The exit status: 0, 1, 64 or 130.
   static func run(
-    arguments: [String], stdout: inout some TextOutputStream,
+    arguments: [String], stdout: inout some ByteOutputStream,
     stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil
   ) async -> Int32 {
     let parsed: ParsedArguments
@@ -148,7 +148,7 @@ import GroupEnumerator
   }
 
   private static func list(
-    _ options: DemoOptions, stdout: inout some TextOutputStream, progressBar: ProgressBar?
+    _ options: DemoOptions, stdout: inout some ByteOutputStream, progressBar: ProgressBar?
   ) async throws(LibraryError) {
     let contents = try await library(options).enumerate(filter: options.filter) {
       current, total in

@@ -15,7 +15,7 @@ enum JSONFormatter {
   /// Writes ``format(assets:)`` to `stream` a batch at a time: each batch is formatted
   /// on all cores (one run of consecutive assets per core) and written in order, so that
   /// neither the whole JSON tree nor the whole text is ever held in memory.
-  static func write(assets: [Asset], to stream: inout some TextOutputStream) {
+  static func write(assets: [Asset], to stream: inout some ByteOutputStream) {
     guard !assets.isEmpty else {
       stream.write("[]\n")
       return
@@ -26,7 +26,7 @@ enum JSONFormatter {
     var start = 0
     while start < assets.count {
       let end = min(start + batch, assets.count)
-      for text in formatted(assets, start..<end, chunks: workers) { stream.write(text) }
+      for bytes in formatted(assets, start..<end, chunks: workers) { stream.write(bytes: bytes) }
       start = end
     }
     stream.write("]\n")
@@ -37,23 +37,23 @@ enum JSONFormatter {
 
   /// The array elements for `assets[range]`, split into up to `chunks` runs formatted
   /// concurrently; returned in order.
-  private static func formatted(_ assets: [Asset], _ range: Range<Int>, chunks: Int) -> [String] {
+  private static func formatted(_ assets: [Asset], _ range: Range<Int>, chunks: Int) -> [[UInt8]] {
     let count = min(chunks, range.count)
     let size = (range.count + count - 1) / count
-    let results = Mutex([String](repeating: "", count: count))
+    let results = Mutex([[UInt8]](repeating: [], count: count))
     DispatchQueue.concurrentPerform(iterations: count) { chunk in
       let lower = range.lowerBound + chunk * size
       let upper = min(lower + size, range.upperBound)
       guard lower < upper else { return }
-      let text = elements(assets, lower..<upper, last: assets.count - 1)
-      results.withLock { $0[chunk] = text }
+      let bytes = elements(assets, lower..<upper, last: assets.count - 1)
+      results.withLock { $0[chunk] = bytes }
     }
     return results.withLock { $0 }
   }
 
   /// The array elements for `assets[range]`, each indented by two spaces and followed
   /// by a comma unless its index is `last`, all written into one buffer.
-  private static func elements(_ assets: [Asset], _ range: Range<Int>, last: Int) -> String {
+  private static func elements(_ assets: [Asset], _ range: Range<Int>, last: Int) -> [UInt8] {
     var writer = JSONWriter(level: 1, capacity: range.count * bytesPerAsset)
     var group: (kind: AssetGroup.Kind, path: LibraryPath, name: String)?
     for index in range {
@@ -66,7 +66,7 @@ enum JSONFormatter {
       writeObject(for: asset, groupName: group?.name ?? "", to: &writer)
       writer.append(index == last ? "\n" : ",\n")
     }
-    return writer.text
+    return writer.bytes
   }
 
   /// About how much text one asset's object takes, to size buffers up front.
@@ -87,21 +87,23 @@ enum JSONFormatter {
     for asset: Asset, groupName: String, to writer: inout JSONWriter
   ) {
     let url = asset.urlString
+    let path = asset.path.escaped
+    let name = asset.name
     writer.object { json in
       json.key("id")
-      json.string(asset.id.uuidString)
+      json.string(uuid: asset.id)
       json.key("url")
       json.string(url)
       json.key("path")
-      json.string(asset.path.escaped)
+      json.string(path)
       json.key("name")
-      json.string(asset.name)
+      json.string(name)
       json.key("group")
       json.string(groupName)
       json.key("type")
       json.string(asset.type.rawValue)
       json.key("resources")
-      writeResources(of: asset, to: &json)
+      writeResources(of: asset, primary: (path, name), to: &json)
       writeMeasures(of: asset, to: &json)
       writeDates(of: asset, to: &json)
       json.key("location")
@@ -114,7 +116,7 @@ enum JSONFormatter {
       if asset.type == .video {
         json.null()
       } else {
-        writeLegacyDictionary(for: asset, url: url, to: &json)
+        writeLegacyDictionary(for: asset, url: url, name: name, to: &json)
       }
       json.key("problems")
       json.array { array in
@@ -124,14 +126,20 @@ enum JSONFormatter {
   }
 
   /// The `resources` array: `name`, `path` and `role` of each.
-  private static func writeResources(of asset: Asset, to writer: inout JSONWriter) {
+  ///
+  /// - Parameter primary: The escaped path and the name of the asset's own file, which
+  ///   its first resource usually shares (then they are not escaped again).
+  private static func writeResources(
+    of asset: Asset, primary: (path: String, name: String), to writer: inout JSONWriter
+  ) {
     writer.array { array in
       for resource in asset.resources {
+        let isPrimary = resource.path == asset.path
         array.object { json in
           json.key("name")
-          json.string(resource.name)
+          json.string(isPrimary ? primary.name : resource.name)
           json.key("path")
-          json.string(resource.path.escaped)
+          json.string(isPrimary ? primary.path : resource.path.escaped)
           json.key("role")
           json.string(resource.role.rawValue)
         }
@@ -154,7 +162,7 @@ enum JSONFormatter {
   /// The members `creationDate`, `creationDateSource` and `dateTime`.
   private static func writeDates(of asset: Asset, to json: inout JSONWriter) {
     json.key("creationDate")
-    json.string(asset.creationDate?.iso8601)
+    json.string(iso8601: asset.creationDate)
     json.key("creationDateSource")
     json.string(asset.creationDate?.source.rawValue)
     json.key("dateTime")
@@ -183,13 +191,13 @@ enum JSONFormatter {
   /// indented text without a final newline.
   static func legacyDictionary(for asset: Asset) -> String {
     var writer = JSONWriter()
-    writeLegacyDictionary(for: asset, url: asset.urlString, to: &writer)
+    writeLegacyDictionary(for: asset, url: asset.urlString, name: asset.name, to: &writer)
     return writer.text
   }
 
-  /// Writes ``legacyDictionary(for:)`` with the asset's URL already made.
+  /// Writes ``legacyDictionary(for:)`` with the asset's URL and name already made.
   private static func writeLegacyDictionary(
-    for asset: Asset, url: String, to writer: inout JSONWriter
+    for asset: Asset, url: String, name: String, to writer: inout JSONWriter
   ) {
     writer.object { json in
       json.key("photoDefaultPath")
@@ -197,7 +205,7 @@ enum JSONFormatter {
       json.key("photoThumPath")
       json.string(url)
       json.key("photoName")
-      json.string(asset.name)
+      json.string(name)
       json.key("photoGPS")
       writeLegacyGPS(of: asset, to: &json)
       json.key("photoDateTime")
@@ -210,19 +218,23 @@ enum JSONFormatter {
     writer.object { json in
       guard let location = asset.location else {
         json.key("Latitude")
-        json.string("0.0")
+        json.string(literal: "0.0")
         json.key("Longitude")
-        json.string("0.0")
+        json.string(literal: "0.0")
         return
       }
       json.key("Latitude")
       json.number(abs(location.latitude))
       json.key("LatitudeRef")
-      json.string(location.latitude < 0 ? "S" : "N")
+      if location.latitude < 0 { json.string(literal: "S") } else { json.string(literal: "N") }
       json.key("Longitude")
       json.number(abs(location.longitude))
       json.key("LongitudeRef")
-      json.string(location.longitude < 0 ? "W" : "E")
+      if location.longitude < 0 {
+        json.string(literal: "W")
+      } else {
+        json.string(literal: "E")
+      }
     }
   }
 
@@ -232,13 +244,14 @@ enum JSONFormatter {
     writer.array { array in
       for group in groups { writeObject(for: group, to: &array) }
     }
-    return writer.text + "\n"
+    writer.append("\n")
+    return writer.text
   }
 
   private static func writeObject(for group: AssetGroup, to writer: inout JSONWriter) {
     writer.object { json in
       json.key("id")
-      json.string(group.id.uuidString)
+      json.string(uuid: group.id)
       json.key("url")
       json.string(group.url.absoluteString)
       json.key("name")

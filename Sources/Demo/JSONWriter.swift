@@ -1,4 +1,7 @@
-/// Writes JSON text straight into a string, with no tree of values in between.
+import Foundation
+import GroupEnumerator
+
+/// Writes JSON text straight into a byte buffer, with no tree of values in between.
 ///
 /// Objects keep their keys in the order they are written, nest by two spaces per level,
 /// and open on the line of their key; empty objects and arrays are `{}` and `[]`.
@@ -7,9 +10,12 @@
 /// Inside ``object(_:)`` write each member as ``key(_:)`` followed by one value; inside
 /// ``array(_:)`` write the values alone. The writer puts the commas, newlines and
 /// indentation in.
+///
+/// The buffer holds UTF-8 bytes, not a `String`: appending bytes skips the bookkeeping a
+/// `String` does on every append, which was most of the cost of `--format json`.
 struct JSONWriter {
-  /// The text written so far.
-  private(set) var text: String
+  /// The UTF-8 text written so far.
+  private(set) var bytes: [UInt8]
   /// The indentation level of the first value's first line.
   private let baseLevel: Int
   /// How many containers are open.
@@ -24,38 +30,47 @@ struct JSONWriter {
   ///
   /// - Parameter capacity: The number of UTF-8 bytes to reserve room for.
   init(level: Int = 0, capacity: Int = 0) {
-    text = ""
-    text.reserveCapacity(capacity)
+    bytes = []
+    bytes.reserveCapacity(capacity)
     baseLevel = level
   }
 
+  /// The text written so far.
+  var text: String { String(decoding: bytes, as: UTF8.self) }
+
   /// Appends `raw` as it is, for text between top-level values.
-  mutating func append(_ raw: String) {
-    text += raw
+  mutating func append(_ raw: StaticString) {
+    raw.withUTF8Buffer { bytes.append(contentsOf: $0) }
   }
 
-  /// Starts the next member of the open object.
-  mutating func key(_ name: String) {
+  /// Starts the next member of the open object; `name` needs no escaping.
+  mutating func key(_ name: StaticString) {
     startLine()
-    JSONWriter.appendQuoted(name, to: &text)
-    text += ": "
+    bytes.append(UInt8(ascii: "\""))
+    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    append("\": ")
     afterKey = true
   }
 
   mutating func null() {
     startValue()
-    text += "null"
+    append("null")
   }
 
   mutating func bool(_ value: Bool) {
     startValue()
-    text += value ? "true" : "false"
+    if value { append("true") } else { append("false") }
   }
 
   /// `value`, or `null` when it is `nil`.
   mutating func integer(_ value: (some BinaryInteger)?) {
     startValue()
-    if let value { text += String(value) } else { text += "null" }
+    guard let value else { return append("null") }
+    if let small = Int64(exactly: value) {
+      appendDecimal(small)
+    } else {
+      bytes.append(contentsOf: String(value).utf8)
+    }
   }
 
   /// `value`, or `null` when it is `nil` or not finite (JSON has no NaN or infinity).
@@ -63,40 +78,93 @@ struct JSONWriter {
     startValue()
     // Swift's description is the shortest text that reads back as the same Double,
     // and its forms (`12.5`, `1e-05`, `-0.0`) are all valid JSON numbers.
-    if let value, value.isFinite { text += value.description } else { text += "null" }
+    if let value, value.isFinite {
+      bytes.append(contentsOf: value.description.utf8)
+    } else {
+      append("null")
+    }
   }
 
   /// `value` as a JSON string (see ``quoted(_:)``), or `null` when it is `nil`.
   mutating func string(_ value: String?) {
     startValue()
-    if let value { JSONWriter.appendQuoted(value, to: &text) } else { text += "null" }
+    guard var value else { return append("null") }
+    value.withUTF8 { JSONWriter.appendQuoted($0, to: &bytes) }
+  }
+
+  /// A string value that needs no escaping, such as a fixed word.
+  mutating func string(literal value: StaticString) {
+    startValue()
+    bytes.append(UInt8(ascii: "\""))
+    value.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// A UUID as a string, in `uuidString`'s form (upper-case hex, 8-4-4-4-12).
+  mutating func string(uuid: UUID) {
+    startValue()
+    bytes.append(UInt8(ascii: "\""))
+    JSONWriter.appendUUID(uuid, to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// A capture date as ``CaptureDate/iso8601`` writes it, or `null` when it is `nil`.
+  mutating func string(iso8601 date: CaptureDate?) {
+    startValue()
+    guard let date else { return append("null") }
+    bytes.append(UInt8(ascii: "\""))
+    appendDigits(date.year, 4)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(date.month, 2)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(date.day, 2)
+    bytes.append(UInt8(ascii: "T"))
+    appendDigits(date.hour, 2)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(date.minute, 2)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(date.second, 2)
+    if var subsecond = date.subsecond {
+      bytes.append(UInt8(ascii: "."))
+      subsecond.withUTF8 { JSONWriter.appendEscaped($0, to: &bytes) }
+    }
+    switch date.zone {
+    case .utc: bytes.append(UInt8(ascii: "Z"))
+    case .offset(let seconds):
+      bytes.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+      appendDigits(abs(seconds) / 3600, 2)
+      bytes.append(UInt8(ascii: ":"))
+      appendDigits(abs(seconds) % 3600 / 60, 2)
+    case .unknown: break
+    }
+    bytes.append(UInt8(ascii: "\""))
   }
 
   /// An object whose members `body` writes.
   mutating func object(_ body: (inout JSONWriter) -> Void) {
-    container(open: "{", close: "}", body)
+    container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
   }
 
   /// An array whose elements `body` writes.
   mutating func array(_ body: (inout JSONWriter) -> Void) {
-    container(open: "[", close: "]", body)
+    container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
   }
 
   private mutating func container(
-    open: String, close: String, _ body: (inout JSONWriter) -> Void
+    open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void
   ) {
     startValue()
-    text += open
+    bytes.append(open)
     let outerCount = count
     count = 0
     depth += 1
     body(&self)
     depth -= 1
     if count > 0 {
-      text += "\n"
+      bytes.append(UInt8(ascii: "\n"))
       appendIndent()
     }
-    text += close
+    bytes.append(close)
     count = outerCount
   }
 
@@ -112,63 +180,120 @@ struct JSONWriter {
 
   /// Ends the previous member or element, if any, and indents a new line for the next.
   private mutating func startLine() {
-    text += count == 0 ? "\n" : ",\n"
+    if count > 0 { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "\n"))
     count += 1
     appendIndent()
   }
 
   private mutating func appendIndent() {
-    let level = baseLevel + depth
-    text +=
-      level < JSONWriter.indents.count
-      ? JSONWriter.indents[level] : String(repeating: "  ", count: level)
+    let width = 2 * (baseLevel + depth)
+    if width <= JSONWriter.spaces.count {
+      bytes.append(contentsOf: JSONWriter.spaces[..<width])
+    } else {
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+    }
   }
 
-  /// Indentation for the levels an asset's JSON reaches, made once.
-  private static let indents = (0..<8).map { String(repeating: "  ", count: $0) }
+  /// Spaces for the indentation levels an asset's JSON reaches.
+  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 32)
+
+  /// `value` in decimal, with a leading `-` when negative.
+  private mutating func appendDecimal(_ value: Int64) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    // 20 digits hold UInt64.max; filled from the end.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var start = 20
+      repeat {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+      } while magnitude > 0
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+    }
+  }
+
+  /// `value` (not negative) in decimal, left-padded with zeros to `width` digits.
+  private mutating func appendDigits(_ value: Int, _ width: Int) {
+    guard value >= 0 else { return appendDecimal(Int64(value)) }
+    var length = 1
+    var rest = value / 10
+    while rest > 0 {
+      length += 1
+      rest /= 10
+    }
+    if length < width {
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - length))
+    }
+    appendDecimal(Int64(value))
+  }
 
   /// `text` as a JSON string: quotes and backslashes escaped, control characters as
   /// `\n`, `\t`… or `\u00XX`; everything else, non-ASCII included, kept as is.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
   static func quoted(_ text: String) -> String {
-    var result = ""
-    appendQuoted(text, to: &result)
-    return result
+    var text = text
+    var result: [UInt8] = []
+    text.withUTF8 { appendQuoted($0, to: &result) }
+    return String(decoding: result, as: UTF8.self)
   }
 
-  /// Appends ``quoted(_:)`` of `text` to `result`; text with nothing to escape (the
-  /// usual case) is appended whole.
+  /// Appends ``quoted(_:)`` of the UTF-8 text `utf8` to `result`; text with nothing to
+  /// escape (the usual case) is appended whole.
   ///
-  /// - Complexity: O(*n*) in the length of `text`.
-  static func appendQuoted(_ text: String, to result: inout String) {
-    // In UTF-8 these bytes only ever stand for themselves (multi-byte sequences use
-    // bytes from 0x80 up), so a byte scan finds exactly the scalars to escape.
-    let needsEscaping = text.utf8.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
-    result += "\""
-    if needsEscaping {
-      appendEscaped(text, to: &result)
-    } else {
-      result += text
-    }
-    result += "\""
+  /// - Complexity: O(*n*) in the length of `utf8`.
+  static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to result: inout [UInt8]) {
+    result.append(UInt8(ascii: "\""))
+    appendEscaped(utf8, to: &result)
+    result.append(UInt8(ascii: "\""))
   }
 
-  private static func appendEscaped(_ text: String, to result: inout String) {
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case "\u{08}": result += "\\b"
-      case "\u{0C}": result += "\\f"
-      case "\u{00}"..."\u{1F}":
-        let hex = String(scalar.value, radix: 16, uppercase: false)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
+  /// Appends the UTF-8 text `utf8` with JSON's escapes.
+  ///
+  /// In UTF-8 the bytes below 0x80 only ever stand for themselves (multi-byte sequences
+  /// use bytes from 0x80 up), so escaping byte by byte escapes exactly the scalars JSON
+  /// requires and copies every other sequence unchanged.
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to result: inout [UInt8]) {
+    var plainStart = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
+      }
+      result.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
+      plainStart = index + 1
+      result.append(UInt8(ascii: "\\"))
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(byte)
+      case UInt8(ascii: "\n"): result.append(UInt8(ascii: "n"))
+      case UInt8(ascii: "\r"): result.append(UInt8(ascii: "r"))
+      case UInt8(ascii: "\t"): result.append(UInt8(ascii: "t"))
+      case 0x08: result.append(UInt8(ascii: "b"))
+      case 0x0C: result.append(UInt8(ascii: "f"))
+      default:
+        result.append(contentsOf: "u00".utf8)
+        result.append(hexDigits[Int(byte >> 4)])
+        result.append(hexDigits[Int(byte & 0x0F)])
+      }
+    }
+    result.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart...]))
+  }
+
+  /// Appends `uuid` as upper-case hex in groups of 8, 4, 4, 4 and 12 digits.
+  private static func appendUUID(_ uuid: UUID, to result: inout [UInt8]) {
+    withUnsafeBytes(of: uuid.uuid) { raw in
+      for (index, byte) in raw.enumerated() {
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          result.append(UInt8(ascii: "-"))
+        }
+        result.append(upperHexDigits[Int(byte >> 4)])
+        result.append(upperHexDigits[Int(byte & 0x0F)])
       }
     }
   }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+  private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 }

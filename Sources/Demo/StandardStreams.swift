@@ -1,12 +1,25 @@
 import Glibc
 
+/// A text stream that also takes UTF-8 bytes as they are, so that large output made as
+/// bytes is not turned into a `String` only to be turned back into bytes.
+protocol ByteOutputStream: TextOutputStream {
+  /// Appends `bytes`, which are UTF-8 text.
+  mutating func write(bytes: [UInt8])
+}
+
+extension String: ByteOutputStream {
+  mutating func write(bytes: [UInt8]) {
+    self += String(decoding: bytes, as: UTF8.self)
+  }
+}
+
 /// A text stream over a file descriptor, written with `write(2)`.
 ///
 /// Output is buffered up to ``capacity`` bytes (0: every write goes out at once). When
 /// the reader has gone away (`EPIPE`, e.g. `Demo | head -1`; `SIGPIPE` is ignored), the
 /// stream drops everything from then on and sets ``isBroken``, so the command can stop
 /// quietly instead of dying mid-line or printing a backtrace.
-struct FileDescriptorStream: TextOutputStream {
+struct FileDescriptorStream: ByteOutputStream {
   /// The descriptor written to.
   let descriptor: Int32
   /// How many bytes are kept before they are written.
@@ -42,12 +55,31 @@ struct FileDescriptorStream: TextOutputStream {
     if buffer.count > capacity { flush() }
   }
 
+  /// Appends `bytes`; a run larger than the buffer is written out directly, after what
+  /// was buffered before it.
+  mutating func write(bytes: [UInt8]) {
+    guard !isBroken else { return }
+    guard buffer.count + bytes.count > capacity else {
+      buffer.append(contentsOf: bytes)
+      return
+    }
+    flush()
+    writeOut(bytes)
+  }
+
   /// Writes out everything buffered, retrying short writes and `EINTR`.
   mutating func flush() {
+    writeOut(buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes all of `bytes`, retrying short writes and `EINTR`; sets ``isBroken`` when
+  /// that fails.
+  private mutating func writeOut(_ bytes: [UInt8]) {
     guard !isBroken else { return }
     var written = 0
-    while written < buffer.count {
-      let result = buffer[written...].withUnsafeBytes { bytes in
+    while written < bytes.count {
+      let result = bytes[written...].withUnsafeBytes { bytes in
         Glibc.write(descriptor, bytes.baseAddress, bytes.count)
       }
       if result > 0 {
@@ -59,7 +91,6 @@ struct FileDescriptorStream: TextOutputStream {
         break
       }
     }
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 

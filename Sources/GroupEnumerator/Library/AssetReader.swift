@@ -41,6 +41,11 @@ enum AssetReader {
     do {
       metadata = try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: file.path) {
         opened throws(AssetProblem) in
+        if file.needsStatus {
+          file.fileSize = Int64(opened.count)
+          file.modificationDate = opened.modificationDate
+          file.needsStatus = false
+        }
         let prefix = try opened.bytes(at: 0, length: PrefetchedByteSource<LibraryFile>.window)
         let note: AssetProblem?
         (file, note) = sniffed(file, header: prefix)
@@ -52,6 +57,14 @@ enum AssetReader {
       }
     } catch {
       file.problem = error
+    }
+    if file.needsStatus {
+      // Not opened (unreadable, vanished…): the size and time of what is there, if any.
+      file.needsStatus = false
+      if let status = BeneathOpener.status(in: rootDescriptor, relativePath: file.path.bytes) {
+        file.fileSize = Int64(max(0, status.st_size))
+        file.modificationDate = LibraryFile.modificationDate(of: status)
+      }
     }
     if let problem = file.problem { metadata.problems.append(problem) }
     return (file, metadata)

@@ -107,6 +107,7 @@ extension AssetsLibrary {
 
     // Every asset to report, in group order then by path: already read, or still to read.
     var units: [EnumerationUnit] = []
+    units.reserveCapacity(selected.reduce(0) { $0 + $1.files.count })
     for group in selected {
       for file in group.files where fileSelection(file) && !pairedVideos.contains(file.path) {
         if let pair = pairedStills[file.path] {

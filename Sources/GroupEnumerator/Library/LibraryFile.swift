@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   internal import Glibc
 #endif
@@ -14,13 +16,23 @@ final class LibraryFile: ByteSource {
   let count: Int
   /// The open descriptor, valid only during ``withOpened(rootDescriptor:path:_:)``'s body.
   private let descriptor: Int32
+  /// The file's modification time when it was opened.
+  let modificationDate: Date
   /// The path for messages.
   private let displayPath: String
 
-  private init(descriptor: Int32, count: Int, displayPath: String) {
+  private init(descriptor: Int32, status: stat, displayPath: String) {
     self.descriptor = descriptor
-    self.count = count
+    self.count = max(0, Int(status.st_size))
+    self.modificationDate = LibraryFile.modificationDate(of: status)
     self.displayPath = displayPath
+  }
+
+  /// The modification time a status records.
+  static func modificationDate(of status: stat) -> Date {
+    Date(
+      timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec)
+        / 1_000_000_000)
   }
 
   /// Opens `path` beneath the open root folder `rootDescriptor`, runs `body`, and closes
@@ -74,8 +86,7 @@ final class LibraryFile: ByteSource {
         .notRegularFile,
         "'\(displayPath)' is not a regular file (it is \(fileKind(of: status.st_mode))).")
     }
-    let file = LibraryFile(
-      descriptor: descriptor, count: max(0, Int(status.st_size)), displayPath: displayPath)
+    let file = LibraryFile(descriptor: descriptor, status: status, displayPath: displayPath)
     return try body(file)
   }
 
@@ -177,8 +188,9 @@ enum BeneathOpener {
   ///
   /// - Returns: A descriptor the caller must close.
   /// - Throws: An ``AssetProblem`` saying why the file could not be opened.
+  /// - Parameter flags: The `open` flags for the file itself (``fileFlags`` to read it).
   static func openFile(
-    in directory: Int32, relativePath: [UInt8], displayPath: String
+    in directory: Int32, relativePath: [UInt8], displayPath: String, flags: Int32 = fileFlags
   ) throws(AssetProblem) -> Int32 {
     let components = relativePath.split(
       separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
@@ -188,7 +200,7 @@ enum BeneathOpener {
     guard isInside else {
       throw AssetProblem(.unreadable, "'\(displayPath)' is not the path of a file in the library.")
     }
-    if let result = Openat2.open(in: directory, path: relativePath, flags: fileFlags) {
+    if let result = Openat2.open(in: directory, path: relativePath, flags: flags) {
       switch result {
       case .success(let descriptor): return descriptor
       // A path of PATH_MAX bytes or more, which the walk lists through per-folder
@@ -199,7 +211,25 @@ enum BeneathOpener {
     }
     // The kernel has no openat2, or the path is too long for it: walk the components.
     return try openFileByComponents(
-      in: directory, relativePath: relativePath, displayPath: displayPath)
+      in: directory, relativePath: relativePath, displayPath: displayPath, flags: flags)
+  }
+
+  /// `O_PATH` (octal 010000000 on every Linux architecture but alpha, parisc and sparc),
+  /// which Glibc only declares under `_GNU_SOURCE`: a descriptor that only locates a file.
+  static let pathOnlyFlag: Int32 = 0o10_000_000
+
+  /// The status of the file at `relativePath` beneath `directory`, from an `O_PATH`
+  /// descriptor (which needs no read permission), with the same guarantees as
+  /// ``openFile(in:relativePath:displayPath:flags:)``; `nil` when there is none.
+  static func status(in directory: Int32, relativePath: [UInt8]) -> stat? {
+    guard
+      let descriptor = try? openFile(
+        in: directory, relativePath: relativePath, displayPath: "",
+        flags: pathOnlyFlag | O_NOFOLLOW | O_CLOEXEC)
+    else { return nil }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    return fstat(descriptor, &status) == 0 ? status : nil
   }
 
   /// Opens the file at `relativePath` beneath `directory` one component at a time, each
@@ -209,7 +239,7 @@ enum BeneathOpener {
   /// - Returns: A descriptor the caller must close.
   /// - Throws: An ``AssetProblem`` saying why the file could not be opened.
   static func openFileByComponents(
-    in directory: Int32, relativePath: [UInt8], displayPath: String
+    in directory: Int32, relativePath: [UInt8], displayPath: String, flags: Int32 = fileFlags
   ) throws(AssetProblem) -> Int32 {
     let components = relativePath.split(
       separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
@@ -221,7 +251,7 @@ enum BeneathOpener {
       }
       let isLast = index == components.count - 1
       let next = openRetryingInterrupts(
-        current, Array(component), isLast ? fileFlags : folderFlags)
+        current, Array(component), isLast ? flags : folderFlags)
       guard next >= 0 else { throw problem(errno: errno, displayPath: displayPath) }
       if isLast { return next }
       if current != directory { _ = close(current) }

@@ -43,6 +43,10 @@ struct ScannedFile: Sendable, Hashable {
   /// format: its content is sniffed by the reader, from the first read it makes anyway
   /// (``AssetReader/sniffed(_:header:)``), so every file is opened once.
   var needsSniffing = false
+  /// Whether ``fileSize`` and ``modificationDate`` are still to be filled in: the walk
+  /// did not `fstatat` the file (its `d_type` said it is regular), and the reader takes
+  /// them from its `fstat` of the open file.
+  var needsStatus = false
 }
 
 /// One group found by the walk, its files sorted by path bytes.

@@ -22,6 +22,10 @@ enum LivePhotoPairing {
   ///
   /// - Complexity: O(*n* log *n*) in the number of files.
   static func candidates(in files: [ScannedFile]) -> [Candidate] {
+    // Most albums hold no movie (or nothing but movies): no names to compare.
+    guard files.contains(where: { $0.type == .video }),
+      files.contains(where: { $0.type != .video })
+    else { return [] }
     var stills: [Key: [ScannedFile]] = [:]
     var videos: [Key: [ScannedFile]] = [:]
     for file in files {

@@ -51,9 +51,14 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public let fileModificationDate: Date
   /// What the metadata reader found (for a Live Photo, the still's, with the movie's
   /// duration).
-  public let metadata: MediaMetadata
+  public var metadata: MediaMetadata { storage.metadata }
   /// Problems with the file(s) or their metadata.
   public let problems: [AssetProblem]
+
+  /// The metadata, kept out of line: it is most of an asset's size (five capture dates),
+  /// and enumerations copy assets between arrays many times. Immutable, so sharing it
+  /// between copies is safe.
+  private let storage: MetadataStorage
 
   /// Creates an asset.
   public init(
@@ -68,8 +73,28 @@ public struct Asset: Sendable, Hashable, Identifiable {
     self.type = type
     self.resources = resources
     self.fileModificationDate = fileModificationDate
-    self.metadata = metadata
+    self.storage = MetadataStorage(metadata)
     self.problems = metadata.problems + problems
+  }
+
+  public static func == (lhs: Asset, rhs: Asset) -> Bool {
+    lhs.id == rhs.id && lhs.path == rhs.path && lhs.group == rhs.group
+      && lhs.groupPath == rhs.groupPath && lhs.type == rhs.type
+      && lhs.resources == rhs.resources && lhs.fileModificationDate == rhs.fileModificationDate
+      && lhs.problems == rhs.problems
+      && (lhs.storage === rhs.storage || lhs.metadata == rhs.metadata)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(id)
+    hasher.combine(path)
+    hasher.combine(group)
+    hasher.combine(groupPath)
+    hasher.combine(type)
+    hasher.combine(resources)
+    hasher.combine(fileModificationDate)
+    hasher.combine(problems)
+    hasher.combine(metadata)
   }
 
   /// The primary file's name.
@@ -132,4 +157,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
     for case let date? in candidates { return date }
     return CaptureDate(utc: fileModificationDate, source: .fileModificationTime)
   }
+}
+
+/// An asset's metadata behind a reference, so that copying an asset copies one pointer.
+private final class MetadataStorage: Sendable {
+  let metadata: MediaMetadata
+
+  init(_ metadata: MediaMetadata) { self.metadata = metadata }
 }

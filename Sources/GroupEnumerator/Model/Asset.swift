@@ -77,6 +77,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     self.problems = metadata.problems + problems
   }
 
+  /// Whether two assets have equal properties, metadata included.
   public static func == (lhs: Asset, rhs: Asset) -> Bool {
     lhs.id == rhs.id && lhs.path == rhs.path && lhs.group == rhs.group
       && lhs.groupPath == rhs.groupPath && lhs.type == rhs.type
@@ -85,6 +86,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
       && (lhs.storage === rhs.storage || lhs.metadata == rhs.metadata)
   }
 
+  /// Hashes the properties ``==`` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(id)
     hasher.combine(path)

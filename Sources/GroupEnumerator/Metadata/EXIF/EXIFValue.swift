@@ -90,14 +90,76 @@ struct EXIFTagTable: Sendable {
   }
 
   /// The decoded values.
-  var values: [Key: EXIFValue] = [:]
+  var values = Values()
   /// How many entries each directory held (including tags that were not decoded).
-  var entryCounts: [EXIFDirectory: Int] = [:]
+  var entryCounts = EntryCounts()
   /// Whether an IFD1 thumbnail was found whose bytes lie inside the EXIF block.
   var hasThumbnail = false
 
   /// The value of `tag` in `directory`, if present.
   subscript(directory: EXIFDirectory, tag: UInt16) -> EXIFValue? {
     values[Key(directory: directory, tag: tag)]
+  }
+}
+
+extension EXIFTagTable {
+  /// Decoded values by key, in the order first stored, searched linearly: a block yields
+  /// a few dozen interpreted tags at most, and hashing each key (as a dictionary does)
+  /// cost more than the search.
+  struct Values: Sendable, Sequence {
+    private var entries: [(key: Key, value: EXIFValue)] = []
+
+    /// The value stored for `key`; storing `nil` removes it.
+    subscript(key: Key) -> EXIFValue? {
+      get { entries.first { $0.key == key }?.value }
+      set {
+        let index = entries.firstIndex { $0.key == key }
+        switch (index, newValue) {
+        case (let index?, let value?): entries[index].value = value
+        case (let index?, nil): entries.remove(at: index)
+        case (nil, let value?): entries.append((key, value))
+        case (nil, nil): break
+        }
+      }
+    }
+
+    func makeIterator() -> IndexingIterator<[(key: Key, value: EXIFValue)]> {
+      entries.makeIterator()
+    }
+  }
+
+  /// An entry count per directory, `nil` for a directory not read.
+  struct EntryCounts: Sendable {
+    private var ifd0: Int?
+    private var exif: Int?
+    private var gps: Int?
+    private var ifd1: Int?
+
+    subscript(directory: EXIFDirectory) -> Int? {
+      get {
+        switch directory {
+        case .ifd0: ifd0
+        case .exif: exif
+        case .gps: gps
+        case .ifd1: ifd1
+        }
+      }
+      set {
+        switch directory {
+        case .ifd0: ifd0 = newValue
+        case .exif: exif = newValue
+        case .gps: gps = newValue
+        case .ifd1: ifd1 = newValue
+        }
+      }
+    }
+
+    subscript(directory: EXIFDirectory, default value: Int) -> Int {
+      get { self[directory] ?? value }
+      set { self[directory] = newValue }
+    }
+
+    /// The counts of the directories read.
+    var values: [Int] { [ifd0, exif, gps, ifd1].compactMap { $0 } }
   }
 }

@@ -38,6 +38,12 @@ let package = Package(
       name: "Demo",
       dependencies: ["GroupEnumerator"]
     ),
+    // `make bench`'s library-API run: one enumeration, its phase times on stdout.
+    .executableTarget(
+      name: "LibraryBench",
+      dependencies: ["GroupEnumerator"],
+      path: "Benchmarks/LibraryBench"
+    ),
     .testTarget(
       name: "GroupEnumeratorTests",
       // CZlib compresses the text chunks PNGMetadataReaderTests builds.

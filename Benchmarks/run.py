@@ -44,16 +44,30 @@ def media_files(lib):
 
 
 def run_once(name, command, report):
-    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) of one run."""
+    """Wall seconds, peak RSS (MB), CPU seconds (user + system) and the figures of a
+    `statistics:` line (the Demo's --statistics on stderr, LibraryBench's on stdout) of
+    one run."""
     start = time.perf_counter()
     result = subprocess.run([TIME, "-f", "%e %M %U %S", "-o", report, *command],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
     if result.returncode != 0:
         raise Failure(f"{name}: exit {result.returncode}: "
                       f"{result.stderr.decode(errors='replace')[-2000:]}")
     fields = Path(report).read_text().split()
-    return wall, int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1])
+    return (wall, int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1]),
+            parse_statistics(result.stdout, result.stderr))
+
+
+def parse_statistics(*outputs):
+    """The `key value` pairs of the last `statistics:` line in the outputs, as floats."""
+    figures = {}
+    for output in outputs:
+        for line in output.decode(errors="replace").splitlines():
+            if line.startswith("statistics:"):
+                words = line.split()[1:]
+                figures = {key: float(value) for key, value in zip(words[::2], words[1::2])}
+    return figures
 
 
 def measure_all(measurements, runs):
@@ -62,6 +76,7 @@ def measure_all(measurements, runs):
     all of them alike. Returns {name: (median wall, median RSS, median CPU)} and the
     failures."""
     samples = {name: [] for name, _ in measurements}
+    phases = {name: [] for name, _ in measurements}
     failed = {}
     with tempfile.TemporaryDirectory() as scratch:
         report = os.path.join(scratch, "time")
@@ -70,7 +85,7 @@ def measure_all(measurements, runs):
                 if name in failed:
                     continue
                 try:
-                    wall, rss, cpu = run_once(name, command, report)
+                    wall, rss, cpu, figures = run_once(name, command, report)
                 except Failure as failure:
                     failed[name] = str(failure)
                     print(f"FAILED: {failure}", file=sys.stderr)
@@ -78,11 +93,16 @@ def measure_all(measurements, runs):
                 if round_index == 0:
                     continue  # warm-up
                 samples[name].append((wall, rss, cpu))
+                if figures:
+                    phases[name].append(figures)
                 print(f"  {name} run {round_index}: {wall:.3f} s, {rss:.1f} MB, cpu {cpu:.2f} s",
                       file=sys.stderr)
     medians = {name: tuple(statistics.median(s[i] for s in values) for i in range(3))
                for name, values in samples.items() if values and name not in failed}
-    return medians, list(failed.values())
+    phase_medians = {
+        name: {key: statistics.median(f[key] for f in values if key in f) for key in values[0]}
+        for name, values in phases.items() if values and name not in failed}
+    return medians, phase_medians, list(failed.values())
 
 
 def sample(files, size):
@@ -111,9 +131,11 @@ def main():
                     *sum((["--only", lib] for lib in libs), [])],
                    check=True, stdout=subprocess.DEVNULL)
     if not args.no_build:
-        subprocess.run(["swift", "build", "-c", "release", "--product", "Demo"], cwd=REPO,
-                       check=True, stdout=subprocess.DEVNULL)
+        for product in ("Demo", "LibraryBench"):
+            subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=REPO,
+                           check=True, stdout=subprocess.DEVNULL)
     demo = REPO / ".build" / "release" / "Demo"
+    library_bench = REPO / ".build" / "release" / "LibraryBench"
     bin_dir = root / "bin"
     bin_dir.mkdir(exist_ok=True)
     lean = bin_dir / "lean-libexif"
@@ -145,21 +167,23 @@ def main():
         files = media_files(lib)
         print(f"{library}: {len(files)} files in {lib}", file=sys.stderr)
         add(library, "Demo --format json", len(files),
-            [str(demo), "--format", "json", str(lib)])
+            [str(demo), "--format", "json", "--statistics", str(lib)])
+        add(library, "library API (enumerate)", len(files), [str(library_bench), str(lib)])
         if library == "10k":
             jpegs = [f for f in files if f.lower().endswith(JPEG_EXTENSIONS)]
             add(library, "lean C libexif (1 thread)", len(jpegs), [str(lean), str(lib)])
         if library in ("10k", "mixed"):
             add_exiftool(library, files)
 
-    medians, failures = measure_all(
+    medians, phase_medians, failures = measure_all(
         [(f"{library}/{tool}", command) for library, tool, _, command, _ in planned], args.runs)
     rows = []
     for library, tool, files, _, note in planned:
         if f"{library}/{tool}" in medians:
             seconds, rss, cpu = medians[f"{library}/{tool}"]
             rows.append(dict(library=library, tool=tool, files=files, seconds=seconds, rss=rss,
-                             cpu=cpu, note=note))
+                             cpu=cpu, note=note,
+                             phases=phase_medians.get(f"{library}/{tool}", {})))
 
     # Table.
     def rate(row):
@@ -190,6 +214,30 @@ def main():
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for r in table:
         print("| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |")
+    print()
+    print("Phases (medians, seconds; from the engine's EnumerationStatistics, the Demo's"
+          " --statistics and LibraryBench; output = JSON formatting and writing):")
+    phase_header = ["library", "tool", "walk", "metadata", "delivery", "output", "enumerate",
+                    "files read", "progress calls", "main-actor hops"]
+    phase_keys = ["walk-s", "metadata-s", "delivery-s", "output-s", "enumerate-s",
+                  "files-read", "progress-calls", "main-actor-hops"]
+    phase_table = []
+    for row in rows:
+        if not row["phases"]:
+            continue
+        cells = []
+        for key in phase_keys:
+            value = row["phases"].get(key)
+            cells.append("–" if value is None else
+                         (f"{value:.4f}" if key.endswith("-s") else f"{value:.0f}"))
+        phase_table.append([row["library"], row["tool"], *cells])
+    phase_widths = [max(len(h), *(len(r[i]) for r in phase_table)) if phase_table else len(h)
+                    for i, h in enumerate(phase_header)]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(phase_header, phase_widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in phase_widths) + "|")
+    for r in phase_table:
+        print("| " + " | ".join(c.ljust(w) for c, w in zip(r, phase_widths)) + " |")
+    print()
     for row in rows:
         if row["note"]:
             print(f"note: {row['library']}/{row['tool']}: {row['note']} (exiftool's files/s is "

@@ -124,7 +124,7 @@ import GroupEnumerator
     do {
       switch options.command {
       case .list:
-        try await list(options, stdout: &stdout, progressBar: progressBar)
+        try await list(options, stdout: &stdout, stderr: &stderr, progressBar: progressBar)
         return success
       case .groups:
         try await groups(options, stdout: &stdout)
@@ -148,13 +148,16 @@ import GroupEnumerator
   }
 
   private static func list(
-    _ options: DemoOptions, stdout: inout some ByteOutputStream, progressBar: ProgressBar?
+    _ options: DemoOptions, stdout: inout some ByteOutputStream,
+    stderr: inout some TextOutputStream, progressBar: ProgressBar?
   ) async throws(LibraryError) {
     let contents = try await library(options).enumerate(filter: options.filter) {
       current, total in
       progressBar?.update(current: current, total: total)
     }
     progressBar?.clear()
+    let clock = ContinuousClock()
+    let outputStart = clock.now
     switch options.format {
     case .table:
       let formatter = TableFormatter(strings: Strings(language: options.language))
@@ -164,6 +167,26 @@ import GroupEnumerator
     case .csv:
       stdout.write(CSVFormatter.format(assets: contents.assets))
     }
+    if options.showsStatistics {
+      stderr.write(
+        statisticsLine(
+          contents.statistics, assets: contents.assets.count, output: clock.now - outputStart))
+    }
+  }
+
+  /// The `--statistics` line: one line, `key value` pairs, seconds with 4 decimals.
+  static func statisticsLine(
+    _ statistics: EnumerationStatistics, assets: Int, output: Duration
+  ) -> String {
+    func seconds(_ duration: Duration) -> String {
+      let value =
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+      return String(format: "%.4f", value)
+    }
+    return "statistics: assets \(assets) files-read \(statistics.filesRead)"
+      + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
+      + " delivery-s \(seconds(statistics.delivery)) output-s \(seconds(output))"
+      + " main-actor-hops \(statistics.mainActorHops)\n"
   }
 
   private static func groups(

@@ -8,7 +8,7 @@ enum HelpText {
   static func usage(_ command: DemoOptions.Command) -> String {
     switch command {
     case .list:
-      "Demo [--format <format>] [--filter <filter>] [--lang <lang>] [<library>]"
+      "Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]"
     case .groups:
       "Demo groups [--format <format>] [--lang <lang>] [<library>]"
     case .lookup:
@@ -73,6 +73,9 @@ enum HelpText {
                               videos or all. (default: all)
       --lang <lang>           The language of the table, the progress bar and
                               library errors: en, zh-Hans or ja. (default: en)
+      --statistics            After the listing, print on standard error how long
+                              the walk, the metadata, the delivery and the output
+                              took, and how many main-actor hops there were.
       --version               Show the version.
       -h, --help              Show help information.
 

@@ -48,6 +48,8 @@ struct DemoOptions: Equatable, Sendable {
   var filter: AssetFilter = .all
   /// The language of the table, the progress bar and error messages.
   var language: Language = .english
+  /// Whether the listing ends with a line of timings on standard error (`--statistics`).
+  var showsStatistics = false
 }
 
 /// What the command line asks for.
@@ -120,6 +122,13 @@ enum ArgumentParser {
       if let equals = argument.firstIndex(of: "=") {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      if name == "--statistics", command == .list {
+        guard inlineValue == nil else {
+          throw UsageError(message: "'--statistics' takes no value", command: command)
+        }
+        options.showsStatistics = true
+        continue
       }
       guard let option = Option(rawValue: name), option.applies(to: command) else {
         throw UsageError(message: "Unknown option '\(name)'", command: command)

@@ -65,8 +65,11 @@ extension AssetsLibrary {
     progress: @escaping @MainActor @Sendable (Int, Int) -> Void
   ) async throws(LibraryError) -> Contents {
     if Task.isCancelled { throw .cancelled }
+    let clock = ContinuousClock()
+    let start = clock.now
     let (root, scan) = try await self.scan(cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    let walked = clock.now
 
     let selected = scan.groups.filter(groupSelection)
     let rootDescriptor = root.descriptor
@@ -132,6 +135,7 @@ extension AssetsLibrary {
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     withExtendedLifetime(root) {}
+    let read = clock.now
     var fresh = results.makeIterator()
     var assets: [Asset] = []
     assets.reserveCapacity(total)
@@ -151,7 +155,11 @@ extension AssetsLibrary {
     }
     var folderProblems: [LibraryPath: AssetProblem] = [:]
     for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }
-    return Contents(groups: groups, assets: assets, folderProblems: folderProblems)
+    let statistics = EnumerationStatistics(
+      walk: walked - start, metadata: read - walked, delivery: clock.now - read,
+      filesRead: candidateJobs.count + jobs.count, mainActorHops: await reporter.hops)
+    return Contents(
+      groups: groups, assets: assets, folderProblems: folderProblems, statistics: statistics)
   }
 
   /// How many assets of each type pass `filter`, counting each Live Photo candidate

@@ -36,6 +36,8 @@ public final class AssetsLibrary: Sendable {
     /// Folders that could not be listed, with the reason; their files are missing
     /// from ``assets``.
     public let folderProblems: [LibraryPath: AssetProblem]
+    /// How long each phase of the enumeration took, and how often it reported progress.
+    public let statistics: EnumerationStatistics
   }
 
   /// Lists the groups of the requested kinds, with their counts.

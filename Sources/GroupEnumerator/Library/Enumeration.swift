@@ -23,6 +23,9 @@ final class CancellationFlag: Sendable {
   private let total: Int
   private let callback: @MainActor @Sendable (Int, Int) -> Void
   private var delivered = -1
+  /// How many times work came to the main actor for this reporter: its creation and
+  /// every delivery (each is called from off the main actor).
+  private(set) var hops = 1
 
   init(total: Int, callback: @escaping @MainActor @Sendable (Int, Int) -> Void) {
     self.total = total
@@ -31,6 +34,7 @@ final class CancellationFlag: Sendable {
 
   /// Calls the closure with `(current, total)` unless a later value went out already.
   func deliver(_ current: Int) {
+    hops += 1
     guard current > delivered, current <= total else { return }
     delivered = current
     callback(current, total)

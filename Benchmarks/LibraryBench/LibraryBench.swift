@@ -1,0 +1,41 @@
+import Foundation
+import GroupEnumerator
+
+/// `LibraryBench LIBRARY`: enumerates the library once through the typed API
+/// (``AssetsLibrary/enumerate(filter:progress:)``) and prints one line of figures for
+/// `Benchmarks/run.py`: the asset count, the phase times the engine measured, how many
+/// progress calls and main-actor hops it made, and the wall time of the call.
+///
+/// Exit status: 0 on success, 1 when the library fails, 64 for a usage error.
+@main struct LibraryBench {
+  @MainActor static func main() async {
+    let arguments = CommandLine.arguments.dropFirst()
+    guard arguments.count == 1, let path = arguments.first else {
+      FileHandle.standardError.write(Data("usage: LibraryBench LIBRARY\n".utf8))
+      exit(64)
+    }
+    let library = AssetsLibrary(root: URL(fileURLWithPath: path))
+    var progressCalls = 0
+    let clock = ContinuousClock()
+    let start = clock.now
+    do {
+      let contents = try await library.enumerate { _, _ in progressCalls += 1 }
+      let wall = clock.now - start
+      let statistics = contents.statistics
+      print(
+        "statistics: assets \(contents.assets.count) files-read \(statistics.filesRead)"
+          + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
+          + " delivery-s \(seconds(statistics.delivery)) enumerate-s \(seconds(wall))"
+          + " progress-calls \(progressCalls) main-actor-hops \(statistics.mainActorHops)")
+    } catch {
+      FileHandle.standardError.write(Data("LibraryBench: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  /// `duration` in seconds, with 4 decimals.
+  static func seconds(_ duration: Duration) -> String {
+    let (whole, fraction) = duration.components
+    return String(format: "%.4f", Double(whole) + Double(fraction) / 1e18)
+  }
+}

@@ -32,10 +32,47 @@ import Testing
       outcome.stderr == """
         Error: The value 'xml' is invalid for '--format <format>'. Please provide one of \
         'table', 'json' or 'csv'.
-        Usage: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [<library>]
+        Usage: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]
           See 'Demo --help' for more information.
 
         """)
+  }
+
+  @Test func statisticsAreOneLineOnStandardErrorAfterTheListing() async throws {
+    let library = DemoCommand.bundledLibrary.path
+    let plain = await run(["--format", "json", library])
+    let outcome = await run(["--format", "json", "--statistics", library])
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout == plain.stdout)
+    #expect(plain.stderr.isEmpty)
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [Any]
+    ).count
+    let words = outcome.stderr.split(separator: " ").map(String.init)
+    #expect(outcome.stderr.hasSuffix("\n") && outcome.stderr.filter { $0 == "\n" }.count == 1)
+    #expect(words.first == "statistics:")
+    let figures = Dictionary(
+      zip(
+        words.dropFirst().enumerated().filter { $0.offset % 2 == 0 }.map(\.element),
+        words.dropFirst().enumerated().filter { $0.offset % 2 == 1 }.map(\.element)),
+      uniquingKeysWith: { first, _ in first })
+    #expect(
+      Set(figures.keys) == [
+        "assets", "files-read", "walk-s", "metadata-s", "delivery-s", "output-s",
+        "main-actor-hops",
+      ])
+    #expect(figures["assets"] == String(assets))
+    // A Live Photo is two files read for one asset.
+    #expect(Int(figures["files-read"] ?? "") ?? 0 > assets)
+    #expect(
+      Int(figures["main-actor-hops"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        >= 3)
+    for key in ["walk-s", "metadata-s", "delivery-s", "output-s"] {
+      #expect((Double(figures[key] ?? "") ?? -1) >= 0, "\(key)")
+    }
+    let misused = await run(["--statistics=yes", library])
+    #expect(misused.status == 64)
+    #expect(misused.stderr.hasPrefix("Error: '--statistics' takes no value\n"))
   }
 
   @Test func aSubcommandUsageErrorShowsThatSubcommandsUsage() async {

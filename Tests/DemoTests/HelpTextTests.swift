@@ -29,7 +29,7 @@ import Testing
         Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
         error, 130 when interrupted.
 
-        USAGE: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [<library>]
+        USAGE: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]
                Demo <subcommand>
 
         ARGUMENTS:
@@ -44,6 +44,9 @@ import Testing
                                   videos or all. (default: all)
           --lang <lang>           The language of the table, the progress bar and
                                   library errors: en, zh-Hans or ja. (default: en)
+          --statistics            After the listing, print on standard error how long
+                                  the walk, the metadata, the delivery and the output
+                                  took, and how many main-actor hops there were.
           --version               Show the version.
           -h, --help              Show help information.
 

@@ -37,6 +37,43 @@ import Testing
     #expect(json { $0.integer(Int?.none) } == "null")
   }
 
+  @Test func uuidsAreWrittenAsFoundationWritesThem() throws {
+    for text in [
+      "00000000-0000-0000-0000-000000000000", "7DB86573-E174-8850-B9A6-DFA356993491",
+      "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+    ] {
+      let uuid = try #require(UUID(uuidString: text))
+      #expect(json { $0.string(uuid: uuid) } == "\"\(uuid.uuidString)\"")
+    }
+    #expect(json { $0.string(uuid: UUID()) }.count == 38)
+  }
+
+  /// Zones and fractions of a second the ISO 8601 writer must agree with `iso8601` on.
+  static let zonesAndSubseconds: [(CaptureDate.Zone, String?)] = [
+    (.unknown, nil), (.utc, "5"), (.offset(seconds: -(9 * 3600 + 1800)), "047"),
+    (.offset(seconds: 5 * 3600 + 45 * 60), nil), (.offset(seconds: 0), "000001"),
+  ]
+
+  @Test(arguments: zonesAndSubseconds)
+  func datesAreWrittenAsTheirISO8601Text(zone: CaptureDate.Zone, subsecond: String?) throws {
+    for (year, month, day) in [(1, 1, 1), (2024, 2, 29), (9999, 12, 31), (987, 7, 4)] {
+      let date = try #require(
+        CaptureDate(
+          year: year, month: month, day: day, hour: 7, minute: 5, second: 9,
+          subsecond: subsecond, zone: zone, source: .exifDateTimeOriginal))
+      #expect(json { $0.string(iso8601: date) } == "\"\(date.iso8601)\"")
+    }
+    #expect(json { $0.string(iso8601: nil) } == "null")
+  }
+
+  @Test func integersOfEveryWidthAndSignAreDecimal() {
+    #expect(json { $0.integer(0) } == "0")
+    #expect(json { $0.integer(-7) } == "-7")
+    #expect(json { $0.integer(Int64.max) } == "9223372036854775807")
+    #expect(json { $0.integer(UInt64.max) } == "18446744073709551615")
+    #expect(json { $0.integer(UInt8(200)) } == "200")
+  }
+
   @Test func objectsKeepTheirKeyOrderAndNestWithTwoSpaces() {
     let text = json { writer in
       writer.object { object in

@@ -2,6 +2,8 @@ import Foundation
 import GroupEnumerator
 import Testing
 
+@testable import Demo
+
 /// Assets built from model values, for formatter tests that need no files.
 enum SampleAssets {
   /// A JPEG in the Camera Roll with GPS south-west of Greenwich, a TIFF DateTime and a
@@ -82,9 +84,11 @@ enum SampleAssets {
 }
 
 /// A text stream that keeps what is written, for comparing whole outputs.
-struct TextBuffer: TextOutputStream {
+struct TextBuffer: ByteOutputStream {
   /// Everything written so far.
   var text = ""
 
   mutating func write(_ string: String) { text += string }
+
+  mutating func write(bytes: [UInt8]) { text += String(decoding: bytes, as: UTF8.self) }
 }

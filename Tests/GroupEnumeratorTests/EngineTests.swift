@@ -68,6 +68,41 @@ import Testing
     await log.expectWellFormed(total: 5)
   }
 
+  @Test func statisticsCountTheFilesReadAndTheHopsToTheMainActor() async throws {
+    let library = try threeGroupLibrary()
+    defer { library.remove() }
+    let log = ProgressLog()
+    let contents = try await AssetsLibrary(root: library.root).enumerate { current, total in
+      log.record(current, total)
+    }
+    let statistics = contents.statistics
+    #expect(statistics.filesRead == 5)
+    // Every progress call is a hop; so are the reporter's creation and any delivery that
+    // found nothing new to report.
+    #expect(statistics.mainActorHops >= (await log.calls.count) + 1)
+    #expect(statistics.walk > .zero && statistics.metadata > .zero)
+    #expect(statistics.delivery >= .zero)
+    let videos = try await AssetsLibrary(root: library.root).enumerate(filter: .videos)
+    #expect(videos.statistics.filesRead == 1)
+  }
+
+  @Test func aFileListedWithoutStatusGetsTheSizeAndTimeOfItsOpenDescriptor() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithGPS, as: "a.jpg")
+    let path = library.root.appendingPathComponent("a.jpg").path
+    var times = [
+      timespec(tv_sec: 1_000_000_000, tv_nsec: 0),
+      timespec(tv_sec: 1_234_567_890, tv_nsec: 500_000_000),
+    ]
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    let asset = try #require(try await AssetsLibrary(root: library.root).enumerate().assets.first)
+    #expect(asset.fileSize == Int64(size))
+    #expect(asset.fileModificationDate == Date(timeIntervalSince1970: 1_234_567_890.5))
+  }
+
   @Test func filterCountsOnlyMatchingAssets() async throws {
     let library = try threeGroupLibrary()
     defer { library.remove() }

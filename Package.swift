@@ -30,9 +30,14 @@ let package = Package(
       name: "CGExiv2Shim",
       dependencies: ["CGExiv2"]
     ),
+    // A per-thread arena for libexif's many small allocations (LibExifReader).
+    .target(
+      name: "CLibExifArena",
+      dependencies: ["CLibExif"]
+    ),
     .target(
       name: "GroupEnumerator",
-      dependencies: ["CLibExif", "CGExiv2", "CGExiv2Shim", "CZlib"]
+      dependencies: ["CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CZlib"]
     ),
     .executableTarget(
       name: "Demo",

@@ -31,13 +31,20 @@ cp "$demo" "$logs/Demo"
 objcopy --strip-debug "$logs/Demo"
 cc -shared -fPIC -O1 -o "$logs/valgrind-sigsuspend.so" "$here/valgrind-sigsuspend.c"
 
+# Each folder is replayed twice: with libexif's own allocations (GROUPENUMERATOR_PLAIN_
+# MALLOC=1), so that memcheck sees every libexif block on its own and catches an overrun
+# of any, and with our per-thread arena (Sources/CLibExifArena), to check the arena.
 failed=0
+for mode in plain arena; do
 for folder in "$@"; do
-  name="$(echo "$folder" | tr '/' '_' | sed 's/^_*//')"
+  name="$(echo "$folder" | tr '/' '_' | sed 's/^_*//').$mode"
   log="$logs/$name.log"
   start=$SECONDS
   status=0
+  plain=0
+  [ "$mode" = plain ] && plain=1
   # The Swift backtracer would fork a helper on a crash; memcheck reports the crash itself.
+  GROUPENUMERATOR_PLAIN_MALLOC=$plain \
   LD_PRELOAD="$logs/valgrind-sigsuspend.so" SWIFT_BACKTRACE=enable=no \
     valgrind --tool=memcheck --error-exitcode=99 --leak-check="$leak_check" \
     --show-leak-kinds=definite --errors-for-leak-kinds=definite \
@@ -45,10 +52,12 @@ for folder in "$@"; do
     "$logs/Demo" --format json "$folder" > "$logs/$name.json" 2> "$logs/$name.stderr" ||
     status=$?
   errors="$(grep -o 'ERROR SUMMARY: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || echo '?')"
-  echo "$folder: Demo exit $status, memcheck errors $errors, $((SECONDS - start)) s (log $log)"
+  echo "$folder ($mode libexif memory): Demo exit $status, memcheck errors $errors," \
+    "$((SECONDS - start)) s (log $log)"
   if [ "$status" != 0 ] || [ "$errors" != 0 ]; then
     failed=1
     grep -A25 '^==[0-9]*== [A-Z][a-z]' "$log" | head -60 || true
   fi
+done
 done
 exit "$failed"

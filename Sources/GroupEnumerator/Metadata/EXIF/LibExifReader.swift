@@ -1,4 +1,5 @@
 internal import CLibExif
+internal import CLibExifArena
 
 /// Reads an EXIF block through libexif and copies the interpreted tags out as Swift values.
 ///
@@ -35,8 +36,10 @@ enum LibExifReader {
   private static func withLoaded<Result>(
     payload: [UInt8], _ body: (UnsafeMutablePointer<ExifData>?) -> Result
   ) -> Result {
-    guard let data = exif_data_new() else { return body(nil) }
-    defer { exif_data_unref(data) }
+    // The thread's arena holds every block libexif allocates for the data (no malloc
+    // per entry); `body` copies what it needs out before the data is released.
+    guard let data = CLibExifArena_data_new() else { return body(nil) }
+    defer { CLibExifArena_data_free(data) }
     exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
     exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS)
     payload.withUnsafeBufferPointer { buffer in

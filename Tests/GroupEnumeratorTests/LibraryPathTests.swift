@@ -24,6 +24,19 @@ import Testing
     #expect(a == b)
     #expect(a != c)
     #expect(a.uuidString.dropFirst(14).first == "8")
+    // The value is part of every asset URL: it must never change.
+    let pinned = StableIdentifier.uuid(namespace: "asset", path: LibraryPath("IMG_9000.JPG"))
+    #expect(pinned.uuidString == "7DB86573-E174-8850-B9A6-DFA356993491")
+  }
+
+  @Test func identifierTextIsUUIDString() throws {
+    for path in ["", "Trips/a.jpg", "IMG_0001.JPG", "caf\u{E9}/x"] {
+      let uuid = StableIdentifier.uuid(namespace: "asset", path: LibraryPath(path))
+      #expect(StableIdentifier.text(of: uuid) == uuid.uuidString)
+    }
+    for text in ["00000000-0000-0000-0000-000000000000", "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"] {
+      #expect(StableIdentifier.text(of: try #require(UUID(uuidString: text))) == text)
+    }
   }
 }
 

@@ -124,7 +124,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     }
     let escapedExt =
       isPlain ? ext : ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    return "assets-library://asset/asset.\(escapedExt)?id=\(id.uuidString)&ext=\(escapedExt)"
+    return "assets-library://asset/asset.\(escapedExt)?id=\(StableIdentifier.text(of: id))&ext=\(escapedExt)"
   }
 
   /// The primary file's size in bytes.

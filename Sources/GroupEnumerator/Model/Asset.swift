@@ -124,7 +124,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
     }
     let escapedExt =
       isPlain ? ext : ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-    return "assets-library://asset/asset.\(escapedExt)?id=\(StableIdentifier.text(of: id))&ext=\(escapedExt)"
+    let identifier = StableIdentifier.text(of: id)
+    return "assets-library://asset/asset.\(escapedExt)?id=\(identifier)&ext=\(escapedExt)"
   }
 
   /// The primary file's size in bytes.

@@ -292,4 +292,23 @@ import Testing
         "  IMG_1.JPG photo JPEG",
       ])
   }
+
+  @Test @MainActor func theSampleLibraryListsItsSidecarsAndNotes() async throws {
+    // Fixtures/README.md: 16 assets, two sidecars, notes.txt listed with a problem.
+    let contents = try await AssetsLibrary(root: TestLibrary.fixtures).enumerate()
+    #expect(contents.assets.count == 16)
+    let withSidecars = contents.assets.filter { $0.resources.contains { $0.role == .sidecar } }
+    #expect(
+      withSidecars.map(roles) == [
+        [
+          "DCIM/100APPLE/IMG_0200.HEIC photo", "DCIM/100APPLE/IMG_0200.MOV pairedVideo",
+          "DCIM/100APPLE/IMG_0200.AAE sidecar",
+        ],
+        ["Trips/Kyoto 2019/trip-01.jpg photo", "Trips/Kyoto 2019/trip-01.jpg.xmp sidecar"],
+      ])
+    #expect(withSidecars.map(\.fileSize) == [1102, 1321])
+    let notes = try #require(contents.assets.first { $0.name == "notes.txt" })
+    #expect(notes.groupPath == LibraryPath("Broken"))
+    #expect(notes.problems.map(\.code) == [.unsupported])
+  }
 }

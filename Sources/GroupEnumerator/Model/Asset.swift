@@ -37,7 +37,9 @@ public struct AssetResource: Sendable, Hashable {
   public var name: String { path.lastComponent }
 }
 
-/// One shot in the library, with everything read from its file(s).
+/// One shot in the library, with everything read from its file(s) — or one file no
+/// reader takes (a `.psd`, a text file), listed with an ``AssetProblem/Code/unsupported``
+/// problem and never read.
 public struct Asset: Sendable, Hashable, Identifiable {
   /// A stable identifier derived from the primary file's path relative to the root.
   public let id: UUID

@@ -274,7 +274,7 @@ struct LibraryWalk {
           / 1_000_000_000),
       format: nil, type: promised?.isVideo == true ? .video : .photo, problem: nil)
     let mayBeAppleDouble = name.starts(with: [0x2E, 0x5F])
-    let isSidecar = MediaSniffer.isSidecar(name: name)
+    let isSidecar = promised == nil && MediaSniffer.isSidecar(name: name)
     if isSidecar, !mayBeAppleDouble { return .sidecar(file) }
     let header: [UInt8]
     if status.st_size == 0 {

@@ -124,6 +124,11 @@ ffmpeg -nostdin -hide_banner -loglevel error \
   -metadata 'com.apple.quicktime.creationdate=2021-06-05T18:30:01+0900' \
   -metadata 'com.apple.quicktime.content.identifier=5D1E4B7A-2C3F-4E8B-9A61-0F2D7C3B8E45' \
   -movflags use_metadata_tags -f mov "$LIB/DCIM/100APPLE/IMG_0200.MOV"
+# The pair's edit recipe, as iOS exports it beside a Live Photo: a sidecar. The engine lists
+# it as a resource (role `sidecar`) of the Live Photo and never reads it.
+printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' \
+  '<plist version="1.0"><dict><key>adjustmentFormatIdentifier</key><string>com.apple.photo</string></dict></plist>' \
+  >"$LIB/DCIM/100APPLE/IMG_0200.AAE"
 
 # --- Albums -----------------------------------------------------------------------------
 # Folder name with a space; GPS north-west with the altitude below sea level.
@@ -133,6 +138,10 @@ tag "$LIB/Trips/Kyoto 2019/trip-01.jpg" \
   -ModifyDate='2019:11:02 10:15:00' \
   -GPSLatitude=40.7128 -GPSLatitudeRef=N -GPSLongitude=74.0060 -GPSLongitudeRef=W \
   -GPSAltitude=5 -GPSAltitudeRef=1
+# An XMP sidecar named darktable's way (the whole file name, then .xmp): a resource of
+# trip-01.jpg, never read.
+printf '%s\n' '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="4"/></rdf:RDF></x:xmpmeta>' \
+  >"$LIB/Trips/Kyoto 2019/trip-01.jpg.xmp"
 
 # An EXIF thumbnail in IFD1 (a 32x24 JPEG, itself without metadata).
 picture "$TMP/thumb.jpg" 32x24 '#d35400' '#f1c40f' ''
@@ -156,13 +165,14 @@ tag "$LIB/Família/praia.jpg" -ExifByteOrder=II -ModifyDate='2018:12:25 18:00:00
   -gravity center -annotate +0+0 'screenshot' -strip -define png:exclude-chunks=date,time \
   "$LIB/Screenshots/screenshot.png"
 
-# Broken files: still listed (with problems), never fatal. notes.txt is not media: skipped.
+# Broken files: still listed (with problems), never fatal. notes.txt is not media: it is
+# listed as an asset of its own with an `unsupported` problem, and never read.
 picture "$TMP/whole.jpg" 160x120 '#c0392b' '#2c3e50' 'broken'
 tag "$TMP/whole.jpg" -DateTimeOriginal='2017:01:01 00:00:00' -ModifyDate='2017:01:01 00:00:00' \
   -GPSLatitude=1 -GPSLatitudeRef=N -GPSLongitude=1 -GPSLongitudeRef=E
 head -c 200 "$TMP/whole.jpg" >"$LIB/Broken/broken.jpg"
 : >"$LIB/Broken/empty.jpg"
-printf 'Not a picture. The enumerator must skip this file.\n' >"$LIB/Broken/notes.txt"
+printf 'Not a picture. The enumerator lists it with a problem.\n' >"$LIB/Broken/notes.txt"
 
 # Skipped folders: a hidden one and a Synology NAS thumbnail folder.
 picture "$LIB/.thumbnails/IMG_0001.jpg" 64x48 '#000000' '#c0392b' 'thumb'

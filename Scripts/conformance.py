@@ -485,6 +485,15 @@ def cell(agree: int, total: int) -> str:
     return f"{agree}/{total} {100.0 * agree / total:.1f}%" if total else "-"
 
 
+def listed_as(asset: dict[str, Any], path: bytes) -> str:
+    """How `asset` lists `path`: its type, or `sidecar of <type>` for a sidecar resource."""
+    for resource in asset.get("resources") or []:
+        if (isinstance(resource, dict) and resource.get("role") == "sidecar"
+                and demo_path_bytes(str(resource.get("path"))) == path):
+            return f"sidecar of {asset.get('type')}"
+    return str(asset.get("type"))
+
+
 def all_kinds_conformance(assets: list[dict[str, Any]], truth: list[dict[str, Any]]) -> bool:
     index = index_by_path(assets)
     outside_bad = [t for t in truth if not t["SourceFile"].startswith("bad/")]
@@ -501,7 +510,7 @@ def all_kinds_conformance(assets: list[dict[str, Any]], truth: list[dict[str, An
         found = index.get(path, [])
         family = family_of(entry)
         if family is None:
-            how = ", ".join(sorted({str(a.get("type")) for a in found}))
+            how = ", ".join(sorted({listed_as(a, path) for a in found}))
             not_claimed.append(f"{shown(path)} ({entry.get('FileType')}): "
                                + (f"listed as {how}" if found else "not listed"))
             continue

@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
-"""Checks DESIGN §1's "every regular file listed exactly once" on a folder: runs
-`Demo --format json FOLDER` (with G_DEBUG=fatal-criticals), then compares the regular
-files under FOLDER with the assets and resources listed.
+"""Checks issue 4's "every regular file listed exactly once and each broken one carrying a
+problem" on folders: runs `Demo --format json FOLDER` (with G_DEBUG=fatal-criticals), and
+compares its assets with the files on disk and with exiftool's reading of them.
 
-Every file whose extension is a media one (MediaSniffer's table) must be listed exactly
-once (as an asset or a resource of one); a listed file that is broken must carry a
-problem (the caller judges "broken" by --expect-problems, a file of names, or it prints
-the listed files without problems for review); stderr must be empty. Files with other
-extensions are counted by extension: they are listed only if their content is media.
+The files that must be listed are DESIGN §1's: every regular file under FOLDER, except
+hidden ones (leading dot, or inside a hidden folder), those inside NAS folders (@eaDir,
+.@__thumb, #recycle) and AppleDouble files (content 00 05 16 07). Symbolic links, FIFOs,
+sockets and devices are not regular files.
+
+It fails (exit 1) when
+- the Demo does not exit 0, or writes anything to stderr;
+- a file that must be listed is not among any asset's `resources` (by path), or is there
+  more than once; or an asset names a path that is not such a file;
+- a broken file is listed as an asset (its first resource) without a problem. Broken
+  means: empty; exiftool reports an `Error` for it (unknown file type, file format
+  error…); or exiftool's FileType is not a photo or video format the Demo reads
+  (READ_FILE_TYPES: a .psd, an .exv, a text file…).
+Sidecars (`role: sidecar`) are not read by the Demo, so they are exempt from the last
+rule; how many of them exiftool would call broken is printed.
+
+Needs exiftool (Debian: libimage-exiftool-perl); `make every-file` installs it.
 
 Usage: Scripts/every-file-check.py --demo .build/release/Demo FOLDER...
 Exit 0 when every check holds, 1 otherwise."""
@@ -15,13 +27,24 @@ import argparse
 import collections
 import json
 import os
+import shutil
+import stat
 import subprocess
 import sys
 
-MEDIA_EXTENSIONS = {
-    "jpg", "jpeg", "jpe", "jfif", "png", "gif", "bmp", "tif", "tiff", "webp", "heic", "heif",
-    "hif", "avif", "jxl", "dng", "cr2", "cr3", "nef", "arw", "orf", "rw2", "pef", "srw", "raf",
-    "mov", "qt", "mp4", "m4v", "3gp", "3g2", "avi", "mkv", "webm", "mts", "m2ts", "wmv",
+SKIPPED_FOLDERS = {b"@eaDir", b".@__thumb", b"#recycle"}
+APPLE_DOUBLE = b"\x00\x05\x16\x07"
+
+# exiftool FileTypes of the formats the Demo reads or lists as media by content
+# (MediaSniffer). Anything else exiftool names (PSD, EXV, XMP, TXT, JP2, CRW, …) is not a
+# photo or video to the Demo, so it must be listed with a problem.
+READ_FILE_TYPES = {
+    "JPEG", "MPO", "PNG", "GIF", "BMP", "TIFF", "BTF", "WEBP", "Extended WEBP", "HEIC",
+    "HEIF", "AVIF", "JXL", "JXL Codestream", "DNG", "CR2", "CR3", "NEF", "ARW", "ORF", "RW2",
+    "PEF", "SRW", "RAF", "MOV", "MP4", "M4V", "3GP", "3G2", "AVI", "MKV", "WEBM", "M2TS",
+    "ASF", "WMV",
+    # Camera RAWs that are TIFF inside: the Demo sniffs TIFF and reads them as TIFF.
+    "IIQ", "3FR", "ERF", "MEF", "MOS", "NRW", "SR2", "SRF", "DCR", "KDC", "FFF",
 }
 
 
@@ -48,14 +71,51 @@ def extension(name):
     return base[dot + 1:].decode("ascii", "replace").lower()
 
 
-def regular_files(root):
-    found = []
-    for folder, dirs, files in os.walk(root.encode()):
+def files_to_list(root):
+    """Relative path -> size of every regular file the Demo must list (see the docstring)."""
+    found = {}
+    top = os.fsencode(root)
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(b".") and d not in SKIPPED_FOLDERS]
         for name in files:
+            if name.startswith(b"."):
+                continue
             path = os.path.join(folder, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                found.append(os.path.relpath(path, root.encode()))
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            with open(path, "rb") as handle:
+                if handle.read(4) == APPLE_DOUBLE:
+                    continue
+            found[os.path.relpath(path, top)] = info.st_size
     return found
+
+
+def exiftool_reading(root):
+    """Relative path -> (FileType or None, Error or None), for every file exiftool reads."""
+    run = subprocess.run(
+        ["exiftool", "-j", "-q", "-q", "-r", "-ext", "*", "-FileType", "-Error", root],
+        capture_output=True)
+    top = os.fsencode(root)
+    reading = {}
+    for entry in json.loads(run.stdout or b"[]"):
+        path = os.path.relpath(os.fsencode(entry["SourceFile"]), top)
+        reading[path] = (entry.get("FileType"), entry.get("Error"))
+    return reading
+
+
+def why_broken(size, reading):
+    """Why a file counts as broken, or None."""
+    if size == 0:
+        return "empty"
+    file_type, error = reading if reading else (None, None)
+    if error:
+        return f"exiftool: {error}"
+    if file_type is None:
+        return "exiftool: no file type"
+    if file_type not in READ_FILE_TYPES:
+        return f"not a format the Demo reads ({file_type})"
+    return None
 
 
 def check(demo, root):
@@ -63,29 +123,54 @@ def check(demo, root):
     run = subprocess.run([demo, "--format", "json", root], capture_output=True, env=env)
     ok = run.returncode == 0 and not run.stderr
     assets = json.loads(run.stdout) if run.returncode == 0 else []
+    files = files_to_list(root)
+    reading = exiftool_reading(root)
+
     listed = collections.Counter()
-    problems = {}
+    role = {}
+    owner = {}
     for asset in assets:
-        paths = {unescape(asset["path"])} | {unescape(r["path"]) for r in asset["resources"]}
-        for path in paths:
+        for resource in asset["resources"]:
+            path = unescape(resource["path"])
             listed[path] += 1
-            problems[path] = asset["problems"]
-    files = regular_files(root)
-    media = [f for f in files if extension(f) in MEDIA_EXTENSIONS]
-    unlisted = [f for f in files if listed[f] == 0]
-    twice = [f for f in files if listed[f] > 1]
-    unlisted_media = [f for f in media if listed[f] == 0]
-    strangers = [p for p in listed if p not in set(files)]
+            role[path] = resource["role"]
+            owner[path] = asset
+    missing = sorted(f for f in files if listed[f] == 0)
+    twice = sorted(f for f in files if listed[f] > 1)
+    strangers = sorted(p for p in listed if p not in files)
+    sidecars = [f for f in files if role.get(f) == "sidecar"]
+
+    broken = {}
+    for path, size in files.items():
+        reason = why_broken(size, reading.get(path))
+        if reason:
+            broken[path] = reason
+    broken_assets = [f for f in broken if listed[f] and role.get(f) != "sidecar"]
+    broken_silent = sorted(f for f in broken_assets if not owner[f]["problems"])
+    broken_sidecars = [f for f in broken if role.get(f) == "sidecar"]
+    with_problem = sum(1 for a in assets if a["problems"])
+    unsupported = collections.Counter(
+        extension(unescape(a["path"])) or "(none)" for a in assets
+        if any(p.startswith("unsupported:") for p in a["problems"]))
+
     print(f"{root}: Demo exit {run.returncode}, stderr {len(run.stderr)} bytes")
-    print(f"  regular files {len(files)}, media-named {len(media)}; assets {len(assets)}, "
-          f"files listed {sum(1 for f in files if listed[f])}, listed twice {len(twice)}")
-    by_ext = collections.Counter(extension(f) or "(none)" for f in unlisted)
-    print("  not listed, by extension: " + ", ".join(f"{e} {n}" for e, n in sorted(by_ext.items())))
-    with_problem = sum(1 for f in files if listed[f] and problems[f])
-    print(f"  listed with a problem {with_problem}, without {sum(1 for f in files if listed[f]) - with_problem}")
-    for f in unlisted_media + twice + strangers:
-        print("  !", f, listed[f])
-        ok = False
+    print(f"  regular files to list {len(files)}: listed once "
+          f"{sum(1 for f in files if listed[f] == 1)}, missing {len(missing)}, "
+          f"more than once {len(twice)}; listed but not such a file {len(strangers)}")
+    print(f"  assets {len(assets)} ({with_problem} with a problem); sidecars attached "
+          f"{len(sidecars)}; Live Photos {sum(1 for a in assets if a['type'] == 'livePhoto')}")
+    print(f"  broken (empty, exiftool error, or not a format we read) {len(broken)}: listed as "
+          f"assets {len(broken_assets)}, of which without a problem {len(broken_silent)}; "
+          f"attached as sidecars (not read, exempt) {len(broken_sidecars)}")
+    print("  assets with an unsupported problem, by extension: "
+          + ", ".join(f"{e} {n}" for e, n in sorted(unsupported.items())))
+    for title, paths in (("not listed", missing), ("listed more than once", twice),
+                         ("listed but not a regular file to list", strangers),
+                         ("broken but without a problem", broken_silent)):
+        for path in paths:
+            detail = f" ({broken[path]})" if path in broken else ""
+            print(f"  ! {title}: {os.fsdecode(path)}{detail}")
+            ok = False
     if run.stderr:
         print(run.stderr.decode("utf-8", "replace")[:2000])
     return ok
@@ -96,6 +181,9 @@ def main():
     parser.add_argument("--demo", default=".build/release/Demo")
     parser.add_argument("folders", nargs="+")
     args = parser.parse_args()
+    if shutil.which("exiftool") is None:
+        print("every-file-check: exiftool is missing (apt-get install libimage-exiftool-perl)")
+        sys.exit(1)
     results = [check(args.demo, folder) for folder in args.folders]
     sys.exit(0 if all(results) else 1)
 

@@ -87,7 +87,8 @@ struct TableFormatter {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
     let name =
       asset.type == .livePhoto
-      ? asset.resources.map(\.name).joined(separator: ", ") : asset.name
+      ? asset.resources.filter { $0.role != .sidecar }.map(\.name).joined(separator: ", ")
+      : asset.name
     return [
       name,
       group.localizedName(in: strings.language),

@@ -67,6 +67,53 @@ struct DemoEndToEndTests {
     }
   }
 
+  @Test func everyRegularFileIsListedOnceAndAFileNoReaderTakesSaysWhatItIs() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("DemoEveryFile-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(
+      at: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"),
+      to: folder.appendingPathComponent("IMG_1.JPG"))
+    try Data("<x:xmpmeta/>".utf8).write(to: folder.appendingPathComponent("img_1.xmp"))
+    try Data("hello".utf8).write(to: folder.appendingPathComponent("notes.txt"))
+    try Data("hidden".utf8).write(to: folder.appendingPathComponent(".notes.txt"))
+    let (status, output, errors) = await run(["--format", "json", folder.path])
+    #expect(status == 0)
+    #expect(errors.isEmpty)
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    #expect(assets.map { $0["path"] as? String } == ["IMG_1.JPG", "notes.txt"])
+    let resources = assets.map { asset in
+      ((asset["resources"] as? [[String: Any]]) ?? []).map {
+        "\($0["path"] as? String ?? "?") \($0["role"] as? String ?? "?")"
+      }
+    }
+    #expect(resources == [["IMG_1.JPG photo", "img_1.xmp sidecar"], ["notes.txt photo"]])
+    #expect(
+      assets.map { ($0["problems"] as? [String]) ?? ["?"] } == [
+        [],
+        ["unsupported: 'notes.txt' is a .txt file, not a photo or video GroupEnumerator can read."],
+      ])
+    #expect(assets.last?["creationDateSource"] as? String == "file:mtime")
+    #expect(assets.first?["fileSize"] as? Int == 1553)  // Fixtures/README.md, the JPEG alone.
+  }
+
+  @Test func theSampleNotesAreListedWithAProblem() async throws {
+    let (_, output, _) = await run(["--format", "json"])
+    let assets = try #require(
+      try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
+    #expect(assets.count == 16)  // Fixtures/README.md
+    let notes = try #require(assets.first { $0["path"] as? String == "Broken/notes.txt" })
+    #expect(notes["group"] as? String == "Broken")
+    #expect(notes["type"] as? String == "photo")
+    #expect(
+      notes["problems"] as? [String] == [
+        "unsupported: 'Broken/notes.txt' is a .txt file, not a photo or video GroupEnumerator"
+          + " can read."
+      ])
+  }
+
   @Test func theTableEndsWithASummaryThatCountsTheRows() async throws {
     let (status, output, errors) = await run(["--filter", "photos"])
     #expect(status == 0)

@@ -241,6 +241,37 @@ import Testing
     #expect(LibraryPath(escaped: "bad%FF%FE%25.jpg") == path)
   }
 
+  @Test func sidecarsAreResourcesWithTheirRoleAndAddNothingToTheSize() throws {
+    let text = JSONFormatter.object(for: try SampleAssets.livePhotoWithSidecars())
+    #expect(
+      text.contains(
+        """
+          "resources": [
+            {
+              "name": "IMG_0003.HEIC",
+              "path": "IMG_0003.HEIC",
+              "role": "photo"
+            },
+            {
+              "name": "IMG_0003.MOV",
+              "path": "IMG_0003.MOV",
+              "role": "pairedVideo"
+            },
+            {
+              "name": "IMG_0003.AAE",
+              "path": "IMG_0003.AAE",
+              "role": "sidecar"
+            },
+            {
+              "name": "IMG_0003.HEIC.xmp",
+              "path": "IMG_0003.HEIC.xmp",
+              "role": "sidecar"
+            }
+          ],
+        """))
+    #expect(text.contains(#""fileSize": 1000,"#))
+  }
+
   @Test func anEmptyListIsAnEmptyArray() {
     #expect(JSONFormatter.format(assets: []) == "[]\n")
   }

@@ -83,6 +83,21 @@ enum SampleAssets {
   }
 }
 
+extension SampleAssets {
+  /// ``livePhoto()`` with two sidecars, as the engine lists them: after the movie.
+  static func livePhotoWithSidecars() throws -> Asset {
+    let live = try livePhoto()
+    return Asset(
+      path: live.path, group: live.group, groupPath: live.groupPath, type: live.type,
+      resources: live.resources + [
+        AssetResource(path: LibraryPath("IMG_0003.AAE"), role: .sidecar, format: nil, fileSize: 3),
+        AssetResource(
+          path: LibraryPath("IMG_0003.HEIC.xmp"), role: .sidecar, format: nil, fileSize: 4),
+      ],
+      fileModificationDate: live.fileModificationDate, metadata: live.metadata)
+  }
+}
+
 /// A text stream that keeps what is written, for comparing whole outputs.
 struct TextBuffer: ByteOutputStream {
   /// Everything written so far.

@@ -98,6 +98,12 @@ import Testing
     #expect(formatter.row(try SampleAssets.livePhoto())[5] == "00:03")
   }
 
+  @Test func aLivePhotoIsNamedByItsTwoFilesNotItsSidecars() throws {
+    let formatter = TableFormatter(strings: Strings(language: .english))
+    let row = formatter.row(try SampleAssets.livePhotoWithSidecars())
+    #expect(row[0] == "IMG_0003.HEIC, IMG_0003.MOV")
+  }
+
   @Test func aFileTimeIsNotATakenDate() throws {
     let formatter = TableFormatter(strings: Strings(language: .english))
     let fileTime = try #require(

@@ -259,7 +259,26 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
   }
 
   @Test(.timeLimit(.minutes(1)))
-  @MainActor func aLibraryOfOnlyNonMediaSucceedsEmpty() async throws {
+  @MainActor func aLibraryOfOnlySkippedEntriesSucceedsEmpty() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write(".hidden.jpg", SampleBytes.jpeg)
+    try folder.write(".notes.txt", Array("hello".utf8))
+    try folder.write("._IMG_0001.jpg", [0x00, 0x05, 0x16, 0x07, 0, 2, 0, 0])
+    try folder.makeFolder("@eaDir")
+    try folder.write("@eaDir/notes.txt", Array("hello".utf8))
+    try folder.fifo("pipe")
+    try folder.symlink("link.txt", to: ".notes.txt")
+    try folder.makeFolder("Empty/Also empty")
+    let log = ProgressLog()
+    let contents = try await enumerate(folder) { log.record($0, $1) }
+    #expect(contents.assets.isEmpty)
+    #expect(contents.groups.isEmpty)
+    #expect(contents.folderProblems.isEmpty)
+    #expect(log.calls.map { [$0.current, $0.total] } == [[0, 0]])
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  @MainActor func aLibraryOfOnlyNonMediaListsEachFileWithAProblem() async throws {
     let folder = try TemporaryFolder()
     try folder.write("notes.txt", Array("hello".utf8))
     try folder.write("noise.bin", SampleBytes.noise(count: 4096))
@@ -271,10 +290,14 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     try folder.makeFolder("Empty/Also empty")
     let log = ProgressLog()
     let contents = try await enumerate(folder) { log.record($0, $1) }
-    #expect(contents.assets.isEmpty)
-    #expect(contents.groups.isEmpty)
+    #expect(contents.assets.map(\.path.escaped) == ["MVI_0001.THM", "noise.bin", "notes.txt"])
+    #expect(
+      contents.assets.map(\.problems.first?.code) == [.unsupported, .unsupported, .unsupported])
+    #expect(contents.assets.allSatisfy { $0.problems.count == 1 && $0.type == .photo })
+    #expect(contents.groups.map(\.kind) == [.savedPhotos])
+    #expect(contents.groups.first?.counts == [.photo: 3])
     #expect(contents.folderProblems.isEmpty)
-    #expect(log.calls.map { [$0.current, $0.total] } == [[0, 0]])
+    log.expectWellFormed(total: 3)
   }
 }
 
@@ -296,7 +319,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
 
     // Success, with per-asset problems.
     let contents = try await enumerate(folder)
-    #expect(contents.assets.count == 1003)
+    #expect(contents.assets.count == 1004)
     #expect(try openDescriptors(under: folder.path) == before)
 
     // Library-level failures.
@@ -562,7 +585,7 @@ final class RunHandle: Sendable {
     let root = URL(fileURLWithPath: folder.path)
     let library = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 2))
     let serial = try await library.enumerate()
-    #expect(serial.assets.count == 16)  // Fixtures/README.md: 15, plus noise.jpg.
+    #expect(serial.assets.count == 17)  // Fixtures/README.md: 16, plus noise.jpg.
     async let first = library.enumerate()
     async let second = library.enumerate()
     async let other = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 3))

@@ -51,6 +51,25 @@ import Testing
     outcome.progress.expectWellFormed(total: 1)
   }
 
+  @Test @MainActor func onlyPhotosAreHandedOverNotFilesNoReaderTakes() async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithGPS, as: "Album/a.jpg")
+    try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/a.xmp")
+    try library.add(Sample.truncatedJPEG, as: "Album/broken.jpg")
+    try library.write(Array("notes".utf8), as: "Album/notes.txt")
+    try library.write(Array("8BPS".utf8), as: "Album/layers.psd")
+    try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/orphan.xmp")
+    try library.add(Sample.mp4, as: "Album/z.mp4")
+    let outcome = await run(library.root)
+    #expect(outcome.successes.count == 1)
+    // Photos by name or content, broken ones included; never a .txt, .psd or lone sidecar.
+    #expect(
+      outcome.successes.first?.map { $0["photoName"] as? String } == ["a.jpg", "broken.jpg"])
+    #expect(outcome.failures.isEmpty)
+    outcome.progress.expectWellFormed(total: 2)
+  }
+
   @Test @MainActor func onlyAVideoSucceedsOnceWithNothing() async throws {
     let library = try TestLibrary()
     defer { library.remove() }

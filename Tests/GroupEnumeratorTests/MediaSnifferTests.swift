@@ -239,8 +239,24 @@ struct SniffCase: Sendable, CustomTestStringConvertible {
   @Test func recognisesSidecarsAndAppleDouble() {
     #expect(MediaSniffer.isSidecar(name: ascii("MVI_0001.THM")))
     #expect(MediaSniffer.isSidecar(name: ascii("GH010001.LRV")))
+    #expect(MediaSniffer.isSidecar(name: ascii("GH010001.lrf")))
+    #expect(MediaSniffer.isSidecar(name: ascii("IMG_0001.xmp")))
+    #expect(MediaSniffer.isSidecar(name: ascii("IMG_0001.JPG.XMP")))
+    #expect(MediaSniffer.isSidecar(name: ascii("IMG_0001.AAE")))
     #expect(!MediaSniffer.isSidecar(name: ascii("IMG_0001.JPG")))
+    #expect(!MediaSniffer.isSidecar(name: ascii("xmp")))
+    #expect(!MediaSniffer.isSidecar(name: ascii("IMG_0001.xmp.txt")))
     #expect(MediaSniffer.isAppleDouble(header: hexBytes("00051607 00020000")))
     #expect(!MediaSniffer.isAppleDouble(header: hexBytes("ffd8ffe0")))
+  }
+
+  @Test func videoNamesAreVideoContainersWhetherReadOrNot() {
+    for name in ["a.MPG", "a.mpeg", "a.flv", "a.vob", "a.webm", "a.avi", "a.MOV", "a.LRV", "a.mts"]
+    {
+      #expect(MediaSniffer.isVideoName(ascii(name)), "\(name)")
+    }
+    for name in ["a.psd", "a.wav", "a.txt", "a.jpg", "a.ts", "mpg", "noextension", "a.xmp"] {
+      #expect(!MediaSniffer.isVideoName(ascii(name)), "\(name)")
+    }
   }
 }

@@ -118,7 +118,7 @@ struct PermissionTests {
     try folder.setMode("Search Only", 0o755)
   }
 
-  @Test func listableButUnsearchableFolderListsMediaAsUnreadable() throws {
+  @Test func listableButUnsearchableFolderListsRegularFilesAsUnreadable() throws {
     guard PermissionProbe.requireEnforced() else { return }
     let folder = try TemporaryFolder()
     try folder.makeFolder("Album")
@@ -128,7 +128,8 @@ struct PermissionTests {
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
       outline(try resolved(result, root: folder.path)) == [
-        "album Album", "  Album/x.jpg photo - unreadable",
+        // `readdir` says notes.txt is a regular file, so it is listed too.
+        "album Album", "  Album/notes.txt photo - unreadable", "  Album/x.jpg photo - unreadable",
       ])
     try folder.setMode("Album", 0o755)
   }
@@ -144,7 +145,8 @@ struct PermissionTests {
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
       outline(try resolved(result, root: folder.path)) == [
-        "savedPhotos", "  locked.mov video - unreadable", "  open.jpg photo JPEG",
+        "savedPhotos", "  locked.mov video - unreadable", "  locked.txt photo - unreadable",
+        "  open.jpg photo JPEG",
       ])
     let problem = try #require(
       try resolved(result, root: folder.path).groups.first?.files.first?.problem)

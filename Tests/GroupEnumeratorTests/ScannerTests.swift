@@ -8,7 +8,8 @@ import Testing
 #endif
 
 /// A scan as plain text, for whole-value comparisons: one line per group
-/// (`savedPhotos ` or `album Trips/Kyoto`), then one indented line per file.
+/// (`savedPhotos ` or `album Trips/Kyoto`), then one indented line per file, each of its
+/// sidecars on a line of its own after it (`    + IMG_1.xmp`).
 func outline(_ scan: LibraryScan) -> [String] {
   var lines: [String] = []
   for group in scan.groups {
@@ -18,6 +19,9 @@ func outline(_ scan: LibraryScan) -> [String] {
       var line = "  \(file.path.escaped) \(file.type.rawValue) \(file.format?.rawValue ?? "-")"
       if let problem = file.problem { line += " \(problem.code.rawValue)" }
       lines.append(line)
+      for sidecar in file.sidecars {
+        lines.append("    + \(sidecar.path.escaped) \(sidecar.role.rawValue) \(sidecar.fileSize)")
+      }
     }
   }
   for folder in scan.folderProblems {
@@ -80,10 +84,10 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
       outline(try resolved(result, root: root)) == ["album Album", "  Album/a.jpg photo JPEG"])
   }
 
-  @Test func emptyLibraryHasNoGroups() throws {
+  @Test func emptyFoldersMakeNoGroups() throws {
     let folder = try TemporaryFolder()
     try folder.makeFolder("Empty/Nested")
-    try folder.write("README.txt", Array("hello".utf8))
+    try folder.write(".hidden.txt", Array("hello".utf8))
     #expect(outline(try scan(folder)) == [])
   }
 
@@ -110,10 +114,13 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
       outline(try scan(folder)) == [
         "savedPhotos",
         "  DCIM/100APPLE/IMG_0001.JPG photo JPEG",
+        "    + DCIM/100APPLE/IMG_0001.AAE sidecar 7",
         "  DCIM/100APPLE/IMG_0002.MOV video MOV",
         "  DCIM/x.jpg photo JPEG",
+        "  README.txt photo - unsupported",
         "  a.PNG photo PNG",
         "  b.jpg photo JPEG",
+        "  meta.json photo - unsupported",
         "  no-extension photo JPEG",
         "album Fam\u{ED}lia",
         "  Fam\u{ED}lia/\u{E9}t\u{E9}.jpg photo JPEG",
@@ -121,6 +128,9 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
         "  Trips/Kyoto 2019/temple.jpg photo JPEG",
         "album Trips/Kyoto 2019/Day 2",
         "  Trips/Kyoto 2019/Day 2/clip.mp4 video MP4",
+        // A folder of files no reader takes is an album: it holds files.
+        "album Trips/Notes",
+        "  Trips/Notes/plan.txt photo - unsupported",
       ])
   }
 
@@ -232,11 +242,15 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
     #expect(
       outline(try scan(folder)) == [
         "savedPhotos",
+        // A sidecar of nothing (no MVI_0001.* here) is listed on its own, unread.
+        "  MVI_0001.THM photo - unsupported",
         "  empty.jpg photo - emptyFile",
         "  empty.mov video - emptyFile",
+        "  empty.txt photo - unsupported",
         // Counted by its name (a photo), read by its content (a movie): see
         // EngineTests.aMovieNamedLikeAPhotoIsCountedByNameAndReadAsAMovie.
         "  movie.jpg photo MOV",
+        "  noise.bin photo - unsupported",
         "  noise.jpg photo - unrecognizedFormat",
         "  picture.dng photo RAW",
       ])

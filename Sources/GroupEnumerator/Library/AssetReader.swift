@@ -3,7 +3,9 @@ import Foundation
 /// Turns one scanned file into an asset: opens it beneath the root, hands it to the
 /// reader for its format, and files every failure under the asset.
 enum AssetReader {
-  /// Reads `job`'s file. Never throws: problems end up in the asset.
+  /// Reads `job`'s file. Never throws: problems end up in the asset. A file the walk
+  /// gave a problem (unreadable, or not media: ``ScannedFile/isMedia``) is not opened.
+  /// The file's sidecars become resources after it, unread.
   ///
   /// A file the walk listed by its extension (``ScannedFile/needsSniffing``) is opened
   /// once: its first ``PrefetchedByteSource/window`` bytes decide its format and are then
@@ -25,7 +27,7 @@ enum AssetReader {
       path: file.path, group: job.group.kind, groupPath: job.group.path, type: file.type,
       resources: [
         AssetResource(path: file.path, role: role, format: file.format, fileSize: file.fileSize)
-      ],
+      ] + file.sidecars,
       fileModificationDate: file.modificationDate, metadata: metadata)
   }
 

@@ -184,7 +184,8 @@ extension AssetsLibrary {
   }
 
   /// The representations of every file of an asset, primary first: one for a photo or a
-  /// video, the still then the paired movie for a Live Photo.
+  /// video, the still then the paired movie for a Live Photo. Sidecars
+  /// (``AssetResource/Role/sidecar``) are not representations and are left out.
   ///
   /// The paired movie's size and metadata are read from the movie when this is called
   /// (the asset's own metadata is the still's).
@@ -196,7 +197,7 @@ extension AssetsLibrary {
     -> [AssetRepresentation]
   {
     let root = try LibraryRoot(path: rootPath)
-    return asset.resources.map { resource in
+    return asset.resources.filter { $0.role != .sidecar }.map { resource in
       var metadata = asset.metadata
       if resource.path != asset.path {
         if let format = resource.format {

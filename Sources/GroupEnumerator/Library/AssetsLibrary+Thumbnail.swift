@@ -47,7 +47,10 @@ extension AssetsLibrary {
   /// - Throws: ``ThumbnailError``: the library or the file could not be read, or the file
   ///   has no embedded thumbnail.
   public func thumbnail(for asset: Asset) async throws(ThumbnailError) -> AssetThumbnail {
-    guard let still = asset.resources.first(where: { $0.role == .photo }) else {
+    // A still whose content was no known format when it was listed (a file no reader
+    // takes) is never handed to a reader.
+    guard let still = asset.resources.first(where: { $0.role == .photo }), still.format != nil
+    else {
       throw .noEmbeddedThumbnail(name: asset.name)
     }
     let root: LibraryRoot

@@ -61,6 +61,12 @@ extension AssetsLibrary {
   /// for an empty library and when the last file is a video. Exactly one of `success` and
   /// `fail` runs, once. All three closures run on the main actor.
   ///
+  /// Photos are the files that are photos by name or by content, broken ones included,
+  /// and Live Photos: files no reader takes (a `.psd`, a `.txt`, a sidecar on its own),
+  /// which ``enumerate(filter:progress:)`` lists as photos with an
+  /// ``AssetProblem/Code/unsupported`` problem, are neither handed over nor counted in
+  /// `total`.
+  ///
   /// The modern equivalent is ``enumerate(filter:progress:)`` with ``AssetFilter/photos``.
   ///
   /// - Parameters:
@@ -79,7 +85,8 @@ extension AssetsLibrary {
   ) -> LegacyEnumeration {
     let task = Task { @MainActor in
       do throws(LibraryError) {
-        let contents = try await self.enumerate(filter: .photos, progress: progress)
+        let contents = try await self.run(
+          filter: .photos, fileSelection: { $0.isMedia }, progress: progress)
         success(contents.assets.map(\.legacyDictionary))
       } catch {
         fail(error)

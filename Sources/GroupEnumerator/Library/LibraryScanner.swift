@@ -21,7 +21,8 @@ public struct LibraryOptions: Sendable, Hashable {
   }
 }
 
-/// One media file found by the walk (not read yet).
+/// One file found by the walk (not read yet): a photo or video, or a file no reader
+/// takes, listed with a problem (``isMedia`` is then `false`).
 struct ScannedFile: Sendable, Hashable {
   /// Path relative to the root.
   var path: LibraryPath
@@ -47,6 +48,14 @@ struct ScannedFile: Sendable, Hashable {
   /// did not `fstatat` the file (its `d_type` said it is regular), and the reader takes
   /// them from its `fstat` of the open file.
   var needsStatus = false
+  /// Whether the file is media by its name or its content. `false` for a file that is
+  /// neither (a `.psd`, a `.txt`, an empty file without a media extension) and for a
+  /// sidecar that fits no single asset: those are listed with an
+  /// ``AssetProblem/Code/unsupported`` problem and never read.
+  var isMedia = true
+  /// Sidecars (``MediaSniffer/isSidecar(name:)``) of this file in its folder, with role
+  /// ``AssetResource/Role/sidecar``: extra resources of its asset, never read.
+  var sidecars: [AssetResource] = []
 }
 
 /// One group found by the walk, its files sorted by path bytes.
@@ -80,13 +89,19 @@ struct FolderProblem: Sendable, Hashable {
 /// content is sniffed later by the reader, which opens it once (a movie named `.jpg` is
 /// then read as a movie but stays counted as a photo, with a ``AssetProblem/Code/misnamed``
 /// problem). Every other regular file's first ``MediaSniffer/headerLength`` bytes are read
-/// here, so content decides what is media: a JPEG without an extension is a photo, and a
-/// file that is neither media by name nor by content is skipped silently.
+/// here, so content decides what is media: a JPEG without an extension is a photo.
+///
+/// Nothing regular is lost. A sidecar (`.xmp`, `.aae`, `.thm`, `.lrv`, `.lrf`; see
+/// ``SidecarMatching``) is not read: it becomes an extra resource of the one asset of
+/// its folder it is named after. A file that is neither media by name nor by content, and
+/// a sidecar that fits no single asset, is listed as an asset of its own, not read, with
+/// an ``AssetProblem/Code/unsupported`` problem (a video when its extension is a video
+/// container's, else a photo; its date is the file's time).
 ///
 /// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
 /// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed;
 /// ``LibraryOptions/followsSymlinks`` is not implemented yet), FIFOs, sockets, devices,
-/// AppleDouble files and camera sidecars (`.thm`, `.lrv`, `.lrf`).
+/// and AppleDouble files (by content, `00 05 16 07`).
 struct LibraryScanner {
   let root: String
   let options: LibraryOptions

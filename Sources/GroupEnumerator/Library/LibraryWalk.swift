@@ -23,7 +23,17 @@ struct LibraryWalk {
   /// What one folder's entries are.
   private struct Listing {
     var files: [ScannedFile] = []
+    /// Sidecars, attached to `files` (or made files of their own) once the folder is read.
+    var sidecars: [ScannedFile] = []
     var folders: [[UInt8]] = []
+  }
+
+  /// What a regular file is to the walk.
+  private enum Entry {
+    /// An asset of its own: media, or a file no reader takes (listed with a problem).
+    case file(ScannedFile)
+    /// A sidecar, to attach to its asset by name (``SidecarMatching``).
+    case sidecar(ScannedFile)
   }
 
   /// Folder names that NAS software fills with thumbnails and deleted files.
@@ -156,8 +166,8 @@ struct LibraryWalk {
             + " (\(SystemError.describe(code))). Its files are not listed.")))
   }
 
-  /// Lists the folder of frame `index`, files its media in their group, and records its
-  /// subfolders as pending.
+  /// Lists the folder of frame `index`, files its regular files in their group (each
+  /// sidecar attached to its asset), and records its subfolders as pending.
   ///
   /// - Returns: The `errno` of a failed `readdir`, or `nil`; what was read before the
   ///   failure is kept.
@@ -178,6 +188,7 @@ struct LibraryWalk {
     }
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
     didListFolder(frame.path)
+    SidecarMatching.attach(listing.sidecars, to: &listing.files)
     guard !listing.files.isEmpty else { return failure }
     if isCameraRoll(frame.path) {
       cameraRoll += listing.files
@@ -202,7 +213,8 @@ struct LibraryWalk {
   ///   regular file (`DT_REG`) need no `fstatat`: the folder is opened without following
   ///   links anyway, and the file's size and time come from the reader's `fstat` of the
   ///   descriptor it opens (one system call per file fewer). Other kinds, and file
-  ///   systems that leave `d_type` unknown, are `fstatat`ed.
+  ///   systems that leave `d_type` unknown, are `fstatat`ed; when that fails, a `DT_REG`
+  ///   entry is still listed (as unreadable).
   private mutating func classify(
     name: [UInt8], kind: UInt8, in folder: Int32, path folderPath: LibraryPath,
     into listing: inout Listing
@@ -231,15 +243,18 @@ struct LibraryWalk {
     guard fstatat(folder, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
       let code = errno
       // Listed but not statable (a folder that may be listed but not searched): report
-      // media-named entries; anything else, or an entry already gone, is skipped.
-      guard code != ENOENT, let promised = MediaSniffer.format(forName: name) else { return }
+      // media-named entries and those `readdir` says are regular files; anything else, or
+      // an entry already gone, is skipped.
+      let promised = MediaSniffer.format(forName: name)
+      guard code != ENOENT, promised != nil || kind == UInt8(DT_REG) else { return }
       let path = folderPath.appending(name)
-      listing.files.append(
-        ScannedFile(
-          path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
-          format: nil, type: promised.isVideo ? .video : .photo,
-          problem: AssetProblem(
-            .unreadable, "Cannot read '\(path.escaped)': \(SystemError.describe(code)).")))
+      var file = ScannedFile(
+        path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
+        format: nil, type: MediaSniffer.isVideoName(name) ? .video : .photo,
+        problem: AssetProblem(
+          .unreadable, "Cannot read '\(path.escaped)': \(SystemError.describe(code))."))
+      file.isMedia = promised != nil
+      listing.files.append(file)
       return
     }
     switch status.st_mode & S_IFMT {
@@ -247,37 +262,41 @@ struct LibraryWalk {
       if !LibraryWalk.skippedFolderNames.contains(name) { listing.folders.append(name) }
     case S_IFREG:
       try countFile()
-      if let file = sniff(name: name, in: folder, path: folderPath.appending(name), status: status)
-      {
-        listing.files.append(file)
+      switch sniff(name: name, in: folder, path: folderPath.appending(name), status: status) {
+      case .file(let file): listing.files.append(file)
+      case .sidecar(let file): listing.sidecars.append(file)
+      case nil: break  // AppleDouble
       }
     default:
       return  // Symbolic links (not followed), FIFOs, sockets, devices.
     }
   }
 
-  /// Decides whether a regular file is media: by its extension when it has a media one
-  /// (its content is sniffed later, by the reader), else by reading its first bytes.
+  /// Decides what a regular file is: media by its extension when it has a media one (its
+  /// content is sniffed later, by the reader), a sidecar by its extension (never read),
+  /// else media or not by its first bytes.
   ///
   /// Names starting `._` are always read here: AppleDouble files carry media extensions
   /// (`._IMG_0001.JPG`) and must never be counted.
   ///
-  /// - Returns: The file, or `nil` when it is neither media by content nor by name.
+  /// - Returns: The file or sidecar; `nil` for an AppleDouble file.
   private func sniff(
     name: [UInt8], in folder: Int32, path: LibraryPath, status: stat
-  ) -> ScannedFile? {
-    if MediaSniffer.isSidecar(name: name) { return nil }
+  ) -> Entry? {
     let promised = MediaSniffer.format(forName: name)
     var file = ScannedFile(
       path: path, fileSize: Int64(status.st_size),
       modificationDate: LibraryFile.modificationDate(of: status),
       format: nil, type: promised?.isVideo == true ? .video : .photo, problem: nil)
+    let mayBeAppleDouble = name.starts(with: [0x2E, 0x5F])
+    let isSidecar = promised == nil && MediaSniffer.isSidecar(name: name)
+    if isSidecar, !mayBeAppleDouble { return .sidecar(file) }
     let header: [UInt8]
     if status.st_size == 0 {
       header = []
-    } else if promised != nil, !name.starts(with: [0x2E, 0x5F]) {
+    } else if promised != nil, !mayBeAppleDouble {
       file.needsSniffing = true
-      return file
+      return .file(file)
     } else {
       do {
         header = try LibraryFile.withOpened(
@@ -286,18 +305,22 @@ struct LibraryWalk {
           try file.bytes(at: 0, length: MediaSniffer.headerLength)
         }
       } catch {
-        guard promised != nil else { return nil }
+        if promised == nil {
+          file.isMedia = false
+          file.type = MediaSniffer.isVideoName(name) ? .video : .photo
+        }
         file.problem = error
-        return file
+        return .file(file)
       }
     }
     if MediaSniffer.isAppleDouble(header: header) { return nil }
+    if isSidecar { return .sidecar(file) }
     if let format = MediaSniffer.format(ofHeader: header, name: name) {
       file.format = format
       file.type = format.isVideo ? .video : .photo
-      return file
+      return .file(file)
     }
-    guard let promised else { return nil }
+    guard let promised else { return .file(LibraryWalk.unsupported(file, isEmpty: header.isEmpty)) }
     if header.isEmpty {
       file.problem = AssetProblem(.emptyFile, "'\(path.escaped)' is empty (0 bytes).")
     } else {
@@ -306,6 +329,30 @@ struct LibraryWalk {
         "The content of '\(path.escaped)' is not \(promised.rawValue),"
           + " nor any other photo or video format this library reads.")
     }
+    return .file(file)
+  }
+
+  /// A file that is neither media by name nor by content, as an asset no reader takes:
+  /// a video when its extension is a video container's, else a photo, with an
+  /// ``AssetProblem/Code/unsupported`` problem that says what it is.
+  private static func unsupported(_ file: ScannedFile, isEmpty: Bool) -> ScannedFile {
+    var file = file
+    let name = file.path.lastComponentBytes
+    file.isMedia = false
+    file.type = MediaSniffer.isVideoName(name) ? .video : .photo
+    let what: String
+    if isEmpty {
+      what = "is an empty file (0 bytes), not"
+    } else if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex,
+      dot < name.index(before: name.endIndex)
+    {
+      what = "is a \(LibraryPath.escape(Array(name[dot...]))) file, not"
+    } else {
+      what = "has no extension and its content is not"
+    }
+    file.problem = AssetProblem(
+      .unsupported,
+      "'\(file.path.escaped)' \(what) a photo or video GroupEnumerator can read.")
     return file
   }
 

@@ -18,7 +18,7 @@ enum LivePhotoPairing {
   }
 
   /// The candidates among one group's files: per folder and base name, exactly one still
-  /// and one movie.
+  /// and one movie, among the files that are media (``ScannedFile/isMedia``).
   ///
   /// - Complexity: O(*n* log *n*) in the number of files.
   static func candidates(in files: [ScannedFile]) -> [Candidate] {
@@ -29,7 +29,8 @@ enum LivePhotoPairing {
     var stills: [Key: [ScannedFile]] = [:]
     var videos: [Key: [ScannedFile]] = [:]
     for file in files {
-      guard let key = key(of: file) else { continue }
+      // A file no reader takes (`IMG_1.txt`) is never half of a Live Photo.
+      guard file.isMedia, let key = key(of: file) else { continue }
       if file.type == .video {
         videos[key, default: []].append(file)
       } else {
@@ -112,7 +113,7 @@ enum LivePhotoPairing {
 
   /// One Live Photo asset from its two read halves: the still's metadata, with the movie's
   /// duration and, where the still has none, its dates; problems of the movie say which
-  /// file they are about.
+  /// file they are about. Resources: the still, the movie, then both halves' sidecars.
   static func merge(still: Asset, video: Asset) -> Asset {
     var metadata = still.metadata
     metadata.duration = video.metadata.duration
@@ -124,13 +125,16 @@ enum LivePhotoPairing {
     let videoProblems = video.problems.map {
       AssetProblem($0.code, "\(video.name): \($0.message)")
     }
+    // Both halves' sidecars (the walk gives them to the still), after the two halves.
+    let sidecars = (still.resources + video.resources).filter { $0.role == .sidecar }
+      .sorted { $0.path < $1.path }
     return Asset(
       path: still.path, group: still.group, groupPath: still.groupPath, type: .livePhoto,
-      resources: still.resources
-        + video.resources.map {
+      resources: still.resources.filter { $0.role != .sidecar }
+        + video.resources.filter { $0.role != .sidecar }.map {
           AssetResource(
             path: $0.path, role: .pairedVideo, format: $0.format, fileSize: $0.fileSize)
-        },
+        } + sidecars,
       fileModificationDate: still.fileModificationDate, metadata: metadata,
       problems: videoProblems)
   }

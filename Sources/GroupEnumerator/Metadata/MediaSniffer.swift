@@ -81,15 +81,28 @@ enum MediaSniffer {
     return extensionFormats[ext]
   }
 
-  /// Whether a file with this name is a companion of another asset whose content is
-  /// media but which is not a shot of its own: camera thumbnails (`.thm`, JPEG bytes)
-  /// and low-resolution proxy videos (`.lrv`, `.lrf`, MP4 bytes).
+  /// Whether a file with this name is a sidecar: a companion file that belongs to a
+  /// photo or video of the same name in its folder rather than being a shot of its own.
+  /// XMP metadata (`.xmp`, also `IMG_1.JPG.xmp`), Apple edit recipes (`.aae`), camera
+  /// thumbnails (`.thm`, JPEG bytes) and low-resolution proxy videos (`.lrv`, `.lrf`, MP4
+  /// bytes). Sidecars are never read: the walk attaches each to its asset by name.
   ///
   /// - Parameter name: A file name's bytes.
-  /// - Returns: `true` for a sidecar the walk should skip.
+  /// - Returns: `true` for a sidecar extension, in any ASCII case.
   static func isSidecar(name: [UInt8]) -> Bool {
     guard let ext = lowercasedExtension(of: name) else { return false }
     return sidecarExtensions.contains(ext)
+  }
+
+  /// Whether a file that is not media by content is still named like a video: its
+  /// extension is a video container's (`avi`, `mkv`, `mpg`, `flv`, `lrv`, …). Files that
+  /// no reader takes are listed as videos when this holds, else as photos.
+  ///
+  /// - Parameter name: A file name's bytes.
+  /// - Returns: `true` for a video container extension, in any ASCII case.
+  static func isVideoName(_ name: [UInt8]) -> Bool {
+    guard let ext = lowercasedExtension(of: name) else { return false }
+    return extensionFormats[ext]?.isVideo == true || otherVideoExtensions.contains(ext)
   }
 
   /// Whether the content is an AppleDouble resource file (`._IMG_0001.JPG` on volumes
@@ -119,7 +132,13 @@ enum MediaSniffer {
     "dng", "cr2", "nef", "arw", "orf", "rw2", "pef", "srw",
   ]
 
-  private static let sidecarExtensions: Set<String> = ["thm", "lrv", "lrf"]
+  private static let sidecarExtensions: Set<String> = ["xmp", "aae", "thm", "lrv", "lrf"]
+
+  /// Video container extensions no reader takes (beyond ``extensionFormats``' videos).
+  private static let otherVideoExtensions: Set<String> = [
+    "mpg", "mpeg", "mpe", "m1v", "m2v", "m2t", "vob", "mod", "tod", "flv", "f4v", "ogv",
+    "ogm", "rm", "rmvb", "asf", "divx", "dv", "mxf", "wtv", "lrv", "lrf",
+  ]
 
   /// The text after the last `.`, lower-cased in ASCII; `nil` when there is none, when
   /// the name is only an extension (`.jpg` is a hidden file's name), or when it is not

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One file that belongs to an asset: the still or the movie of a shot.
+/// One file that belongs to an asset: the still or the movie of a shot, or a sidecar.
 public struct AssetResource: Sendable, Hashable {
   /// What part of the asset the file is.
   public enum Role: String, Sendable, Hashable, Codable {
@@ -10,6 +10,10 @@ public struct AssetResource: Sendable, Hashable {
     case video
     /// The motion part of a Live Photo.
     case pairedVideo
+    /// A companion file named after the asset's file (`IMG_1.xmp`, `IMG_1.JPG.xmp`,
+    /// `IMG_1.AAE`, `MVI_1.THM`, `GX01.LRV`): kept with the asset, never read, and not a
+    /// representation of it. Its size is not part of the asset's ``Asset/fileSize``.
+    case sidecar
   }
 
   /// The file's path relative to the library root.
@@ -33,7 +37,9 @@ public struct AssetResource: Sendable, Hashable {
   public var name: String { path.lastComponent }
 }
 
-/// One shot in the library, with everything read from its file(s).
+/// One shot in the library, with everything read from its file(s) — or one file no
+/// reader takes (a `.psd`, a text file), listed with an ``AssetProblem/Code/unsupported``
+/// problem and never read.
 public struct Asset: Sendable, Hashable, Identifiable {
   /// A stable identifier derived from the primary file's path relative to the root.
   public let id: UUID
@@ -45,7 +51,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public let groupPath: LibraryPath
   /// Photo, video or Live Photo.
   public let type: AssetType
-  /// The files that make up the asset, primary first.
+  /// The files that make up the asset: primary first, then a Live Photo's movie, then
+  /// any sidecars (role ``AssetResource/Role/sidecar``) by path.
   public let resources: [AssetResource]
   /// The primary file's modification time.
   public let fileModificationDate: Date

@@ -4,7 +4,7 @@ public import Foundation
 public struct AssetGroup: Sendable, Hashable, Identifiable {
   /// What kind of group it is, as ALAssetsGroupType had it.
   public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// The Camera Roll: media in the root folder and under `DCIM/`.
+    /// The Camera Roll: files in the root folder and under `DCIM/`.
     case savedPhotos
     /// A folder of the library, named by its path relative to the root.
     case album

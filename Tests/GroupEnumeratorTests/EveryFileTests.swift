@@ -1,0 +1,314 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Issue 4's "every regular file listed exactly once": files no reader takes are assets
+/// of their own with a problem, and sidecars are resources of the asset they belong to.
+@Suite struct EveryFileTests {
+  /// `(path, role)` of each resource, for whole-value comparisons.
+  func roles(_ asset: Asset) -> [String] {
+    asset.resources.map { "\($0.path.escaped) \($0.role.rawValue)" }
+  }
+
+  @Test @MainActor func filesNoReaderTakesAreListedWithAPlainProblem() async throws {
+    let folder = try TemporaryFolder()
+    try folder.makeFolder("Other")
+    try folder.write(
+      "Other/layers.psd", Array("8BPS".utf8) + [0, 1] + SampleBytes.noise(count: 60))
+    try folder.write("Other/notes.txt", Array("Photos from the family.\n".utf8))
+    try folder.write("Other/garbage", SampleBytes.noise(count: 300))
+    try folder.write("Other/empty", [])
+    try folder.write("Other/clip.mpg", SampleBytes.noise(count: 100))
+    try folder.write("Other/song.WAV", Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8))
+    var times = [
+      timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0),
+    ]
+    #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.psd"), &times, 0) == 0)
+    let log = ProgressLog()
+    let contents = try await enumerate(folder) { log.record($0, $1) }
+    #expect(
+      contents.assets.map { "\($0.path.escaped) \($0.type.rawValue)" } == [
+        "Other/clip.mpg video", "Other/empty photo", "Other/garbage photo",
+        "Other/layers.psd photo", "Other/notes.txt photo", "Other/song.WAV photo",
+      ])
+    #expect(
+      contents.assets.map(\.problems) == [
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/clip.mpg' is a .mpg file, not a photo or video GroupEnumerator can read.")
+        ],
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/empty' is an empty file (0 bytes), not a photo or video GroupEnumerator"
+              + " can read.")
+        ],
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/garbage' has no extension and its content is not a photo or video"
+              + " GroupEnumerator can read.")
+        ],
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/layers.psd' is a .psd file, not a photo or video GroupEnumerator can read.")
+        ],
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/notes.txt' is a .txt file, not a photo or video GroupEnumerator can read.")
+        ],
+        [
+          AssetProblem(
+            .unsupported,
+            "'Other/song.WAV' is a .WAV file, not a photo or video GroupEnumerator can read.")
+        ],
+      ])
+    // Each is one resource with no format, dated by its file time, in the folder's album.
+    for asset in contents.assets {
+      #expect(asset.resources.count == 1)
+      #expect(asset.resources.first?.format == nil)
+      #expect(asset.creationDate?.source == .fileModificationTime)
+      #expect(asset.group == .album)
+      #expect(asset.groupPath == LibraryPath("Other"))
+    }
+    let psd = try #require(contents.assets.first { $0.name == "layers.psd" })
+    #expect(psd.fileSize == 66)
+    #expect(psd.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
+    #expect(contents.groups.map(\.path.escaped) == ["Other"])
+    #expect(contents.groups.first?.counts == [.photo: 5, .video: 1])
+    log.expectWellFormed(total: 6)
+  }
+
+  @Test @MainActor func aFileNoReaderTakesIsNeverRead() async throws {
+    // A sidecar of nothing is listed on its own; though its bytes are a JPEG with GPS
+    // and a date, nothing is read from it, and it gives no thumbnail.
+    let folder = try TemporaryFolder()
+    try folder.write("MVI_0001.THM", try sampleBytes(Sample.photoWithGPS))
+    let library = AssetsLibrary(root: URL(fileURLWithPath: folder.path))
+    let asset = try #require(try await library.enumerate().assets.first)
+    #expect(asset.type == .photo)
+    #expect(asset.location == nil)
+    #expect(asset.pixelWidth == nil)
+    #expect(asset.metadata.dateTime == nil)
+    #expect(asset.creationDate?.source == .fileModificationTime)
+    #expect(
+      asset.problems == [
+        AssetProblem(
+          .unsupported,
+          "'MVI_0001.THM' is a sidecar file (.THM) but no photo or video in its folder is named"
+            + " 'MVI_0001', so it is listed on its own; it is not a photo or video"
+            + " GroupEnumerator can read.")
+      ])
+    await #expect(throws: ThumbnailError.noEmbeddedThumbnail(name: "MVI_0001.THM")) {
+      try await library.thumbnail(for: asset)
+    }
+    // It is found again by its URL, like any asset.
+    #expect(try await library.asset(for: asset.url) == asset)
+  }
+
+  @Test(arguments: [
+    "IMG_1.xmp", "img_1.XMP", "IMG_1.JPG.xmp", "img_1.jpg.Xmp", "IMG_1.AAE", "IMG_1.thm",
+    "IMG_1.LRV", "IMG_1.lrf",
+  ])
+  @MainActor func aSidecarIsAResourceOfItsAsset(sidecar: String) async throws {
+    let folder = try TemporaryFolder()
+    let photo = try sampleBytes(Sample.photoWithGPS)
+    try folder.write("IMG_1.JPG", photo)
+    try folder.write(sidecar, Array("<x:xmpmeta/>".utf8))
+    try folder.write("IMG_2.JPG", photo)
+    let log = ProgressLog()
+    let library = AssetsLibrary(root: URL(fileURLWithPath: folder.path))
+    let contents = try await library.enumerate { log.record($0, $1) }
+    #expect(contents.assets.map(\.name) == ["IMG_1.JPG", "IMG_2.JPG"])
+    let asset = try #require(contents.assets.first)
+    #expect(roles(asset) == ["IMG_1.JPG photo", "\(sidecar) sidecar"])
+    #expect(asset.resources.last?.fileSize == 12)
+    #expect(asset.resources.last?.format == nil)
+    // The photo is read as without its sidecar; the sidecar's bytes count nowhere.
+    #expect(asset.type == .photo)
+    #expect(asset.problems.isEmpty)
+    #expect(asset.location != nil)
+    #expect(asset.fileSize == Int64(photo.count))
+    #expect(contents.groups.first?.counts == [.photo: 2])
+    log.expectWellFormed(total: 2)
+    // A sidecar is not a representation.
+    let representations = try await library.representations(for: asset)
+    #expect(representations.map(\.filename) == ["IMG_1.JPG"])
+  }
+
+  @Test @MainActor func aSidecarOfNothingIsAnAssetOfItsOwn() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write("IMG_1.JPG", SampleBytes.jpeg)
+    try folder.write("IMG_9.xmp", Array("<x:xmpmeta/>".utf8))
+    // The darktable form names the whole file: IMG_1.xmp.xmp is not IMG_1.JPG's.
+    try folder.write("IMG_1.xmp.xmp", [])
+    // A proxy video of nothing is a video.
+    try folder.write("GX010001.LRV", SampleBytes.mp4)
+    let contents = try await enumerate(folder)
+    #expect(
+      contents.assets.map { "\($0.name) \($0.type.rawValue) \($0.resources.count)" } == [
+        "GX010001.LRV video 1", "IMG_1.JPG photo 1", "IMG_1.xmp.xmp photo 1",
+        "IMG_9.xmp photo 1",
+      ])
+    let orphan = try #require(contents.assets.last)
+    #expect(
+      orphan.problems == [
+        AssetProblem(
+          .unsupported,
+          "'IMG_9.xmp' is a sidecar file (.xmp) but no photo or video in its folder is named"
+            + " 'IMG_9', so it is listed on its own; it is not a photo or video"
+            + " GroupEnumerator can read.")
+      ])
+    #expect(contents.assets.first?.problems.map(\.code) == [.unsupported])
+  }
+
+  @Test @MainActor func aSidecarThatFitsTwoAssetsIsListedOnItsOwn() async throws {
+    let folder = try TemporaryFolder()
+    try folder.makeFolder("Raw+JPEG")
+    try folder.write("Raw+JPEG/IMG_1.JPG", SampleBytes.jpeg)
+    try folder.write("Raw+JPEG/IMG_1.png", SampleBytes.png)
+    try folder.write("Raw+JPEG/IMG_1.xmp", Array("<x:xmpmeta/>".utf8))
+    // The darktable form names one file exactly, so it still attaches.
+    try folder.write("Raw+JPEG/IMG_1.png.xmp", Array("<x:xmpmeta/>".utf8))
+    let contents = try await enumerate(folder)
+    #expect(
+      contents.assets.map(roles) == [
+        ["Raw+JPEG/IMG_1.JPG photo"],
+        ["Raw+JPEG/IMG_1.png photo", "Raw+JPEG/IMG_1.png.xmp sidecar"],
+        ["Raw+JPEG/IMG_1.xmp photo"],
+      ])
+    #expect(
+      contents.assets.last?.problems == [
+        AssetProblem(
+          .unsupported,
+          "'Raw+JPEG/IMG_1.xmp' is a sidecar file (.xmp) but it fits more than one asset in its"
+            + " folder (IMG_1.JPG, IMG_1.png), so it is listed on its own; it is not a photo or"
+            + " video GroupEnumerator can read.")
+      ])
+  }
+
+  @Test(arguments: ["IMG_5.MOV", "IMG_5_HEVC.MOV"])
+  @MainActor func aLivePhotoKeepsItsSidecars(movieName: String) async throws {
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.liveStill, as: "Live/IMG_5.HEIC")
+    try library.add(Sample.liveMovie, as: "Live/\(movieName)")
+    try library.write(Array("<plist/>".utf8), as: "Live/IMG_5.AAE")
+    try library.write(Array("<x:xmpmeta/>".utf8), as: "Live/IMG_5.HEIC.xmp")
+    let log = ProgressLog()
+    let engine = AssetsLibrary(root: library.root)
+    let contents = try await engine.enumerate { log.record($0, $1) }
+    #expect(
+      contents.assets.map(roles) == [
+        [
+          "Live/IMG_5.HEIC photo", "Live/\(movieName) pairedVideo", "Live/IMG_5.AAE sidecar",
+          "Live/IMG_5.HEIC.xmp sidecar",
+        ]
+      ])
+    let live = try #require(contents.assets.first)
+    #expect(live.type == .livePhoto)
+    #expect(live.problems.isEmpty)
+    #expect(live.fileSize == Int64(try sampleBytes(Sample.liveStill).count))
+    log.expectWellFormed(total: 1)
+    #expect(contents.groups.first?.counts == [.livePhoto: 1])
+    let representations = try await engine.representations(for: live)
+    #expect(representations.map(\.filename) == ["IMG_5.HEIC", movieName])
+  }
+
+  @Test @MainActor func aSidecarOfAnUnconfirmedPairStaysWithTheStill() async throws {
+    // Named like a Live Photo, but the still has no date to confirm it: two assets, and
+    // the sidecar, named after both, goes with the still.
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.photoWithoutMetadata, as: "IMG_8.JPG")
+    try library.add(Sample.liveMovie, as: "IMG_8.MOV")
+    try library.write(Array("<x:xmpmeta/>".utf8), as: "IMG_8.xmp")
+    let contents = try await AssetsLibrary(root: library.root).enumerate()
+    #expect(
+      contents.assets.map(roles) == [
+        ["IMG_8.JPG photo", "IMG_8.xmp sidecar"], ["IMG_8.MOV video"],
+      ])
+  }
+
+  @Test @MainActor func aFileNamedLikeAStillIsNeverHalfOfALivePhoto() async throws {
+    // IMG_5.txt shares the pair's base name; it must not make the still ambiguous.
+    let library = try TestLibrary()
+    defer { library.remove() }
+    try library.add(Sample.liveStill, as: "IMG_5.HEIC")
+    try library.add(Sample.liveMovie, as: "IMG_5.MOV")
+    try library.write(Array("notes".utf8), as: "IMG_5.txt")
+    let contents = try await AssetsLibrary(root: library.root).enumerate()
+    #expect(contents.assets.map(\.type) == [.livePhoto, .photo])
+    #expect(contents.assets.map(\.name) == ["IMG_5.HEIC", "IMG_5.txt"])
+    #expect(contents.groups.first?.counts == [.livePhoto: 1, .photo: 1])
+  }
+
+  @Test @MainActor func totalsAndFiltersCountFilesNoReaderTakes() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write("a.jpg", SampleBytes.jpeg)
+    try folder.write("a.xmp", Array("<x:xmpmeta/>".utf8))
+    try folder.write("b.psd", Array("8BPS".utf8))
+    try folder.write("c.mkv", SampleBytes.noise(count: 64))
+    try folder.write("d.flv", Array("FLV".utf8))
+    let library = AssetsLibrary(root: URL(fileURLWithPath: folder.path))
+    for (filter, names) in [
+      (AssetFilter.all, ["a.jpg", "b.psd", "c.mkv", "d.flv"]),
+      (.photos, ["a.jpg", "b.psd"]), (.videos, ["c.mkv", "d.flv"]),
+    ] {
+      let log = ProgressLog()
+      let contents = try await library.enumerate(filter: filter) { log.record($0, $1) }
+      #expect(contents.assets.map(\.name) == names, "\(filter)")
+      log.expectWellFormed(total: names.count)
+    }
+    let groups = try await library.groups(types: [.savedPhotos, .library])
+    #expect(groups.map(\.counts) == [[.photo: 2, .video: 2], [.photo: 2, .video: 2]])
+    // c.mkv is named like a container we know, so its content is a problem of that kind.
+    let contents = try await library.enumerate(filter: .videos)
+    #expect(
+      contents.assets.map { $0.problems.map(\.code) } == [[.unrecognizedFormat], [.unsupported]])
+  }
+
+  @Test func hiddenFilesStaySkippedUnlessAskedFor() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("IMG_1.JPG", SampleBytes.jpeg)
+    try folder.write(".IMG_1.xmp", [])
+    try folder.write(".DS_Store", Array("Bud1".utf8))
+    try folder.makeFolder("#recycle")
+    try folder.write("#recycle/old.txt", [])
+    try folder.write("._IMG_1.xmp", hexBytes("00051607 00020000"))
+    #expect(outline(try scan(folder)) == ["savedPhotos", "  IMG_1.JPG photo JPEG"])
+    let withHidden = try scan(folder, options: LibraryOptions(includesHiddenFiles: true))
+    #expect(
+      outline(withHidden) == [
+        "savedPhotos", "  .DS_Store photo - unsupported", "  .IMG_1.xmp photo - unsupported",
+        "  IMG_1.JPG photo JPEG",
+      ])
+  }
+
+  @Test @MainActor func theSampleLibraryListsItsSidecarsAndNotes() async throws {
+    // Fixtures/README.md: 16 assets, two sidecars, notes.txt listed with a problem.
+    let contents = try await AssetsLibrary(root: TestLibrary.fixtures).enumerate()
+    #expect(contents.assets.count == 16)
+    let withSidecars = contents.assets.filter { $0.resources.contains { $0.role == .sidecar } }
+    #expect(
+      withSidecars.map(roles) == [
+        [
+          "DCIM/100APPLE/IMG_0200.HEIC photo", "DCIM/100APPLE/IMG_0200.MOV pairedVideo",
+          "DCIM/100APPLE/IMG_0200.AAE sidecar",
+        ],
+        ["Trips/Kyoto 2019/trip-01.jpg photo", "Trips/Kyoto 2019/trip-01.jpg.xmp sidecar"],
+      ])
+    #expect(withSidecars.map(\.fileSize) == [1102, 1321])
+    let notes = try #require(contents.assets.first { $0.name == "notes.txt" })
+    #expect(notes.groupPath == LibraryPath("Broken"))
+    #expect(notes.problems.map(\.code) == [.unsupported])
+  }
+}

@@ -13,9 +13,13 @@ import GroupEnumerator
 ///
 /// The buffer holds UTF-8 bytes, not a `String`: appending bytes skips the bookkeeping a
 /// `String` does on every append, which was most of the cost of `--format json`.
+///
+/// Copies of a writer share its buffer: pass a writer `inout`, never by value.
 struct JSONWriter {
   /// The UTF-8 text written so far.
-  private(set) var bytes: [UInt8]
+  var bytes: [UInt8] { buffer.array }
+  /// Where the text goes.
+  private let buffer: ByteBuffer
   /// The indentation level of the first value's first line.
   private let baseLevel: Int
   /// How many containers are open.
@@ -30,24 +34,23 @@ struct JSONWriter {
   ///
   /// - Parameter capacity: The number of UTF-8 bytes to reserve room for.
   init(level: Int = 0, capacity: Int = 0) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+    buffer = ByteBuffer(capacity: capacity)
     baseLevel = level
   }
 
   /// The text written so far.
-  var text: String { String(decoding: bytes, as: UTF8.self) }
+  var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
   /// Appends `raw` as it is, for text between top-level values.
   mutating func append(_ raw: StaticString) {
-    raw.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    buffer.append(raw)
   }
 
   /// Starts the next member of the open object; `name` needs no escaping.
   mutating func key(_ name: StaticString) {
     startLine()
-    bytes.append(UInt8(ascii: "\""))
-    name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    buffer.append(UInt8(ascii: "\""))
+    buffer.append(name)
     append("\": ")
     afterKey = true
   }
@@ -69,7 +72,8 @@ struct JSONWriter {
     if let small = Int64(exactly: value) {
       appendDecimal(small)
     } else {
-      bytes.append(contentsOf: String(value).utf8)
+      var text = String(value)
+      text.withUTF8 { buffer.append($0) }
     }
   }
 
@@ -79,7 +83,8 @@ struct JSONWriter {
     // Swift's description is the shortest text that reads back as the same Double,
     // and its forms (`12.5`, `1e-05`, `-0.0`) are all valid JSON numbers.
     if let value, value.isFinite {
-      bytes.append(contentsOf: value.description.utf8)
+      var text = value.description
+      text.withUTF8 { buffer.append($0) }
     } else {
       append("null")
     }
@@ -89,55 +94,55 @@ struct JSONWriter {
   mutating func string(_ value: String?) {
     startValue()
     guard var value else { return append("null") }
-    value.withUTF8 { JSONWriter.appendQuoted($0, to: &bytes) }
+    value.withUTF8 { JSONWriter.appendQuoted($0, to: buffer) }
   }
 
   /// A string value that needs no escaping, such as a fixed word.
   mutating func string(literal value: StaticString) {
     startValue()
-    bytes.append(UInt8(ascii: "\""))
-    value.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
+    buffer.append(value)
+    buffer.append(UInt8(ascii: "\""))
   }
 
   /// A UUID as a string, in `uuidString`'s form (upper-case hex, 8-4-4-4-12).
   mutating func string(uuid: UUID) {
     startValue()
-    bytes.append(UInt8(ascii: "\""))
-    JSONWriter.appendUUID(uuid, to: &bytes)
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
+    JSONWriter.appendUUID(uuid, to: buffer)
+    buffer.append(UInt8(ascii: "\""))
   }
 
   /// A capture date as ``CaptureDate/iso8601`` writes it, or `null` when it is `nil`.
   mutating func string(iso8601 date: CaptureDate?) {
     startValue()
     guard let date else { return append("null") }
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
     appendDigits(date.year, 4)
-    bytes.append(UInt8(ascii: "-"))
+    buffer.append(UInt8(ascii: "-"))
     appendDigits(date.month, 2)
-    bytes.append(UInt8(ascii: "-"))
+    buffer.append(UInt8(ascii: "-"))
     appendDigits(date.day, 2)
-    bytes.append(UInt8(ascii: "T"))
+    buffer.append(UInt8(ascii: "T"))
     appendDigits(date.hour, 2)
-    bytes.append(UInt8(ascii: ":"))
+    buffer.append(UInt8(ascii: ":"))
     appendDigits(date.minute, 2)
-    bytes.append(UInt8(ascii: ":"))
+    buffer.append(UInt8(ascii: ":"))
     appendDigits(date.second, 2)
     if var subsecond = date.subsecond {
-      bytes.append(UInt8(ascii: "."))
-      subsecond.withUTF8 { JSONWriter.appendEscaped($0, to: &bytes) }
+      buffer.append(UInt8(ascii: "."))
+      subsecond.withUTF8 { JSONWriter.appendEscaped($0, to: buffer) }
     }
     switch date.zone {
-    case .utc: bytes.append(UInt8(ascii: "Z"))
+    case .utc: buffer.append(UInt8(ascii: "Z"))
     case .offset(let seconds):
-      bytes.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+      buffer.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
       appendDigits(abs(seconds) / 3600, 2)
-      bytes.append(UInt8(ascii: ":"))
+      buffer.append(UInt8(ascii: ":"))
       appendDigits(abs(seconds) % 3600 / 60, 2)
     case .unknown: break
     }
-    bytes.append(UInt8(ascii: "\""))
+    buffer.append(UInt8(ascii: "\""))
   }
 
   /// An object whose members `body` writes.
@@ -154,17 +159,17 @@ struct JSONWriter {
     open: UInt8, close: UInt8, _ body: (inout JSONWriter) -> Void
   ) {
     startValue()
-    bytes.append(open)
+    buffer.append(open)
     let outerCount = count
     count = 0
     depth += 1
     body(&self)
     depth -= 1
     if count > 0 {
-      bytes.append(UInt8(ascii: "\n"))
+      buffer.append(UInt8(ascii: "\n"))
       appendIndent()
     }
-    bytes.append(close)
+    buffer.append(close)
     count = outerCount
   }
 
@@ -180,8 +185,8 @@ struct JSONWriter {
 
   /// Ends the previous member or element, if any, and indents a new line for the next.
   private mutating func startLine() {
-    if count > 0 { bytes.append(UInt8(ascii: ",")) }
-    bytes.append(UInt8(ascii: "\n"))
+    if count > 0 { buffer.append(UInt8(ascii: ",")) }
+    buffer.append(UInt8(ascii: "\n"))
     count += 1
     appendIndent()
   }
@@ -189,9 +194,11 @@ struct JSONWriter {
   private mutating func appendIndent() {
     let width = 2 * (baseLevel + depth)
     if width <= JSONWriter.spaces.count {
-      bytes.append(contentsOf: JSONWriter.spaces[..<width])
+      JSONWriter.spaces.withUnsafeBufferPointer {
+        buffer.append(UnsafeBufferPointer(rebasing: $0[..<width]))
+      }
     } else {
-      bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+      for _ in 0..<width { buffer.append(UInt8(ascii: " ")) }
     }
   }
 
@@ -200,7 +207,7 @@ struct JSONWriter {
 
   /// `value` in decimal, with a leading `-` when negative.
   private mutating func appendDecimal(_ value: Int64) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    if value < 0 { buffer.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     // 20 digits hold UInt64.max; filled from the end.
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -210,7 +217,7 @@ struct JSONWriter {
         digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
         magnitude /= 10
       } while magnitude > 0
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+      buffer.append(UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 
@@ -223,9 +230,7 @@ struct JSONWriter {
       length += 1
       rest /= 10
     }
-    if length < width {
-      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - length))
-    }
+    for _ in length..<max(length, width) { buffer.append(UInt8(ascii: "0")) }
     appendDecimal(Int64(value))
   }
 
@@ -235,18 +240,18 @@ struct JSONWriter {
   /// - Complexity: O(*n*) in the length of `text`.
   static func quoted(_ text: String) -> String {
     var text = text
-    var result: [UInt8] = []
-    text.withUTF8 { appendQuoted($0, to: &result) }
-    return String(decoding: result, as: UTF8.self)
+    let result = ByteBuffer(capacity: text.utf8.count + 2)
+    text.withUTF8 { appendQuoted($0, to: result) }
+    return result.withBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Appends ``quoted(_:)`` of the UTF-8 text `utf8` to `result`; text with nothing to
   /// escape (the usual case) is appended whole.
   ///
   /// - Complexity: O(*n*) in the length of `utf8`.
-  static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to result: inout [UInt8]) {
+  static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to result: ByteBuffer) {
     result.append(UInt8(ascii: "\""))
-    appendEscaped(utf8, to: &result)
+    appendEscaped(utf8, to: result)
     result.append(UInt8(ascii: "\""))
   }
 
@@ -255,14 +260,14 @@ struct JSONWriter {
   /// In UTF-8 the bytes below 0x80 only ever stand for themselves (multi-byte sequences
   /// use bytes from 0x80 up), so escaping byte by byte escapes exactly the scalars JSON
   /// requires and copies every other sequence unchanged.
-  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to result: inout [UInt8]) {
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to result: ByteBuffer) {
     var plainStart = 0
     for index in utf8.indices {
       let byte = utf8[index]
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      result.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
+      result.append(UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
       plainStart = index + 1
       result.append(UInt8(ascii: "\\"))
       switch byte {
@@ -273,16 +278,16 @@ struct JSONWriter {
       case 0x08: result.append(UInt8(ascii: "b"))
       case 0x0C: result.append(UInt8(ascii: "f"))
       default:
-        result.append(contentsOf: "u00".utf8)
+        result.append("u00")
         result.append(hexDigits[Int(byte >> 4)])
         result.append(hexDigits[Int(byte & 0x0F)])
       }
     }
-    result.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[plainStart...]))
+    result.append(UnsafeBufferPointer(rebasing: utf8[plainStart...]))
   }
 
   /// Appends `uuid` as upper-case hex in groups of 8, 4, 4, 4 and 12 digits.
-  private static func appendUUID(_ uuid: UUID, to result: inout [UInt8]) {
+  private static func appendUUID(_ uuid: UUID, to result: ByteBuffer) {
     withUnsafeBytes(of: uuid.uuid) { raw in
       for (index, byte) in raw.enumerated() {
         if index == 4 || index == 6 || index == 8 || index == 10 {
@@ -296,4 +301,54 @@ struct JSONWriter {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
   private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+/// A growable run of bytes with no copy-on-write checks: what ``JSONWriter`` writes into.
+final class ByteBuffer {
+  private var base: UnsafeMutablePointer<UInt8>
+  private var count = 0
+  private var capacity: Int
+
+  /// An empty buffer with room for `capacity` bytes.
+  init(capacity: Int) {
+    self.capacity = max(capacity, 64)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// The bytes written, as an array.
+  var array: [UInt8] { withBytes { Array($0) } }
+
+  /// Calls `body` with the bytes written.
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    body(UnsafeBufferPointer(start: base, count: count))
+  }
+
+  func append(_ byte: UInt8) {
+    if count == capacity { grow(to: count + 1) }
+    base[count] = byte
+    count += 1
+  }
+
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+    if count + bytes.count > capacity { grow(to: count + bytes.count) }
+    (base + count).update(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  func append(_ text: StaticString) {
+    text.withUTF8Buffer { append($0) }
+  }
+
+  /// Moves the bytes to a block of at least `needed` bytes (at least twice the size).
+  private func grow(to needed: Int) {
+    let newCapacity = max(needed, capacity * 2)
+    let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    newBase.update(from: base, count: count)
+    base.deallocate()
+    base = newBase
+    capacity = newCapacity
+  }
 }

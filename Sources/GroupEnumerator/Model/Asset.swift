@@ -58,7 +58,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public let fileModificationDate: Date
   /// What the metadata reader found (for a Live Photo, the still's, with the movie's
   /// duration).
-  public var metadata: MediaMetadata { storage.metadata }
+  public var metadata: MediaMetadata {
+    // Borrowed, not copied: `asset.metadata.orientation` must not copy the whole
+    // metadata (five dates and their strings) to read one field.
+    _read { yield storage.metadata }
+  }
   /// Problems with the file(s) or their metadata.
   public let problems: [AssetProblem]
 

@@ -26,6 +26,16 @@ import Testing
     return nil
   }
 
+  @Test(arguments: [
+    ("a.jpg", true), ("A/b/c.jpg", true), ("a//b", true), ("/a", true), ("a/", true),
+    ("...", true), ("a/.b", true), ("..a", true), ("", false), ("/", false), ("//", false),
+    (".", false), ("..", false), ("a/.", false), ("./a", false), ("a/../b", false),
+    ("a/..", false), ("a\u{0}b", false),
+  ])
+  func onlyPathsBelowTheFolderAreOpened(path: String, isInside: Bool) {
+    #expect(BeneathOpener.isInside(Array(path.utf8)) == isInside)
+  }
+
   @Test func readsRangesAndStopsAtTheEnd() throws {
     let folder = try TemporaryFolder()
     try folder.makeFolder("Trips/Kyoto")

@@ -19,9 +19,9 @@ final class LibraryFile: ByteSource {
   /// The file's modification time when it was opened.
   let modificationDate: Date
   /// The path for messages.
-  private let displayPath: String
+  private let displayPath: LibraryPath
 
-  private init(descriptor: Int32, status: stat, displayPath: String) {
+  private init(descriptor: Int32, status: stat, displayPath: LibraryPath) {
     self.descriptor = descriptor
     self.count = max(0, Int(status.st_size))
     self.modificationDate = LibraryFile.modificationDate(of: status)
@@ -54,7 +54,7 @@ final class LibraryFile: ByteSource {
   ) throws(AssetProblem) -> Result {
     try withOpened(
       directoryDescriptor: rootDescriptor, relativePath: path.bytes,
-      displayPath: path.escaped, body)
+      displayPath: path, body)
   }
 
   /// Opens `relativePath` beneath the open folder `directoryDescriptor`, runs `body`, and
@@ -69,7 +69,7 @@ final class LibraryFile: ByteSource {
   /// - Throws: An ``AssetProblem`` when the file cannot be opened or is not a regular
   ///   file, or whatever `body` throws.
   static func withOpened<Result>(
-    directoryDescriptor: Int32, relativePath: [UInt8], displayPath: String,
+    directoryDescriptor: Int32, relativePath: [UInt8], displayPath: LibraryPath,
     _ body: (LibraryFile) throws(AssetProblem) -> Result
   ) throws(AssetProblem) -> Result {
     let descriptor = try BeneathOpener.openFile(
@@ -190,14 +190,9 @@ enum BeneathOpener {
   /// - Throws: An ``AssetProblem`` saying why the file could not be opened.
   /// - Parameter flags: The `open` flags for the file itself (``fileFlags`` to read it).
   static func openFile(
-    in directory: Int32, relativePath: [UInt8], displayPath: String, flags: Int32 = fileFlags
+    in directory: Int32, relativePath: [UInt8], displayPath: LibraryPath, flags: Int32 = fileFlags
   ) throws(AssetProblem) -> Int32 {
-    let components = relativePath.split(
-      separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-    let isInside =
-      !components.isEmpty && !relativePath.contains(0)
-      && components.allSatisfy { !$0.elementsEqual([0x2E]) && !$0.elementsEqual([0x2E, 0x2E]) }
-    guard isInside else {
+    guard isInside(relativePath) else {
       throw AssetProblem(.unreadable, "'\(displayPath)' is not the path of a file in the library.")
     }
     if let result = Openat2.open(in: directory, path: relativePath, flags: flags) {
@@ -218,13 +213,34 @@ enum BeneathOpener {
   /// which Glibc only declares under `_GNU_SOURCE`: a descriptor that only locates a file.
   static let pathOnlyFlag: Int32 = 0o10_000_000
 
+  /// Whether `path` names something strictly inside the folder it is relative to: at
+  /// least one component, none of them `.` or `..`, and no NUL byte.
+  static func isInside(_ path: [UInt8]) -> Bool {
+    var hasComponent = false
+    var componentStart = 0
+    for end in 0...path.count {
+      if end < path.count {
+        if path[end] == 0 { return false }
+        if path[end] != UInt8(ascii: "/") { continue }
+      }
+      let length = end - componentStart
+      if length == 1, path[componentStart] == 0x2E { return false }
+      if length == 2, path[componentStart] == 0x2E, path[componentStart + 1] == 0x2E {
+        return false
+      }
+      if length > 0 { hasComponent = true }
+      componentStart = end + 1
+    }
+    return hasComponent
+  }
+
   /// The status of the file at `relativePath` beneath `directory`, from an `O_PATH`
   /// descriptor (which needs no read permission), with the same guarantees as
   /// ``openFile(in:relativePath:displayPath:flags:)``; `nil` when there is none.
   static func status(in directory: Int32, relativePath: [UInt8]) -> stat? {
     guard
       let descriptor = try? openFile(
-        in: directory, relativePath: relativePath, displayPath: "",
+        in: directory, relativePath: relativePath, displayPath: LibraryPath(bytes: relativePath),
         flags: pathOnlyFlag | O_NOFOLLOW | O_CLOEXEC)
     else { return nil }
     defer { _ = close(descriptor) }
@@ -239,7 +255,7 @@ enum BeneathOpener {
   /// - Returns: A descriptor the caller must close.
   /// - Throws: An ``AssetProblem`` saying why the file could not be opened.
   static func openFileByComponents(
-    in directory: Int32, relativePath: [UInt8], displayPath: String, flags: Int32 = fileFlags
+    in directory: Int32, relativePath: [UInt8], displayPath: LibraryPath, flags: Int32 = fileFlags
   ) throws(AssetProblem) -> Int32 {
     let components = relativePath.split(
       separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
@@ -270,7 +286,7 @@ enum BeneathOpener {
   }
 
   /// The problem an `errno` from opening a file stands for.
-  static func problem(errno code: Int32, displayPath: String) -> AssetProblem {
+  static func problem(errno code: Int32, displayPath: LibraryPath) -> AssetProblem {
     switch code {
     case ENOENT:
       AssetProblem(.vanished, "'\(displayPath)' disappeared before it could be read.")

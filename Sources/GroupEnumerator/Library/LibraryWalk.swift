@@ -300,7 +300,7 @@ struct LibraryWalk {
     } else {
       do {
         header = try LibraryFile.withOpened(
-          directoryDescriptor: folder, relativePath: name, displayPath: path.escaped
+          directoryDescriptor: folder, relativePath: name, displayPath: path
         ) { file throws(AssetProblem) in
           try file.bytes(at: 0, length: MediaSniffer.headerLength)
         }

@@ -126,13 +126,13 @@ import Testing
     try folder.symlink("real/b.jpg", to: "a.jpg")
     let root = try LibraryRoot(path: folder.path)
     let descriptor = try BeneathOpener.openFileByComponents(
-      in: root.descriptor, relativePath: Array("real/a.jpg".utf8), displayPath: "real/a.jpg")
+      in: root.descriptor, relativePath: Array("real/a.jpg".utf8), displayPath: LibraryPath("real/a.jpg"))
     #expect(descriptor >= 0)
     close(descriptor)
     for path in ["linked/a.jpg", "real/b.jpg"] {
       #expect(throws: AssetProblem.self) {
         let leaked = try BeneathOpener.openFileByComponents(
-          in: root.descriptor, relativePath: Array(path.utf8), displayPath: path)
+          in: root.descriptor, relativePath: Array(path.utf8), displayPath: LibraryPath(path))
         close(leaked)
       }
     }

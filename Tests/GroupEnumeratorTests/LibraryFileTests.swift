@@ -126,7 +126,8 @@ import Testing
     try folder.symlink("real/b.jpg", to: "a.jpg")
     let root = try LibraryRoot(path: folder.path)
     let descriptor = try BeneathOpener.openFileByComponents(
-      in: root.descriptor, relativePath: Array("real/a.jpg".utf8), displayPath: LibraryPath("real/a.jpg"))
+      in: root.descriptor, relativePath: Array("real/a.jpg".utf8),
+      displayPath: LibraryPath("real/a.jpg"))
     #expect(descriptor >= 0)
     close(descriptor)
     for path in ["linked/a.jpg", "real/b.jpg"] {

@@ -8,7 +8,7 @@ import PackageDescription
 
 /// One executable per fuzz target; each lives in `Sources/<name>/main.swift`.
 let fuzzTargets = [
-  "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG",
+  "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG", "FuzzExiv2",
 ]
 
 let package = Package(

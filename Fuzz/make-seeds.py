@@ -263,6 +263,49 @@ def hand_built_pngs(tiff_bytes):
     ]
 
 
+def riff_chunk(kind, data):
+    return kind + struct.pack("<I", len(data)) + data + (b"\0" if len(data) % 2 else b"")
+
+
+def webp(*chunks, size=None):
+    body = b"WEBP" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(body) if size is None else size) + body
+
+
+def hand_built_exiv2(tiffs):
+    """Stills the engine hands to gexiv2: WebP (VP8X + EXIF/XMP chunks), JPEG XL in its
+    container (an `Exif` box), TIFF and the vendor RAW magics around our TIFF blocks, and
+    the shapes ROBUSTNESS §4.2 M15/M16 describe (RIFF size 0xFFFFFFFF, bare TIFF headers)."""
+    gps = tiffs["gps-west"]
+    vp8x = riff_chunk(b"VP8X", bytes([0x0C, 0, 0, 0]) + struct.pack("<I", 31)[:3]
+                      + struct.pack("<I", 15)[:3])
+    vp8l = riff_chunk(b"VP8L", bytes([0x2F, 31, 0xC0, 0x03, 0x00]) + b"\0" * 8)
+    xmp = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/'
+           b'02/22-rdf-syntax-ns#"><rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/"'
+           b' tiff:Orientation="6"/></rdf:RDF></x:xmpmeta>')
+    jxl_signature = bytes.fromhex("0000000c4a584c200d0a870a")
+    jxl = (jxl_signature + box(b"ftyp", b"jxl \0\0\0\0jxl ")
+           + box(b"Exif", struct.pack(">I", 0) + gps) + box(b"jxlc", b"\xff\x0a\0\0"))
+    little = tiff([(0x0100, 3, 1, struct.pack("<HH", 32, 0)), (0x0101, 3, 1, struct.pack("<HH", 16, 0))],
+                  sub_ifds=[(0x8769, [(0x9003, 2, 4, inline_ascii("x"))])])
+    return [
+        ("webp-vp8x-exif-xmp", webp(vp8x, riff_chunk(b"EXIF", gps), riff_chunk(b"XMP ", xmp), vp8l)),
+        ("webp-exif-with-header", webp(vp8x, riff_chunk(b"EXIF", b"Exif\0\0" + gps), vp8l)),
+        ("webp-vp8l-only", webp(vp8l)),
+        ("webp-riff-size-max", webp(vp8x, size=0xFFFFFFFF)[:30]),
+        ("webp-chunk-size-max", webp(vp8x, b"EXIF" + struct.pack("<I", 0xFFFFFFF0) + gps)),
+        ("jxl-container-exif", jxl),
+        ("jxl-codestream", b"\xff\x0a\xfa\x01"),
+        ("tiff-size-only", little),
+        ("tiff-header-mm", b"MM\0*"),
+        ("tiff-header-ii", b"II*\0"),
+        ("cr2-magic", b"II*\0" + struct.pack("<I", 16) + b"CR\x02\0" + little[8:]),
+        ("orf-magic", b"IIRO" + little[4:]),
+        ("rw2-magic", b"IIU\0" + little[4:]),
+        ("bigtiff-header", b"II+\0" + struct.pack("<HHQ", 8, 0, 16) + b"\0" * 16),
+    ] + [("tiff-" + name, data) for name, data in sorted(tiffs.items())]
+
+
 def write(target, name, data):
     folder = os.path.join(SEEDS, target)
     os.makedirs(folder, exist_ok=True)
@@ -299,6 +342,11 @@ def main():
         write("FuzzPNG", name, data)
     for name, data in hand_built_pngs(tiffs["gps-west"]):
         write("FuzzPNG", "built-" + name, data)
+    for name, data in own_files({".webp", ".tif", ".tiff", ".dng", ".cr2", ".nef", ".arw", ".orf",
+                                 ".rw2", ".pef", ".srw", ".raf", ".jxl"}):
+        write("FuzzExiv2", name, data)
+    for name, data in hand_built_exiv2(tiffs):
+        write("FuzzExiv2", "built-" + name, data)
     dates = {
         "exif": b"2019:05:01 12:34:56\0",
         "exif-subsec-offset": b"2019:05:01 12:34:56\n120\n+09:00",

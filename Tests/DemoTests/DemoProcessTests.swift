@@ -7,11 +7,11 @@ import Testing
 @testable import GroupEnumerator
 
 /// The built `Demo` executable: SwiftPM puts it next to the test bundle.
-private let demoExecutable = URL(fileURLWithPath: CommandLine.arguments[0])
+let demoExecutable = URL(fileURLWithPath: CommandLine.arguments[0])
   .deletingLastPathComponent().appendingPathComponent("Demo")
 
 /// What a finished `Demo` process did.
-private struct Outcome {
+struct Outcome {
   var status: Int32
   var exited: Bool
   var stdout: String
@@ -19,7 +19,7 @@ private struct Outcome {
 }
 
 /// Runs `executable` with `arguments` (no shell), killing it after `limit`.
-private func run(
+func run(
   _ executable: URL, _ arguments: [String], limit: Duration = .seconds(30)
 ) throws -> Outcome {
   let process = Process()
@@ -52,7 +52,7 @@ private func run(
 }
 
 /// A copy of `Fixtures/Library` in a fresh temporary folder, removed on deinit.
-private final class LibraryCopy {
+final class LibraryCopy {
   let path: String
 
   init() throws {
@@ -222,7 +222,7 @@ struct DemoProcessTests {
 }
 
 /// One entry of a library snapshot: everything a write, chmod or rename would change.
-private struct Entry: Hashable {
+struct Entry: Hashable {
   var path: [UInt8]
   var size: Int64
   var modified: Int64
@@ -232,7 +232,7 @@ private struct Entry: Hashable {
 }
 
 /// Every entry under `root` (links not followed), by path bytes.
-private func snapshot(_ root: String) throws -> [Entry] {
+func snapshot(_ root: String) throws -> [Entry] {
   var entries: [Entry] = []
   var pending: [[UInt8]] = [Array(root.utf8)]
   while let path = pending.popLast() {

@@ -89,7 +89,8 @@ lookup-check: deps
 	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
 
 # Issue 5's benchmark: synthetic libraries outside the repo (made once, reused), the Demo
-# in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3.
+# in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3,
+# or --files 25k for a JPEG library of 25,000 files (with the mixed one).
 BENCH_DIR ?= /tmp/groupenumerator-bench
 BENCH_ARGS ?=
 bench: deps bench-deps

@@ -19,6 +19,7 @@ Rerunnable: `--force` rebuilds everything.
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -175,13 +176,26 @@ def count_files(lib):
     return sum(len(files) for _, _, files in os.walk(lib))
 
 
+def jpeg_files(name):
+    """The number of album files a JPEG library name asks for: `10k` → 10,000."""
+    return int(name[:-1]) * 1000 if name.endswith("k") else int(name)
+
+
+def library_name(text):
+    """Checks a library name: `mixed`, or a JPEG library size such as `10k` or `2500`."""
+    if text == "mixed" or re.fullmatch(r"[1-9][0-9]*k?", text):
+        return text
+    raise argparse.ArgumentTypeError(f"not a library name: {text!r}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", default=os.environ.get(
         "GROUPENUMERATOR_BENCH_DIR", "/tmp/groupenumerator-bench"))
     parser.add_argument("--force", action="store_true", help="rebuild everything")
-    parser.add_argument("--only", choices=["10k", "100k", "mixed"], action="append",
-                        help="build only these libraries (repeatable)")
+    parser.add_argument("--only", action="append", type=library_name,
+                        help="build only these libraries (repeatable): 10k, 100k, mixed, or"
+                        " a JPEG library of N files (N or Nk, in albums of 100)")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     repo = Path(__file__).resolve().parent.parent
@@ -196,11 +210,12 @@ def main():
         print(f"making seeds in {seeds}", file=sys.stderr)
         make_seeds(seeds)
     wanted = args.only or ["10k", "100k", "mixed"]
-    builders = {
-        "10k": lambda lib: build_jpeg_library(lib, seeds, 100),
-        "100k": lambda lib: build_jpeg_library(lib, seeds, 1000),
-        "mixed": lambda lib: build_mixed_library(lib, seeds),
-    }
+    def builder(name):
+        if name == "mixed":
+            return lambda lib: build_mixed_library(lib, seeds)
+        return lambda lib: build_jpeg_library(lib, seeds, max(1, jpeg_files(name) // 100))
+
+    builders = {name: builder(name) for name in wanted}
     for name in wanted:
         lib = root / f"lib-{name}"
         lib_stamp = root / f".lib-{name}.stamp"

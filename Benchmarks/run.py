@@ -122,11 +122,17 @@ def main():
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")))
     parser.add_argument("--exiftool-sample", type=int, default=1000)
     parser.add_argument("--skip-100k", action="store_true", help="leave out the 100k library")
+    parser.add_argument("--files", action="append", metavar="N",
+                        help="benchmark a JPEG library of N files (N or Nk, e.g. 100k) beside"
+                        " the mixed one instead of the 10k and 100k ones; repeatable")
     parser.add_argument("--no-build", action="store_true",
                         help="use the existing .build/release/Demo")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
-    libs = ["10k", "mixed"] + ([] if args.skip_100k else ["100k"])
+    if args.files:
+        libs = [name for name in args.files] + ["mixed"]
+    else:
+        libs = ["10k", "mixed"] + ([] if args.skip_100k else ["100k"])
 
     if not Path(TIME).exists():
         sys.exit(f"error: {TIME} is missing (apt-get install time)")
@@ -172,10 +178,10 @@ def main():
         add(library, "Demo --format json", len(files),
             [str(demo), "--format", "json", "--statistics", str(lib)])
         add(library, "library API (enumerate)", len(files), [str(library_bench), str(lib)])
-        if library == "10k":
+        if library != "mixed" and library != "100k":
             jpegs = [f for f in files if f.lower().endswith(JPEG_EXTENSIONS)]
             add(library, "lean C libexif (1 thread)", len(jpegs), [str(lean), str(lib)])
-        if library in ("10k", "mixed"):
+        if library != "100k":
             add_exiftool(library, files)
 
     medians, phase_medians, failures = measure_all(

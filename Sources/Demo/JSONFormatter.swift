@@ -113,7 +113,7 @@ enum JSONFormatter {
       json.key("hasThumbnail")
       json.bool(asset.metadata.hasThumbnail)
       json.key("legacy")
-      if asset.type == .video {
+      if asset.type == .video || !asset.isMedia {
         json.null()
       } else {
         writeLegacyDictionary(for: asset, url: url, name: name, to: &json)

@@ -97,6 +97,9 @@ struct DemoEndToEndTests {
       ])
     #expect(assets.last?["creationDateSource"] as? String == "file:mtime")
     #expect(assets.first?["fileSize"] as? Int == 1553)  // Fixtures/README.md, the JPEG alone.
+    // Only media has the legacy dictionary (as only media reaches systemPhotoAlbumPhoto).
+    #expect(assets.first?["legacy"] is [String: Any])
+    #expect(assets.last?["legacy"] is NSNull)
   }
 
   @Test func theSampleNotesAreListedWithAProblem() async throws {

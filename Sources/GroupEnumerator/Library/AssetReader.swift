@@ -28,7 +28,7 @@ enum AssetReader {
       resources: [
         AssetResource(path: file.path, role: role, format: file.format, fileSize: file.fileSize)
       ] + file.sidecars,
-      fileModificationDate: file.modificationDate, metadata: metadata)
+      fileModificationDate: file.modificationDate, metadata: metadata, isMedia: file.isMedia)
   }
 
   /// Opens a file listed by its extension, sniffs its content from the first read, and

@@ -65,6 +65,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
   }
   /// Problems with the file(s) or their metadata.
   public let problems: [AssetProblem]
+  /// Whether the file is a photo or a video by its name or by its content (broken ones
+  /// included); `false` for a file listed only so that nothing is left out — a `.psd`, a
+  /// `.txt`, a sidecar on its own — which has an ``AssetProblem/Code/unsupported`` (or
+  /// unreadable) problem and no legacy dictionary.
+  public let isMedia: Bool
 
   /// The metadata, kept out of line: it is most of an asset's size (five capture dates),
   /// and enumerations copy assets between arrays many times. Immutable, so sharing it
@@ -75,7 +80,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public init(
     path: LibraryPath, group: AssetGroup.Kind, groupPath: LibraryPath, type: AssetType,
     resources: [AssetResource], fileModificationDate: Date, metadata: MediaMetadata,
-    problems: [AssetProblem] = []
+    problems: [AssetProblem] = [], isMedia: Bool = true
   ) {
     self.id = StableIdentifier.uuid(namespace: "asset", path: path)
     self.path = path
@@ -86,6 +91,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     self.fileModificationDate = fileModificationDate
     self.storage = MetadataStorage(metadata)
     self.problems = metadata.problems + problems
+    self.isMedia = isMedia
   }
 
   /// Whether two assets have equal properties, metadata included.
@@ -93,7 +99,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     lhs.id == rhs.id && lhs.path == rhs.path && lhs.group == rhs.group
       && lhs.groupPath == rhs.groupPath && lhs.type == rhs.type
       && lhs.resources == rhs.resources && lhs.fileModificationDate == rhs.fileModificationDate
-      && lhs.problems == rhs.problems
+      && lhs.problems == rhs.problems && lhs.isMedia == rhs.isMedia
       && (lhs.storage === rhs.storage || lhs.metadata == rhs.metadata)
   }
 
@@ -107,6 +113,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     hasher.combine(resources)
     hasher.combine(fileModificationDate)
     hasher.combine(problems)
+    hasher.combine(isMedia)
     hasher.combine(metadata)
   }
 

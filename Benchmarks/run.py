@@ -45,31 +45,27 @@ def media_files(lib):
 
 def run_once(name, command, report):
     """Wall seconds, peak RSS (MB), CPU seconds (user + system) and the figures of a
-    `statistics:` line (the Demo's --statistics on stderr, LibraryBench's on stdout) of
-    one run. Only LibraryBench's stdout (one line) is captured: the Demo's JSON goes to
-    /dev/null, as a pipe to this script would slow it down."""
+    `statistics:` line on stderr (the Demo's --statistics, LibraryBench's result) of one
+    run. stdout goes to /dev/null: a pipe to this script would slow the Demo's JSON down."""
     start = time.perf_counter()
-    captures = Path(command[0]).name == "LibraryBench"
     result = subprocess.run([TIME, "-f", "%e %M %U %S", "-o", report, *command],
-                            stdout=subprocess.PIPE if captures else subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
     if result.returncode != 0:
         raise Failure(f"{name}: exit {result.returncode}: "
                       f"{result.stderr.decode(errors='replace')[-2000:]}")
     fields = Path(report).read_text().split()
     return (wall, int(fields[-3]) / 1024, float(fields[-2]) + float(fields[-1]),
-            parse_statistics(result.stdout, result.stderr))
+            parse_statistics(result.stderr))
 
 
-def parse_statistics(*outputs):
-    """The `key value` pairs of the last `statistics:` line in the outputs, as floats."""
+def parse_statistics(output):
+    """The `key value` pairs of the last `statistics:` line in `output`, as floats."""
     figures = {}
-    for output in outputs:
-        for line in (output or b"").decode(errors="replace").splitlines():
-            if line.startswith("statistics:"):
-                words = line.split()[1:]
-                figures = {key: float(value) for key, value in zip(words[::2], words[1::2])}
+    for line in output.decode(errors="replace").splitlines():
+        if line.startswith("statistics:"):
+            words = line.split()[1:]
+            figures = {key: float(value) for key, value in zip(words[::2], words[1::2])}
     return figures
 
 

@@ -2,9 +2,10 @@ import Foundation
 import GroupEnumerator
 
 /// `LibraryBench LIBRARY`: enumerates the library once through the typed API
-/// (``AssetsLibrary/enumerate(filter:progress:)``) and prints one line of figures for
-/// `Benchmarks/run.py`: the asset count, the phase times the engine measured, how many
-/// progress calls and main-actor hops it made, and the wall time of the call.
+/// (``AssetsLibrary/enumerate(filter:progress:)``) and prints one line of figures on
+/// standard error, as `Demo --statistics` does, for `Benchmarks/run.py`: the asset count,
+/// the phase times the engine measured, how many progress calls and main-actor hops it
+/// made, and the wall time of the call.
 ///
 /// Exit status: 0 on success, 1 when the library fails, 64 for a usage error.
 @main struct LibraryBench {
@@ -22,11 +23,12 @@ import GroupEnumerator
       let contents = try await library.enumerate { _, _ in progressCalls += 1 }
       let wall = clock.now - start
       let statistics = contents.statistics
-      print(
+      let line =
         "statistics: assets \(contents.assets.count) files-read \(statistics.filesRead)"
-          + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
-          + " delivery-s \(seconds(statistics.delivery)) enumerate-s \(seconds(wall))"
-          + " progress-calls \(progressCalls) main-actor-hops \(statistics.mainActorHops)")
+        + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
+        + " delivery-s \(seconds(statistics.delivery)) enumerate-s \(seconds(wall))"
+        + " progress-calls \(progressCalls) main-actor-hops \(statistics.mainActorHops)\n"
+      FileHandle.standardError.write(Data(line.utf8))
     } catch {
       FileHandle.standardError.write(Data("LibraryBench: \(error)\n".utf8))
       exit(1)

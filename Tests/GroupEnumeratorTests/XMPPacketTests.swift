@@ -344,3 +344,58 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(try SamsungTrailer.videoRange(in: ArrayByteSource([]), imageEnd: 0) == nil)
   }
 }
+
+@Suite struct TakeoutSidecarTests {
+  @Test func aTakeoutSidecarGivesTheTakenTimeAndThePlaceNotTheUploadTime() throws {
+    let bytes = try fileBytes("Takeout/IMG_20190801_140000.jpg.json")
+    #expect(TakeoutSidecar.isTakeoutSidecar(bytes))
+    let sidecar = TakeoutSidecar.parse(bytes)
+    #expect(sidecar.problems.isEmpty)
+    #expect(sidecar.takenTime == Date(timeIntervalSince1970: 1_564_668_000))
+    #expect(sidecar.location == Location(latitude: 51.5007, longitude: -0.1246, altitude: 11))
+  }
+
+  @Test func otherJSONFilesAreNotTakeoutSidecars() throws {
+    #expect(!TakeoutSidecar.isTakeoutSidecar(try fileBytes("Other/settings.json")))
+    #expect(!TakeoutSidecar.isTakeoutSidecar(Array("[1, 2]".utf8)))
+    #expect(!TakeoutSidecar.isTakeoutSidecar([]))
+  }
+
+  @Test func aZeroPlaceFallsBackToTheCamerasPlaceAndTwoZeroPlacesAreNone() {
+    let camera = TakeoutSidecar.parse(
+      Array(
+        """
+        {"photoTakenTime": {"timestamp": "0"}, "geoData": {"latitude": 0.0, "longitude": 0.0},
+         "geoDataExif": {"latitude": -33.5, "longitude": 151.25, "altitude": 3.0}}
+        """.utf8))
+    #expect(camera.takenTime == Date(timeIntervalSince1970: 0))
+    #expect(camera.location == Location(latitude: -33.5, longitude: 151.25, altitude: 3))
+    let none = TakeoutSidecar.parse(
+      Array(#"{"geoData": {"latitude": 0.0, "longitude": 0.0}}"#.utf8))
+    #expect(none.location == nil && none.problems.isEmpty)
+  }
+
+  @Test(arguments: [
+    #"{"photoTakenTime": {"timestamp": "soon"}}"#,
+    #"{"photoTakenTime": {"timestamp": "99999999999999999999"}}"#,
+    #"{"geoData": {"latitude": 95.0, "longitude": 10.0}}"#,
+  ])
+  func impossibleValuesAreProblems(text: String) {
+    let sidecar = TakeoutSidecar.parse(Array(text.utf8))
+    #expect(sidecar.takenTime == nil && sidecar.location == nil)
+    #expect(sidecar.problems.map(\.code) == [.invalidValue])
+  }
+
+  @Test(arguments: ["", "{", #"{"photoTakenTime": 12}"#, "\u{0}"])
+  func brokenJSONIsAProblem(text: String) {
+    let sidecar = TakeoutSidecar.parse(Array(text.utf8))
+    #expect(sidecar.takenTime == nil)
+    #expect(sidecar.problems.map(\.code) == [.malformed])
+  }
+
+  @Test func aSidecarLargerThanTheBudgetIsAProblem() {
+    let bytes = Array(repeating: UInt8(ascii: " "), count: TakeoutSidecar.maximumSize + 1)
+    #expect(!TakeoutSidecar.isTakeoutSidecar(bytes))
+    #expect(TakeoutSidecar.parse(bytes).problems.map(\.code) == [.malformed])
+  }
+}

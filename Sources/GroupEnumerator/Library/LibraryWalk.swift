@@ -211,8 +211,9 @@ struct LibraryWalk {
   /// Whether the walk enters the subfolder `name` of the folder at `path`: not a NAS
   /// folder, not excluded by ``LibraryOptions/selection``.
   private func isEntered(folder name: [UInt8], in path: LibraryPath) -> Bool {
-    !LibraryWalk.skippedFolderNames.contains(name)
-      && options.selection.includesFolder(at: path.appending(name))
+    guard !LibraryWalk.skippedFolderNames.contains(name) else { return false }
+    return options.selection.selectsEverything
+      || options.selection.includesFolder(at: path.appending(name))
   }
 
   // MARK: - Entries

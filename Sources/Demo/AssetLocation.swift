@@ -71,6 +71,13 @@ enum AssetLocation {
     if argument.first != slash {
       let inside = lexicallyInside(argument)
       if let inside, exists(realRoot + [slash] + inside.bytes) { return inside }
+      // A path as the listing prints it, with bytes that are not UTF-8 as `%XX`.
+      if let unescaped = LibraryPath(escaped: String(decoding: argument, as: UTF8.self)),
+        unescaped.bytes != argument, let listed = lexicallyInside(unescaped.bytes),
+        exists(realRoot + [slash] + listed.bytes)
+      {
+        return listed
+      }
       let base = workingDirectory ?? realPath(Array(".".utf8))
       if let base, exists(base + [slash] + argument) {
         absolute = base + [slash] + argument

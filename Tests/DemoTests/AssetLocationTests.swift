@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GroupEnumerator
 import Testing
 
@@ -49,6 +50,20 @@ import Testing
     #expect(try resolved("Library/a.jpg", root: layout.root, from: layout.base) == "a.jpg")
     // Nowhere: taken as relative to the root, for the library to say it has no such asset.
     #expect(try resolved("Album/none.jpg", root: layout.root, from: "/") == "Album/none.jpg")
+  }
+
+  @Test func aPathAsTheListingEscapesItFindsANameThatIsNotUTF8() throws {
+    let layout = try Layout()
+    let name: [UInt8] = [0x66, 0xFF, 0x25, 0x2E, 0x6A, 0x70, 0x67]  // f, 0xFF, %, .jpg
+    let file = Array(layout.root.utf8) + [UInt8(ascii: "/")] + name
+    let descriptor = open(file.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+    try #require(descriptor >= 0)
+    close(descriptor)
+    let listed = LibraryPath(bytes: name).escaped
+    #expect(listed == "f%FF%25.jpg")
+    let found = try AssetLocation.relativePath(
+      of: Array(listed.utf8), root: Array(layout.root.utf8), workingDirectory: Array("/".utf8))
+    #expect(found.bytes == name)
   }
 
   @Test func absolutePathsAndLinkedFoldersAreComparedByTheirRealFolders() throws {

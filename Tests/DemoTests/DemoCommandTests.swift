@@ -227,6 +227,14 @@ import Testing
           == "Error: No asset at '\(missing)' in the photo library at '\(library)'.\n",
         "\(missing)")
     }
+    let japanese = await run(["lookup", "--lang", "ja", "/etc/passwd", library])
+    #expect(japanese.status == 1)
+    #expect(
+      japanese.stderr
+        == "Error: 「/etc/passwd」は写真ライブラリ「\(library)」の中のファイルではありません。\n")
+    let chinese = await run(["lookup", "--lang", "zh-Hans", "none.jpg", library])
+    #expect(chinese.status == 1)
+    #expect(chinese.stderr == "Error: 相册“\(library)”中“none.jpg”处没有项目。\n")
     let hidden = await run(["lookup", ".hidden.jpg", library, "--hidden"])
     #expect(hidden.status == 0, "\(hidden.stderr)")
     #expect(hidden.stdout.contains("\"path\": \".hidden.jpg\""))

@@ -120,6 +120,7 @@ import GroupEnumerator
     case .run(let parsedOptions):
       options = parsedOptions
     }
+    let progressBar = options.showsProgress ? progressBar : nil
     progressBar?.strings = Strings(language: options.language)
     do {
       switch options.command {
@@ -144,7 +145,9 @@ import GroupEnumerator
 
   /// The library the options name, or the bundled one.
   static func library(_ options: DemoOptions) -> AssetsLibrary {
-    AssetsLibrary(root: options.library.map { URL(fileURLWithPath: $0) } ?? bundledLibrary)
+    AssetsLibrary(
+      root: options.library.map { URL(fileURLWithPath: $0) } ?? bundledLibrary,
+      options: options.libraryOptions)
   }
 
   private static func list(
@@ -208,16 +211,39 @@ import GroupEnumerator
     _ options: DemoOptions, stdout: inout some TextOutputStream,
     stderr: inout some TextOutputStream
   ) async throws(LibraryError) -> Int32 {
-    guard let url = options.assetURL else { return usageFailure }
-    let library = library(options)
-    guard let asset = try await library.asset(for: url) else {
-      let strings = Strings(language: options.language)
-      stderr.write(
-        "Error: \(strings.assetNotFound(url.absoluteString, library: library.root.path))\n")
-      return failure
-    }
+    guard let asset = try await findAsset(options, stderr: &stderr) else { return failure }
     stdout.write(JSONFormatter.object(for: asset) + "\n")
     return success
+  }
+
+  /// The asset `lookup` and `thumbnail` name, by URL or by path; `nil` after printing
+  /// why there is none.
+  private static func findAsset(
+    _ options: DemoOptions, stderr: inout some TextOutputStream
+  ) async throws(LibraryError) -> Asset? {
+    guard let reference = options.asset else { return nil }
+    let library = library(options)
+    let strings = Strings(language: options.language)
+    let root = library.root.path
+    let url: URL
+    let path: LibraryPath?
+    do throws(AssetLocation.Failure) {
+      (url, path) = try AssetLocation.resolve(reference, root: root)
+    } catch {
+      switch error {
+      case .outsideLibrary(let given, let root):
+        stderr.write("Error: \(strings.outsideLibrary(given, library: root))\n")
+      }
+      return nil
+    }
+    guard let asset = try await library.asset(for: url) else {
+      let message =
+        path.map { strings.noAssetAtPath($0.escaped, library: root) }
+        ?? strings.assetNotFound(url.absoluteString, library: root)
+      stderr.write("Error: \(message)\n")
+      return nil
+    }
+    return asset
   }
 
   /// `Demo thumbnail`: writes the asset's embedded thumbnail, byte for byte, to the
@@ -225,14 +251,10 @@ import GroupEnumerator
   private static func thumbnail(
     _ options: DemoOptions, stderr: inout some TextOutputStream
   ) async throws(LibraryError) -> Int32 {
-    guard let url = options.assetURL, let output = options.output else { return usageFailure }
+    guard let output = options.output else { return usageFailure }
     let library = library(options)
     let strings = Strings(language: options.language)
-    guard let asset = try await library.asset(for: url) else {
-      stderr.write(
-        "Error: \(strings.assetNotFound(url.absoluteString, library: library.root.path))\n")
-      return failure
-    }
+    guard let asset = try await findAsset(options, stderr: &stderr) else { return failure }
     let thumbnail: AssetThumbnail
     do throws(ThumbnailError) {
       thumbnail = try await library.thumbnail(for: asset)

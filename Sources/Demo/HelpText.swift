@@ -4,17 +4,13 @@ enum HelpText {
   /// The version `--version` prints.
   static let version = "GroupEnumerator Demo 0.1.0"
 
-  /// The usage line(s) of `command`, without the `USAGE: ` or `Usage: ` prefix.
+  /// The usage line of `command`, without the `USAGE: ` or `Usage: ` prefix.
   static func usage(_ command: DemoOptions.Command) -> String {
     switch command {
-    case .list:
-      "Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]"
-    case .groups:
-      "Demo groups [--format <format>] [--lang <lang>] [<library>]"
-    case .lookup:
-      "Demo lookup <asset-url> [--library <library>] [--lang <lang>]"
-    case .thumbnail:
-      "Demo thumbnail <asset-url> [--library <library>] --output <file> [--lang <lang>]"
+    case .list: "Demo [<options>] [<library>]"
+    case .groups: "Demo groups [<options>] [<library>]"
+    case .lookup: "Demo lookup [<options>] <asset> [<library>]"
+    case .thumbnail: "Demo thumbnail [<options>] <asset> [<library>] --output <file>"
     }
   }
 
@@ -42,7 +38,44 @@ enum HelpText {
     File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
     byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
     digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
-    do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+    do not depend on it: 'Demo lookup <asset>' finds the same file.
+    """
+
+  private static let libraryArgument = """
+      <library>               The library's root folder. (default: the bundled
+                              Fixtures/Library)
+    """
+
+  private static let libraryOption = """
+      --library <library>     The library's root folder, as an option; when
+                              <library> is given too, both must be the same.
+    """
+
+  private static let selectionOptions = """
+      --ext <ext>             Read only files with this extension, ignoring case
+                              (jpg, .HEIC); repeatable: --ext jpg --ext heic.
+                              A Live Photo needs both: --ext heic --ext mov.
+      --exclude <pattern>     Leave out files and folders that match this shell
+                              pattern (*, ?, [a-z]); repeatable. A pattern
+                              without '/' matches a name at any depth (Trash,
+                              '*.mov'), one with '/' the path from the library
+                              root ('Trips/Kyoto 2019'), one ending in '/'
+                              folders only. Excluded folders are not entered.
+      --hidden                Read hidden files and folders (names starting
+                              with '.') too.
+    """
+
+  private static let commonOptions = """
+      --version               Show the version.
+      -h, --help              Show help information.
+    """
+
+  private static let assetArgument = """
+      <asset>                 An asset URL as listed, such as
+                              assets-library://asset/asset.JPG?id=<UUID>&ext=JPG,
+                              or the path of a file inside the library: relative
+                              to the library's root, or absolute or relative to
+                              the working directory.
     """
 
   private static let main = """
@@ -51,7 +84,8 @@ enum HelpText {
     Reads every photo, Live Photo and video under the library folder, grouped the
     way ALAssetsLibrary grouped them (Camera Roll, then albums by folder), and
     prints them as a table, JSON or CSV. While reading, a progress bar is drawn on
-    standard error when it is a terminal.
+    standard error when it is a terminal. --ext, --exclude and --hidden choose the
+    files; the progress bar and 'Demo groups' count the same ones.
 
     \(escaping)
 
@@ -62,29 +96,32 @@ enum HelpText {
            Demo <subcommand>
 
     ARGUMENTS:
-      <library>               The library's root folder. (default: the bundled
-                              Fixtures/Library)
+    \(libraryArgument)
+                              A library named like a subcommand: Demo ./groups
 
     OPTIONS:
+    \(libraryOption)
       --format <format>       How to print the assets: table (for people), json
                               (one array, one object per asset) or csv (RFC 4180).
                               (default: table)
       --filter <filter>       Which assets to list: photos (with Live Photos),
                               videos or all. (default: all)
+    \(selectionOptions)
       --lang <lang>           The language of the table, the progress bar and
                               library errors: en, zh-Hans or ja. (default: en)
+      --no-progress           Draw no progress bar, even on a terminal.
       --statistics            After the listing, print on standard error how long
                               the walk, the metadata, the delivery and the output
                               took, and how many main-actor hops there were.
-      --version               Show the version.
-      -h, --help              Show help information.
+    \(commonOptions)
 
     SUBCOMMANDS:
       groups                  List the groups with their counts and URLs.
-      lookup                  Print the asset an asset URL names, as JSON.
+      lookup                  Print one asset, named by its URL or path, as JSON.
       thumbnail               Write an asset's embedded thumbnail to a file.
+      help                    Show the help of Demo or of a subcommand.
 
-      See 'Demo <subcommand> --help' for detailed help.
+      See 'Demo help <subcommand>' for detailed help.
 
     """
 
@@ -93,45 +130,48 @@ enum HelpText {
 
     Lists the Camera Roll, then every album (a folder, named by its path), then
     All Photos, with how many photos, Live Photos and videos each holds and its
-    assets-library://group/ URL.
+    assets-library://group/ URL. With the same --ext, --exclude and --hidden, the
+    counts are those of the listing.
 
     \(escaping)
 
     USAGE: \(usage(.groups))
 
     ARGUMENTS:
-      <library>               The library's root folder. (default: the bundled
-                              Fixtures/Library)
+    \(libraryArgument)
 
     OPTIONS:
+    \(libraryOption)
       --format <format>       How to print the groups: table, json or csv.
                               (default: table)
+    \(selectionOptions)
       --lang <lang>           The language of group names and library errors: en,
                               zh-Hans or ja. (default: en)
-      -h, --help              Show help information.
+    \(commonOptions)
 
     """
 
   private static let lookup = """
-    OVERVIEW: Print the asset an asset URL names, as JSON.
+    OVERVIEW: Print one asset, named by its URL or path, as JSON.
 
     Prints one JSON object with the same keys as 'Demo --format json' prints for
-    each asset. Exits with status 1 when no file of the library has that URL.
+    each asset. Exits with status 1 when the library has no such asset, or the
+    path is outside the library.
 
     \(escaping)
 
     USAGE: \(usage(.lookup))
 
     ARGUMENTS:
-      <asset-url>             An asset URL as listed, such as
-                              assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+    \(assetArgument)
+    \(libraryArgument)
 
     OPTIONS:
-      --library <library>     The library's root folder. (default: the bundled
-                              Fixtures/Library)
+    \(libraryOption)
+      --hidden                Find hidden files and files in hidden folders too.
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)
-      -h, --help              Show help information.
+    \(commonOptions)
 
     """
 
@@ -144,16 +184,16 @@ enum HelpText {
     USAGE: \(usage(.thumbnail))
 
     ARGUMENTS:
-      <asset-url>             An asset URL as listed, such as
-                              assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+    \(assetArgument)
+    \(libraryArgument)
 
     OPTIONS:
-      --library <library>     The library's root folder. (default: the bundled
-                              Fixtures/Library)
+    \(libraryOption)
       --output <file>         The file to write.
+      --hidden                Find hidden files and files in hidden folders too.
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)
-      -h, --help              Show help information.
+    \(commonOptions)
 
     """
 }

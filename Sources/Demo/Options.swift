@@ -19,9 +19,9 @@ struct DemoOptions: Equatable, Sendable {
     case list
     /// `Demo groups [LIBRARY]`: list the groups.
     case groups
-    /// `Demo lookup ASSET_URL`: print one asset.
+    /// `Demo lookup ASSET [LIBRARY]`: print one asset.
     case lookup
-    /// `Demo thumbnail ASSET_URL --output FILE`: write an embedded thumbnail.
+    /// `Demo thumbnail ASSET [LIBRARY] --output FILE`: write an embedded thumbnail.
     case thumbnail
 
     /// The subcommand named `name`, if it is one (`list` is not a subcommand name).
@@ -34,12 +34,21 @@ struct DemoOptions: Equatable, Sendable {
     var commandName: String { self == .list ? "Demo" : "Demo \(rawValue)" }
   }
 
+  /// How `lookup` and `thumbnail` name the asset.
+  enum AssetReference: Equatable, Sendable {
+    /// An `assets-library://asset/…?id=<UUID>` URL, as listed.
+    case url(URL)
+    /// A file path as given: relative to the library root, or absolute or relative to
+    /// the working directory but inside the root.
+    case path(String)
+  }
+
   /// The command to run.
   var command: Command = .list
   /// The library root as given; `nil` for the bundled fixture library.
   var library: String?
-  /// The asset URL for `lookup` and `thumbnail`.
-  var assetURL: URL?
+  /// The asset `lookup` and `thumbnail` act on.
+  var asset: AssetReference?
   /// The file `thumbnail` writes.
   var output: String?
   /// The output format of the listing and of `groups`.
@@ -50,6 +59,22 @@ struct DemoOptions: Equatable, Sendable {
   var language: Language = .english
   /// Whether the listing ends with a line of timings on standard error (`--statistics`).
   var showsStatistics = false
+  /// Whether the listing draws a progress bar when standard error is a terminal (not
+  /// `--no-progress`).
+  var showsProgress = true
+  /// Whether hidden files and folders are read too (`--hidden`).
+  var includesHiddenFiles = false
+  /// The extensions `--ext` keeps, as given, in order; empty keeps all.
+  var extensions: [String] = []
+  /// The `--exclude` patterns, in order.
+  var excludedPatterns: [String] = []
+
+  /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`.
+  var libraryOptions: LibraryOptions {
+    LibraryOptions(
+      includesHiddenFiles: includesHiddenFiles,
+      selection: FileSelection(extensions: extensions, excluding: excludedPatterns))
+  }
 }
 
 /// What the command line asks for.
@@ -72,20 +97,24 @@ struct UsageError: Error, Equatable, Sendable {
 
 /// Parses the arguments of `Demo` by hand, the way swift-argument-parser would.
 ///
-/// Rules: a subcommand must be the first argument; options may come before or after
-/// positional arguments; `--name value` and `--name=value` are the same; the last of a
-/// repeated option wins; everything after `--` is positional; `-h`/`--help` anywhere
-/// (before `--`) shows the command's help.
+/// Rules: a subcommand (or `help`) must be the first argument; options may come before or
+/// after positional arguments; `--name value` and `--name=value` are the same; the last
+/// of a repeated option wins, except `--ext` and `--exclude`, which add up; everything
+/// after `--` is positional; `-h`/`--help` anywhere (before `--`) shows the command's
+/// help, and `--version` the version.
 enum ArgumentParser {
   /// Parses `arguments` (without the program name).
   ///
   /// - Parameter arguments: The command-line arguments after the executable's name.
   /// - Returns: What to do.
   /// - Throws: ``UsageError`` for an unknown option, a bad or missing value, a missing or
-  ///   unexpected argument.
+  ///   unexpected argument, or two different libraries.
   static func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
     var remaining = arguments[...]
     var options = DemoOptions()
+    if remaining.first == "help" {
+      return try help(remaining.dropFirst())
+    }
     if let first = remaining.first, let command = DemoOptions.Command(subcommandName: first) {
       options.command = command
       remaining = remaining.dropFirst()
@@ -95,11 +124,12 @@ enum ArgumentParser {
     if beforeTerminator.contains(where: { $0 == "-h" || $0 == "--help" }) {
       return .help(command)
     }
-    if command == .list, beforeTerminator.contains("--version") {
+    if beforeTerminator.contains("--version") {
       return .version
     }
 
     var positionals: [String] = []
+    var libraryOption: String?
     var isAfterTerminator = false
     while let argument = remaining.popFirst() {
       if isAfterTerminator {
@@ -123,11 +153,11 @@ enum ArgumentParser {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
-      if name == "--statistics", command == .list {
+      if let flag = Flag(rawValue: name), flag.applies(to: command) {
         guard inlineValue == nil else {
-          throw UsageError(message: "'--statistics' takes no value", command: command)
+          throw UsageError(message: "'\(name)' takes no value", command: command)
         }
-        options.showsStatistics = true
+        flag.apply(to: &options)
         continue
       }
       guard let option = Option(rawValue: name), option.applies(to: command) else {
@@ -142,52 +172,118 @@ enum ArgumentParser {
       } else {
         throw UsageError(message: "Missing value for '\(option.synopsis)'", command: command)
       }
-      try option.apply(value, to: &options)
+      if option == .library {
+        libraryOption = value
+      } else {
+        try option.apply(value, to: &options)
+      }
     }
-    try assign(positionals, to: &options)
+    try assign(positionals, libraryOption: libraryOption, to: &options)
     return .run(options)
   }
 
-  /// Puts the positional arguments where the command expects them.
+  /// `Demo help [<subcommand>]`: the help of the program or of one subcommand.
+  private static func help(_ arguments: ArraySlice<String>) throws(UsageError) -> ParsedArguments {
+    var names = arguments.filter { $0 != "-h" && $0 != "--help" }[...]
+    if let option = names.first(where: { $0.hasPrefix("-") && $0 != "--" }) {
+      throw UsageError(message: "Unknown option '\(option)'", command: .list)
+    }
+    names = names.drop { $0 == "--" }
+    guard let name = names.popFirst() else { return .help(.list) }
+    guard let command = DemoOptions.Command(subcommandName: name) else {
+      let subcommands = DemoOptions.Command.allCases.filter { $0 != .list }.map(\.rawValue)
+      throw UsageError(
+        message: "Unknown subcommand '\(name)'. Please provide one of \(list(subcommands)).",
+        command: .list)
+    }
+    if let extra = names.first {
+      throw UsageError(message: "Unexpected argument '\(extra)'", command: .list)
+    }
+    return .help(command)
+  }
+
+  /// Puts the positional arguments where the command expects them, and the library
+  /// given with `--library`, which must not contradict a positional one.
   private static func assign(
-    _ positionals: [String], to options: inout DemoOptions
+    _ positionals: [String], libraryOption: String?, to options: inout DemoOptions
   ) throws(UsageError) {
     let command = options.command
     var remaining = positionals[...]
     switch command {
     case .list, .groups:
-      options.library = remaining.popFirst()
+      break
     case .lookup, .thumbnail:
       guard let text = remaining.popFirst() else {
-        throw UsageError(message: "Missing expected argument '<asset-url>'", command: command)
+        throw UsageError(message: "Missing expected argument '<asset>'", command: command)
       }
-      options.assetURL = try assetURL(text, command: command)
+      options.asset = try assetReference(text, command: command)
       if command == .thumbnail, options.output == nil {
         throw UsageError(
           message: "Missing expected argument '--output <file>'", command: command)
       }
     }
+    let positionalLibrary = remaining.popFirst()
     if let extra = remaining.first {
       throw UsageError(message: "Unexpected argument '\(extra)'", command: command)
     }
+    if let positionalLibrary, let libraryOption, positionalLibrary != libraryOption {
+      throw UsageError(
+        message: "The library is given twice, as '\(positionalLibrary)' and as"
+          + " '--library \(libraryOption)'. Please provide it once.",
+        command: command)
+    }
+    options.library = positionalLibrary ?? libraryOption
   }
 
-  /// Checks that `text` is an `assets-library://asset/…?id=<UUID>` URL.
-  private static func assetURL(
+  /// An `assets-library://asset/…?id=<UUID>` URL, or else a file path: text with `://`
+  /// must be such a URL.
+  private static func assetReference(
     _ text: String, command: DemoOptions.Command
-  ) throws(UsageError) -> URL {
+  ) throws(UsageError) -> DemoOptions.AssetReference {
+    guard text.contains("://") else {
+      guard !text.isEmpty else {
+        throw UsageError(
+          message: "The value '' is invalid for '<asset>'. Please provide an asset URL or a"
+            + " file path.", command: command)
+      }
+      return .path(text)
+    }
     guard let url = URL(string: text), url.scheme == "assets-library", url.host == "asset",
       let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let id = components.queryItems?.first(where: { $0.name == "id" })?.value,
       UUID(uuidString: id) != nil
     else {
       throw UsageError(
-        message: "The value '\(text)' is invalid for '<asset-url>'."
-          + " Please provide an asset URL such as"
+        message: "The value '\(text)' is invalid for '<asset>'."
+          + " Please provide a file path or an asset URL such as"
           + " 'assets-library://asset/asset.JPG?id=<UUID>&ext=JPG'.",
         command: command)
     }
-    return url
+    return .url(url)
+  }
+
+  /// The options that take no value.
+  private enum Flag: String {
+    case statistics = "--statistics"
+    case noProgress = "--no-progress"
+    case hidden = "--hidden"
+
+    /// Whether `command` accepts this flag.
+    func applies(to command: DemoOptions.Command) -> Bool {
+      switch self {
+      case .statistics, .noProgress: command == .list
+      case .hidden: true
+      }
+    }
+
+    /// Stores the flag.
+    func apply(to options: inout DemoOptions) {
+      switch self {
+      case .statistics: options.showsStatistics = true
+      case .noProgress: options.showsProgress = false
+      case .hidden: options.includesHiddenFiles = true
+      }
+    }
   }
 
   /// The options that take a value.
@@ -197,6 +293,8 @@ enum ArgumentParser {
     case lang = "--lang"
     case library = "--library"
     case output = "--output"
+    case ext = "--ext"
+    case exclude = "--exclude"
 
     /// `--format <format>`, as usage lines and messages show it.
     var synopsis: String {
@@ -206,21 +304,22 @@ enum ArgumentParser {
       case .lang: "--lang <lang>"
       case .library: "--library <library>"
       case .output: "--output <file>"
+      case .ext: "--ext <ext>"
+      case .exclude: "--exclude <pattern>"
       }
     }
 
     /// Whether `command` accepts this option.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .format: command == .list || command == .groups
+      case .format, .ext, .exclude: command == .list || command == .groups
       case .filter: command == .list
-      case .lang: true
-      case .library: command == .lookup || command == .thumbnail
+      case .lang, .library: true
       case .output: command == .thumbnail
       }
     }
 
-    /// Validates `value` and stores it.
+    /// Validates `value` and stores it (`--library` is stored by the caller).
     func apply(_ value: String, to options: inout DemoOptions) throws(UsageError) {
       switch self {
       case .format: options.format = try choice(value, options.command)
@@ -228,6 +327,17 @@ enum ArgumentParser {
       case .lang: options.language = try choice(value, options.command)
       case .library: options.library = value
       case .output: options.output = value
+      case .ext:
+        let name = value.hasPrefix(".") ? String(value.dropFirst()) : value
+        guard !name.isEmpty, !name.contains("/"), !name.contains(".") else {
+          throw invalid(value, "Please provide an extension such as 'jpg'.", options.command)
+        }
+        options.extensions.append(value)
+      case .exclude:
+        guard value.contains(where: { $0 != "/" }) else {
+          throw invalid(value, "Please provide a pattern such as '*.mov'.", options.command)
+        }
+        options.excludedPatterns.append(value)
       }
     }
 
@@ -237,10 +347,15 @@ enum ArgumentParser {
     ) throws(UsageError) -> Choice where Choice.RawValue == String {
       if let choice = Choice(rawValue: value) { return choice }
       let names = Choice.allCases.map(\.rawValue)
-      throw UsageError(
-        message: "The value '\(value)' is invalid for '\(synopsis)'."
-          + " Please provide one of \(ArgumentParser.list(names)).",
-        command: command)
+      throw invalid(value, "Please provide one of \(ArgumentParser.list(names)).", command)
+    }
+
+    /// `The value 'x' is invalid for '--option <value>'. <hint>`
+    private func invalid(
+      _ value: String, _ hint: String, _ command: DemoOptions.Command
+    ) -> UsageError {
+      UsageError(
+        message: "The value '\(value)' is invalid for '\(synopsis)'. \(hint)", command: command)
     }
   }
 

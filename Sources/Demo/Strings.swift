@@ -115,6 +115,24 @@ struct Strings: Sendable {
     }
   }
 
+  /// The message when `lookup` or `thumbnail` is given a path that names no asset.
+  func noAssetAtPath(_ path: String, library: String) -> String {
+    switch language {
+    case .english: "No asset at '\(path)' in the photo library at '\(library)'."
+    case .simplifiedChinese: "相册“\(library)”中“\(path)”处没有项目。"
+    case .japanese: "写真ライブラリ「\(library)」の「\(path)」にアセットはありません。"
+    }
+  }
+
+  /// The message when `lookup` or `thumbnail` is given a path outside the library.
+  func outsideLibrary(_ path: String, library: String) -> String {
+    switch language {
+    case .english: "'\(path)' is not a file inside the photo library at '\(library)'."
+    case .simplifiedChinese: "“\(path)”不是相册“\(library)”中的文件。"
+    case .japanese: "「\(path)」は写真ライブラリ「\(library)」の中のファイルではありません。"
+    }
+  }
+
   /// The message when an asset embeds no thumbnail.
   func noThumbnail(_ name: String) -> String {
     switch language {

@@ -19,31 +19,47 @@ import Testing
         Reads every photo, Live Photo and video under the library folder, grouped the
         way ALAssetsLibrary grouped them (Camera Roll, then albums by folder), and
         prints them as a table, JSON or CSV. While reading, a progress bar is drawn on
-        standard error when it is a terminal.
+        standard error when it is a terminal. --ext, --exclude and --hidden choose the
+        files; the progress bar and 'Demo groups' count the same ones.
 
         File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
         byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
         digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
-        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+        do not depend on it: 'Demo lookup <asset>' finds the same file.
 
         Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
         error, 130 when interrupted.
 
-        USAGE: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]
+        USAGE: Demo [<options>] [<library>]
                Demo <subcommand>
 
         ARGUMENTS:
           <library>               The library's root folder. (default: the bundled
                                   Fixtures/Library)
+                                  A library named like a subcommand: Demo ./groups
 
         OPTIONS:
+          --library <library>     The library's root folder, as an option; when
+                                  <library> is given too, both must be the same.
           --format <format>       How to print the assets: table (for people), json
                                   (one array, one object per asset) or csv (RFC 4180).
                                   (default: table)
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)
+          --ext <ext>             Read only files with this extension, ignoring case
+                                  (jpg, .HEIC); repeatable: --ext jpg --ext heic.
+                                  A Live Photo needs both: --ext heic --ext mov.
+          --exclude <pattern>     Leave out files and folders that match this shell
+                                  pattern (*, ?, [a-z]); repeatable. A pattern
+                                  without '/' matches a name at any depth (Trash,
+                                  '*.mov'), one with '/' the path from the library
+                                  root ('Trips/Kyoto 2019'), one ending in '/'
+                                  folders only. Excluded folders are not entered.
+          --hidden                Read hidden files and folders (names starting
+                                  with '.') too.
           --lang <lang>           The language of the table, the progress bar and
                                   library errors: en, zh-Hans or ja. (default: en)
+          --no-progress           Draw no progress bar, even on a terminal.
           --statistics            After the listing, print on standard error how long
                                   the walk, the metadata, the delivery and the output
                                   took, and how many main-actor hops there were.
@@ -52,10 +68,11 @@ import Testing
 
         SUBCOMMANDS:
           groups                  List the groups with their counts and URLs.
-          lookup                  Print the asset an asset URL names, as JSON.
+          lookup                  Print one asset, named by its URL or path, as JSON.
           thumbnail               Write an asset's embedded thumbnail to a file.
+          help                    Show the help of Demo or of a subcommand.
 
-          See 'Demo <subcommand> --help' for detailed help.
+          See 'Demo help <subcommand>' for detailed help.
 
         """)
   }
@@ -73,24 +90,39 @@ import Testing
 
         Lists the Camera Roll, then every album (a folder, named by its path), then
         All Photos, with how many photos, Live Photos and videos each holds and its
-        assets-library://group/ URL.
+        assets-library://group/ URL. With the same --ext, --exclude and --hidden, the
+        counts are those of the listing.
 
         File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
         byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
         digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
-        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+        do not depend on it: 'Demo lookup <asset>' finds the same file.
 
-        USAGE: Demo groups [--format <format>] [--lang <lang>] [<library>]
+        USAGE: Demo groups [<options>] [<library>]
 
         ARGUMENTS:
           <library>               The library's root folder. (default: the bundled
                                   Fixtures/Library)
 
         OPTIONS:
+          --library <library>     The library's root folder, as an option; when
+                                  <library> is given too, both must be the same.
           --format <format>       How to print the groups: table, json or csv.
                                   (default: table)
+          --ext <ext>             Read only files with this extension, ignoring case
+                                  (jpg, .HEIC); repeatable: --ext jpg --ext heic.
+                                  A Live Photo needs both: --ext heic --ext mov.
+          --exclude <pattern>     Leave out files and folders that match this shell
+                                  pattern (*, ?, [a-z]); repeatable. A pattern
+                                  without '/' matches a name at any depth (Trash,
+                                  '*.mov'), one with '/' the path from the library
+                                  root ('Trips/Kyoto 2019'), one ending in '/'
+                                  folders only. Excluded folders are not entered.
+          --hidden                Read hidden files and folders (names starting
+                                  with '.') too.
           --lang <lang>           The language of group names and library errors: en,
                                   zh-Hans or ja. (default: en)
+          --version               Show the version.
           -h, --help              Show help information.
 
         """)
@@ -105,27 +137,35 @@ import Testing
     #expect(stderr.text.isEmpty)
     #expect(
       stdout.text == """
-        OVERVIEW: Print the asset an asset URL names, as JSON.
+        OVERVIEW: Print one asset, named by its URL or path, as JSON.
 
         Prints one JSON object with the same keys as 'Demo --format json' prints for
-        each asset. Exits with status 1 when no file of the library has that URL.
+        each asset. Exits with status 1 when the library has no such asset, or the
+        path is outside the library.
 
         File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
         byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
         digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
-        do not depend on it: 'Demo lookup <asset-url>' finds the same file.
+        do not depend on it: 'Demo lookup <asset>' finds the same file.
 
-        USAGE: Demo lookup <asset-url> [--library <library>] [--lang <lang>]
+        USAGE: Demo lookup [<options>] <asset> [<library>]
 
         ARGUMENTS:
-          <asset-url>             An asset URL as listed, such as
-                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+          <asset>                 An asset URL as listed, such as
+                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG,
+                                  or the path of a file inside the library: relative
+                                  to the library's root, or absolute or relative to
+                                  the working directory.
+          <library>               The library's root folder. (default: the bundled
+                                  Fixtures/Library)
 
         OPTIONS:
-          --library <library>     The library's root folder. (default: the bundled
-                                  Fixtures/Library)
+          --library <library>     The library's root folder, as an option; when
+                                  <library> is given too, both must be the same.
+          --hidden                Find hidden files and files in hidden folders too.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
+          --version               Show the version.
           -h, --help              Show help information.
 
         """)
@@ -145,18 +185,25 @@ import Testing
         Copies the thumbnail embedded in the photo's EXIF data to the output file,
         byte for byte. Exits with status 1 when the photo has none.
 
-        USAGE: Demo thumbnail <asset-url> [--library <library>] --output <file> [--lang <lang>]
+        USAGE: Demo thumbnail [<options>] <asset> [<library>] --output <file>
 
         ARGUMENTS:
-          <asset-url>             An asset URL as listed, such as
-                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG.
+          <asset>                 An asset URL as listed, such as
+                                  assets-library://asset/asset.JPG?id=<UUID>&ext=JPG,
+                                  or the path of a file inside the library: relative
+                                  to the library's root, or absolute or relative to
+                                  the working directory.
+          <library>               The library's root folder. (default: the bundled
+                                  Fixtures/Library)
 
         OPTIONS:
-          --library <library>     The library's root folder. (default: the bundled
-                                  Fixtures/Library)
+          --library <library>     The library's root folder, as an option; when
+                                  <library> is given too, both must be the same.
           --output <file>         The file to write.
+          --hidden                Find hidden files and files in hidden folders too.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
+          --version               Show the version.
           -h, --help              Show help information.
 
         """)

@@ -116,14 +116,17 @@ import Testing
       usageError(["--verbose=yes"])
         == UsageError(message: "Unknown option '--verbose'", command: .list))
     #expect(
-      usageError(["--library", "x"])
-        == UsageError(message: "Unknown option '--library'", command: .list))
+      usageError(["--output", "x"])
+        == UsageError(message: "Unknown option '--output'", command: .list))
     #expect(
       usageError(["groups", "--filter", "all"])
         == UsageError(message: "Unknown option '--filter'", command: .groups))
     #expect(
-      usageError(["groups", "--version"])
-        == UsageError(message: "Unknown option '--version'", command: .groups))
+      usageError(["lookup", Self.assetURL, "--ext", "jpg"])
+        == UsageError(message: "Unknown option '--ext'", command: .lookup))
+    #expect(
+      usageError(["groups", "--no-progress"])
+        == UsageError(message: "Unknown option '--no-progress'", command: .groups))
   }
 
   @Test func aSecondLibraryIsAnUnexpectedArgument() {
@@ -151,25 +154,142 @@ import Testing
   @Test func lookupTakesAnAssetURLAndALibrary() throws {
     let parsed = try options(["lookup", Self.assetURL, "--library", "/srv/photos"])
     #expect(parsed.command == .lookup)
-    #expect(parsed.assetURL?.absoluteString == Self.assetURL)
+    #expect(parsed.asset == .url(try #require(URL(string: Self.assetURL))))
     #expect(parsed.library == "/srv/photos")
+  }
+
+  @Test func lookupAndThumbnailTakeAFilePathInsteadOfAURL() throws {
+    #expect(try options(["lookup", "DCIM/IMG_1.JPG", "lib"]).asset == .path("DCIM/IMG_1.JPG"))
+    #expect(try options(["lookup", "/srv/photos/a.jpg"]).asset == .path("/srv/photos/a.jpg"))
+    let thumbnail = try options(["thumbnail", "a.jpg", "lib", "--output", "t.jpg"])
+    #expect(thumbnail.asset == .path("a.jpg"))
+    #expect(thumbnail.library == "lib")
+    #expect(
+      usageError(["lookup", ""])
+        == UsageError(
+          message: "The value '' is invalid for '<asset>'. Please provide an asset URL or a"
+            + " file path.", command: .lookup))
+  }
+
+  @Test(arguments: DemoOptions.Command.allCases)
+  func everyCommandTakesTheLibraryAsAnArgumentOrAnOption(command: DemoOptions.Command) throws {
+    let head = command == .list ? [] : [command.rawValue]
+    let asset = command == .lookup || command == .thumbnail ? [Self.assetURL] : []
+    let output = command == .thumbnail ? ["--output", "t.jpg"] : []
+    let base = head + asset + output
+    #expect(try options(base + ["/srv/photos"]).library == "/srv/photos")
+    #expect(try options(base + ["--library", "/srv/photos"]).library == "/srv/photos")
+    #expect(try options(base + ["--library=/srv/photos"]).library == "/srv/photos")
+    #expect(
+      try options(base + ["/srv/photos", "--library", "/srv/photos"]).library == "/srv/photos")
+    #expect(try options(base).library == nil)
+    #expect(
+      usageError(base + ["/srv/photos", "--library", "/srv/other"])
+        == UsageError(
+          message: "The library is given twice, as '/srv/photos' and as"
+            + " '--library /srv/other'. Please provide it once.", command: command))
+  }
+
+  @Test(arguments: DemoOptions.Command.allCases)
+  func helpAndVersionWorkInEveryCommand(command: DemoOptions.Command) throws {
+    let head = command == .list ? [] : [command.rawValue]
+    #expect(try ArgumentParser.parse(head + ["--help"]) == .help(command))
+    #expect(try ArgumentParser.parse(head + ["-h", "x", "y", "z"]) == .help(command))
+    #expect(try ArgumentParser.parse(head + ["--version"]) == .version)
+    #expect(try ArgumentParser.parse(head + ["--bogus", "--version"]) == .version)
+  }
+
+  @Test func theHelpSubcommandShowsTheHelpOfDemoOrOfASubcommand() throws {
+    #expect(try ArgumentParser.parse(["help"]) == .help(.list))
+    #expect(try ArgumentParser.parse(["help", "--help"]) == .help(.list))
+    #expect(try ArgumentParser.parse(["help", "groups"]) == .help(.groups))
+    #expect(try ArgumentParser.parse(["help", "lookup"]) == .help(.lookup))
+    #expect(try ArgumentParser.parse(["help", "thumbnail", "-h"]) == .help(.thumbnail))
+    // A library that is named `help` is still reachable.
+    #expect(try options(["./help"]).library == "./help")
+    #expect(try options(["--", "help"]).library == "help")
+  }
+
+  @Test func theHelpSubcommandRejectsWhatIsNotASubcommand() {
+    #expect(
+      usageError(["help", "foo"])
+        == UsageError(
+          message: "Unknown subcommand 'foo'. Please provide one of 'groups', 'lookup' or"
+            + " 'thumbnail'.", command: .list))
+    #expect(
+      usageError(["help", "list"])
+        == UsageError(
+          message: "Unknown subcommand 'list'. Please provide one of 'groups', 'lookup' or"
+            + " 'thumbnail'.", command: .list))
+    #expect(
+      usageError(["help", "groups", "lookup"])
+        == UsageError(message: "Unexpected argument 'lookup'", command: .list))
+    #expect(
+      usageError(["help", "--format", "json"])
+        == UsageError(message: "Unknown option '--format'", command: .list))
+  }
+
+  @Test func noProgressHiddenExtAndExcludeAreParsed() throws {
+    let parsed = try options([
+      "--no-progress", "--hidden", "--ext", "jpg", "--ext=.HEIC", "--exclude", "Trash",
+      "--exclude=*.mov", "lib",
+    ])
+    #expect(!parsed.showsProgress)
+    #expect(parsed.includesHiddenFiles)
+    #expect(parsed.extensions == ["jpg", ".HEIC"])
+    #expect(parsed.excludedPatterns == ["Trash", "*.mov"])
+    #expect(parsed.libraryOptions.includesHiddenFiles)
+    #expect(parsed.libraryOptions.selection.extensions == ["jpg", "HEIC"])
+    #expect(parsed.libraryOptions.selection.excludedPatterns == ["Trash", "*.mov"])
+    let plain = try options(["lib"])
+    #expect(plain.showsProgress)
+    #expect(!plain.includesHiddenFiles)
+    #expect(plain.libraryOptions.selection.selectsEverything)
+    let groups = try options(["groups", "--ext", "png", "--exclude", "Videos/", "--hidden"])
+    #expect(groups.extensions == ["png"])
+    #expect(groups.excludedPatterns == ["Videos/"])
+    #expect(groups.includesHiddenFiles)
+    #expect(try options(["lookup", "a.jpg", "--hidden"]).includesHiddenFiles)
+  }
+
+  @Test func badExtensionsAndPatternsAreUsageErrors() {
+    for value in ["", ".", "a/b", "tar.gz"] {
+      #expect(
+        usageError(["--ext", value])
+          == UsageError(
+            message: "The value '\(value)' is invalid for '--ext <ext>'."
+              + " Please provide an extension such as 'jpg'.", command: .list), "\(value)")
+    }
+    for value in ["", "/", "//"] {
+      #expect(
+        usageError(["--exclude=\(value)"])
+          == UsageError(
+            message: "The value '\(value)' is invalid for '--exclude <pattern>'."
+              + " Please provide a pattern such as '*.mov'.", command: .list), "\(value)")
+    }
+    #expect(
+      usageError(["--hidden=yes"])
+        == UsageError(message: "'--hidden' takes no value", command: .list))
+    #expect(
+      usageError(["--no-progress=1"])
+        == UsageError(message: "'--no-progress' takes no value", command: .list))
   }
 
   @Test func lookupRejectsAMissingOrForeignURL() {
     #expect(
       usageError(["lookup"])
-        == UsageError(message: "Missing expected argument '<asset-url>'", command: .lookup))
+        == UsageError(message: "Missing expected argument '<asset>'", command: .lookup))
     #expect(
       usageError(["lookup", "https://example.com/a.jpg"])
         == UsageError(
-          message: "The value 'https://example.com/a.jpg' is invalid for '<asset-url>'."
-            + " Please provide an asset URL such as"
+          message: "The value 'https://example.com/a.jpg' is invalid for '<asset>'."
+            + " Please provide a file path or an asset URL such as"
             + " 'assets-library://asset/asset.JPG?id=<UUID>&ext=JPG'.", command: .lookup))
     #expect(
       usageError(["lookup", "assets-library://asset/asset.JPG?id=nope&ext=JPG"])?.command
         == .lookup)
     #expect(
-      usageError(["lookup", Self.assetURL, "extra"])
+      usageError(["lookup", Self.assetURL, "lib", "extra"])
         == UsageError(message: "Unexpected argument 'extra'", command: .lookup))
   }
 

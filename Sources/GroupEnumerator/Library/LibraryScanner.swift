@@ -8,13 +8,16 @@ public struct LibraryOptions: Sendable, Hashable {
   public var followsSymlinks: Bool
   /// How many files are read at once. Default: the number of active processors.
   public var maximumConcurrency: Int
+  /// Which files the walk keeps (by extension, or excluded by pattern). Default: all.
+  public var selection: FileSelection
 
   /// Creates options.
   public init(
     includesHiddenFiles: Bool = false, followsSymlinks: Bool = false,
-    maximumConcurrency: Int? = nil
+    maximumConcurrency: Int? = nil, selection: FileSelection = .all
   ) {
     self.includesHiddenFiles = includesHiddenFiles
+    self.selection = selection
     self.followsSymlinks = followsSymlinks
     self.maximumConcurrency = max(
       1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
@@ -101,7 +104,8 @@ struct FolderProblem: Sendable, Hashable {
 /// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
 /// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed;
 /// ``LibraryOptions/followsSymlinks`` is not implemented yet), FIFOs, sockets, devices,
-/// and AppleDouble files (by content, `00 05 16 07`).
+/// AppleDouble files (by content, `00 05 16 07`), and what ``LibraryOptions/selection``
+/// leaves out.
 struct LibraryScanner {
   let root: String
   let options: LibraryOptions

@@ -189,6 +189,9 @@ struct LibraryWalk {
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
     didListFolder(frame.path)
     SidecarMatching.attach(listing.sidecars, to: &listing.files)
+    if !options.selection.selectsEverything {
+      listing.files.removeAll { !options.selection.includesFile(at: $0.path) }
+    }
     guard !listing.files.isEmpty else { return failure }
     if isCameraRoll(frame.path) {
       cameraRoll += listing.files
@@ -203,6 +206,14 @@ struct LibraryWalk {
   private func isCameraRoll(_ path: LibraryPath) -> Bool {
     guard let first = path.componentBytes.first else { return true }
     return first.count == 4 && first.map { $0 & 0xDF }.elementsEqual(Array("DCIM".utf8))
+  }
+
+  /// Whether the walk enters the subfolder `name` of the folder at `path`: not a NAS
+  /// folder, not excluded by ``LibraryOptions/selection``.
+  private func isEntered(folder name: [UInt8], in path: LibraryPath) -> Bool {
+    guard !LibraryWalk.skippedFolderNames.contains(name) else { return false }
+    return options.selection.selectsEverything
+      || options.selection.includesFolder(at: path.appending(name))
   }
 
   // MARK: - Entries
@@ -222,7 +233,7 @@ struct LibraryWalk {
     if name == [0x2E] || name == [0x2E, 0x2E] || name.isEmpty { return }
     if name.first == UInt8(ascii: "."), !options.includesHiddenFiles { return }
     if kind == UInt8(DT_DIR) {
-      if !LibraryWalk.skippedFolderNames.contains(name) { listing.folders.append(name) }
+      if isEntered(folder: name, in: folderPath) { listing.folders.append(name) }
       return
     }
     if kind == UInt8(DT_REG), !name.starts(with: [0x2E, 0x5F]),
@@ -259,7 +270,7 @@ struct LibraryWalk {
     }
     switch status.st_mode & S_IFMT {
     case S_IFDIR:
-      if !LibraryWalk.skippedFolderNames.contains(name) { listing.folders.append(name) }
+      if isEntered(folder: name, in: folderPath) { listing.folders.append(name) }
     case S_IFREG:
       try countFile()
       switch sniff(name: name, in: folder, path: folderPath.appending(name), status: status) {

@@ -10,12 +10,12 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check clean bench bench-libraries bench-deps
+.PHONY: demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check clean bench bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
 
-test: test-deps lint build unit-tests permission-tests scale-tests asan tsan fuzz-replay
+test: test-deps lint build readme-examples unit-tests permission-tests scale-tests asan tsan fuzz-replay
 
 # Installs only what is missing, so a second run does not touch apt at all.
 deps:
@@ -41,6 +41,12 @@ lint:
 
 build: deps
 	$(SWIFT) build -Xswiftc -warnings-as-errors --build-tests
+
+# Every ```swift block of README.md and docs/*.md, built as a consumer package that depends
+# on this one by path (under .build/readme-examples) and run on the sample library; see
+# docs/Testing.md for the fence markers.
+readme-examples: deps
+	python3 Scripts/readme-examples.py --swift $(SWIFT) --library $(CURDIR)/Fixtures/Library
 
 # The read-only bind mount and strace tests skip where the machine cannot run them (not
 # root, no ptrace); here they must run, so a skip becomes a failure.

@@ -16,9 +16,9 @@ public import Foundation
 ///
 /// Nothing happens when you create a library; each call walks the folder tree again, so
 /// every result reflects the files as they are now. The walk opens everything beneath
-/// the root's descriptor without following symbolic links, skips hidden files, NAS
-/// thumbnail folders and AppleDouble files, and lists every other regular file exactly
-/// once, as an ``Asset`` or as a resource of one.
+/// the root's descriptor without following symbolic links, skips NAS thumbnail folders,
+/// AppleDouble files and (unless ``LibraryOptions/includesHiddenFiles``) hidden files, and
+/// lists every other regular file exactly once, as an ``Asset`` or as a resource of one.
 ///
 /// ## Choosing a call
 ///

@@ -10,12 +10,12 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check clean bench bench-cold bench-libraries bench-deps
+.PHONY: demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check clean bench bench-cold bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
 
-test: test-deps lint build unit-tests permission-tests scale-tests asan tsan fuzz-replay
+test: test-deps lint build readme-examples unit-tests permission-tests scale-tests asan tsan fuzz-replay
 
 # Installs only what is missing, so a second run does not touch apt at all.
 deps:
@@ -42,6 +42,12 @@ lint:
 build: deps
 	$(SWIFT) build -Xswiftc -warnings-as-errors --build-tests
 
+# Every ```swift block of README.md and docs/*.md, built as a consumer package that depends
+# on this one by path (under .build/readme-examples) and run on the sample library; see
+# docs/Testing.md for the fence markers.
+readme-examples: deps
+	python3 Scripts/readme-examples.py --swift $(SWIFT) --library $(CURDIR)/Fixtures/Library
+
 # The read-only bind mount and strace tests skip where the machine cannot run them (not
 # root, no ptrace); here they must run, so a skip becomes a failure.
 SYSTEM_TEST_ENV := GROUPENUMERATOR_REQUIRE_MOUNT_TESTS=1 GROUPENUMERATOR_REQUIRE_STRACE_TESTS=1
@@ -67,7 +73,7 @@ conformance: deps
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --kinds all
 
 # The same for every photo and video format we claim, per format family, and the Live
-# Photo pairs (issue 3).
+# Photo pairs (docs/Testing.md).
 conformance-all: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --kinds all
@@ -77,7 +83,7 @@ bad-corpus: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --bad
 
-# Issue 6: `Demo lookup` of every corpus asset equals its listing, and `Demo thumbnail`
+# `Demo lookup` of every corpus asset equals its listing, and `Demo thumbnail`
 # writes exactly exiftool's ThumbnailImage for every JPEG that has one (needs exiftool).
 lookup-check: deps
 	@dpkg-query -W -f='$${Status}' libimage-exiftool-perl 2>/dev/null | grep -q "ok installed" || { \
@@ -88,7 +94,7 @@ lookup-check: deps
 	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus \
 	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
 
-# Issue 5's benchmark: synthetic libraries outside the repo (made once, reused), the Demo
+# The benchmark (docs/Performance.md): synthetic libraries outside the repo (made once, reused), the Demo
 # in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3,
 # or --files 25k for a JPEG library of 25,000 files (with the mixed one).
 BENCH_DIR ?= /tmp/groupenumerator-bench
@@ -159,9 +165,9 @@ fuzz: fuzz-build
 	    -artifact_prefix=$(FUZZ_WORK)/$$t/ -print_final_stats=1 || exit 1; \
 	done
 
-# Issue 4: the release Demo under valgrind memcheck over the hostile files, the bad corpus
+# The release Demo under valgrind memcheck over the hostile files, the bad corpus
 # and the whole corpus, one run per folder (~30 s in all); any memcheck error fails. The
-# one suppression, Scripts/valgrind.supp, is explained there and in the README.
+# one suppression, Scripts/valgrind.supp, is explained there and in docs/Testing.md.
 VALGRIND_FOLDERS ?= $(SHARED)/hostile $(SHARED)/corpus/bad $(SHARED)/corpus
 valgrind-replay: deps
 	@dpkg-query -W -f='$${Status}' valgrind 2>/dev/null | grep -q "ok installed" || { \
@@ -172,7 +178,7 @@ valgrind-replay: deps
 	VALGRIND_LOGS=.build-valgrind Scripts/valgrind-replay.sh --demo .build/release/Demo \
 	  $(wildcard $(VALGRIND_FOLDERS))
 
-# Issue 4: every regular file (DESIGN §1's skips aside) of the hostile folders, the bad
+# Every regular file (hidden names, NAS folders and AppleDouble files aside) of the hostile folders, the bad
 # corpus and the whole corpus listed exactly once, each broken one with a problem (judged
 # with exiftool), no stderr.
 every-file: deps

@@ -19,16 +19,20 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // gexiv2's own pkg-config file pulls in gio-2.0, whose flags carry `-pthread`, which
+    // SwiftPM refuses with a warning on every build (consumers' too). gexiv2's headers sit
+    // in the default include path and need only glib's and gobject's, which
+    // gobject-2.0.pc gives without `-pthread`; the shim links gexiv2 itself (below).
     .systemLibrary(
       name: "CGExiv2",
-      pkgConfig: "gexiv2",
+      pkgConfig: "gobject-2.0",
       providers: [.apt(["libgexiv2-dev"])]
     ),
-    // The catch-all C++ wall around gexiv2 (ROBUSTNESS §0.1): plain-C header, every body
-    // in try/catch(...).
+    // The catch-all C++ wall around gexiv2: plain-C header, every body in try/catch(...).
     .target(
       name: "CGExiv2Shim",
-      dependencies: ["CGExiv2"]
+      dependencies: ["CGExiv2"],
+      linkerSettings: [.linkedLibrary("gexiv2")]
     ),
     // A per-thread arena for libexif's many small allocations (LibExifReader).
     .target(

@@ -6,8 +6,8 @@
 # reports tolerated are those in Scripts/valgrind.supp, each explained there.
 #
 # Leaks are not checked unless VALGRIND_LEAK_CHECK=full: then a definite leak fails the
-# run too. exiv2 0.27.6 leaks a few bytes per XMP namespace it registers (README,
-# Robustness), through gexiv2_metadata_open_buf, so that run is not clean.
+# run too. exiv2 0.27.6 leaks a few bytes per XMP namespace it registers (docs/Testing.md,
+# Valgrind), through gexiv2_metadata_open_buf, so that run is not clean.
 #
 # Usage: Scripts/valgrind-replay.sh [--demo PATH] FOLDER...
 # Logs go to $VALGRIND_LOGS (default .build-valgrind/), one per folder.

@@ -40,6 +40,40 @@ public struct AssetResource: Sendable, Hashable {
 /// One shot in the library, with everything read from its file(s) — or one file no
 /// reader takes (a `.psd`, a text file), listed with an ``AssetProblem/Code/unsupported``
 /// problem and never read.
+///
+/// ## Overview
+///
+/// An asset is a value: reading its properties never touches the disk, and it can be
+/// sent to any task. It is made of one or more files, its ``resources``: the primary file
+/// (``path``), for a Live Photo the movie that goes with the still, and any sidecars
+/// (`.xmp`, `.aae`, …) named after it, which are listed but never read.
+///
+/// ## When it was taken
+///
+/// ``creationDate`` is the best capture date the file offers, and says where it came
+/// from (``CaptureDate/source``): the EXIF original date, a QuickTime creation date, the
+/// movie header's UTC time, or, failing all of those, the file's modification time.
+/// ``metadata`` keeps every date that was read, with its offset and sub-seconds.
+///
+/// ## Problems
+///
+/// A file that cannot be read, or only in part, is still an asset: ``problems`` says
+/// what went wrong and everything that could be read is kept. A file no reader takes is
+/// an asset whose ``isMedia`` is `false`.
+///
+/// ## Identity
+///
+/// ``id`` and ``url`` derive from the primary file's path relative to the library root,
+/// so they stay the same from one run to the next while the file keeps its name.
+/// ``AssetsLibrary/asset(for:)`` finds an asset again by its URL and
+/// ``AssetsLibrary/asset(at:)`` by the path of any of its files.
+///
+/// ## Progress and the main actor
+///
+/// Assets are delivered by ``AssetsLibrary``, whose progress closures run isolated to the
+/// main actor, which on Linux is not the main thread after the first `await`
+/// (`Thread.isMainThread` is `false` there); see ``AssetsLibrary`` for what that means
+/// and how to wait for the work to finish.
 public struct Asset: Sendable, Hashable, Identifiable {
   /// A stable identifier derived from the primary file's path relative to the root.
   public let id: UUID

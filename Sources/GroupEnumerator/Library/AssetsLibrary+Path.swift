@@ -1,0 +1,61 @@
+import Foundation
+
+extension AssetsLibrary {
+  /// Finds the asset one of whose files is at `path`.
+  ///
+  /// The path is relative to the library root, as in ``Asset/path`` and
+  /// ``AssetResource/path``: `DCIM/100APPLE/IMG_0100.JPG`, never `/srv/photos/…` and
+  /// without `./`. Any of an asset's resources finds it: the movie of a Live Photo and a
+  /// sidecar (`IMG_0200.AAE`) give the Live Photo, as its still does.
+  ///
+  /// ```swift
+  /// if let asset = try await library.asset(at: LibraryPath("DCIM/100APPLE/IMG_0200.MOV")) {
+  ///   print(asset.type)  // livePhoto
+  /// }
+  /// ```
+  ///
+  /// Only the group that holds `path` is considered, and only that file (with the other
+  /// half of its Live Photo, when it may have one) is read, so a lookup costs one walk and
+  /// one or two file reads.
+  ///
+  /// - Parameter path: A file's path relative to the library root, compared byte for byte.
+  /// - Returns: The asset, or `nil` when no listed file is at `path` (nothing there, a
+  ///   folder, a hidden or skipped file, or a symbolic link).
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
+  ///   ``LibraryError/cancelled``.
+  public func asset(at path: LibraryPath) async throws(LibraryError) -> Asset? {
+    let cancellation = CancellationFlag()
+    let library = self
+    let result: Result<(LibraryRoot, LibraryScan), LibraryError> =
+      await withTaskCancellationHandler {
+        do throws(LibraryError) {
+          return .success(try await library.scan(cancellation: cancellation))
+        } catch {
+          return .failure(error)
+        }
+      } onCancel: {
+        cancellation.set()
+      }
+    let (root, scan) = try result.get()
+    if Task.isCancelled { throw .cancelled }
+    let holds: @Sendable (ScannedFile) -> Bool = { file in
+      file.path == path || file.sidecars.contains { $0.path == path }
+    }
+    guard let group = scan.groups.first(where: { $0.files.contains(where: holds) }) else {
+      return nil
+    }
+    var queue = try await GroupQueue.prepare(
+      group: group, filter: .all, fileSelection: holds, rootDescriptor: root.descriptor,
+      width: options.maximumConcurrency)
+    while !queue.isEmpty {
+      let assets = try await queue.nextBatch(
+        size: 2, rootDescriptor: root.descriptor, width: options.maximumConcurrency)
+      if let asset = assets.first(where: { $0.resources.contains { $0.path == path } }) {
+        withExtendedLifetime(root) {}
+        return asset
+      }
+    }
+    withExtendedLifetime(root) {}
+    return nil
+  }
+}

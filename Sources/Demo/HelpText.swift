@@ -1,8 +1,10 @@
+import GroupEnumerator
+
 /// The `--help` texts, laid out as swift-argument-parser lays them out, and the usage
 /// lines shown with usage errors.
 enum HelpText {
   /// The version `--version` prints.
-  static let version = "GroupEnumerator Demo 0.1.0"
+  static let version = "GroupEnumerator Demo \(groupEnumeratorVersion)"
 
   /// The usage line of `command`, without the `USAGE: ` or `Usage: ` prefix.
   static func usage(_ command: DemoOptions.Command) -> String {

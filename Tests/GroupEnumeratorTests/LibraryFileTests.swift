@@ -128,13 +128,13 @@ import Testing
     let descriptor = try BeneathOpener.openFileByComponents(
       in: root.descriptor, relativePath: Array("real/a.jpg".utf8),
       displayPath: LibraryPath("real/a.jpg"))
-    #expect(descriptor >= 0)
-    close(descriptor)
+    #expect(try descriptor.status().kind == .regular)
+    descriptor.close()
     for path in ["linked/a.jpg", "real/b.jpg"] {
       #expect(throws: AssetProblem.self) {
         let leaked = try BeneathOpener.openFileByComponents(
           in: root.descriptor, relativePath: Array(path.utf8), displayPath: LibraryPath(path))
-        close(leaked)
+        leaked.close()
       }
     }
   }

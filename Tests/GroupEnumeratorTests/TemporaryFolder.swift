@@ -43,7 +43,7 @@ final class TemporaryFolder {
     for component in relative.utf8.split(separator: UInt8(ascii: "/")) {
       partial += (partial.isEmpty ? [] : [UInt8(ascii: "/")]) + component
       if mkdir(cString(absolute(partial)), 0o755) != 0, errno != EEXIST {
-        throw SetupError(description: "mkdir \(relative): \(SystemError.describe(errno))")
+        throw SetupError(description: "mkdir \(relative): \(Errno.current)")
       }
     }
   }
@@ -57,40 +57,40 @@ final class TemporaryFolder {
   func write(bytes relative: [UInt8], _ content: [UInt8]) throws {
     let descriptor = open(cString(absolute(relative)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else {
-      throw SetupError(description: "create \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "create \(relative): \(Errno.current)")
     }
     defer { close(descriptor) }
     let written = content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     guard written == content.count else {
-      throw SetupError(description: "write \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "write \(relative): \(Errno.current)")
     }
   }
 
   /// Makes a symbolic link at `relative` whose target text is `target`.
   func symlink(_ relative: String, to target: String) throws {
     guard Glibc.symlink(target, absolute(relative)) == 0 else {
-      throw SetupError(description: "symlink \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "symlink \(relative): \(Errno.current)")
     }
   }
 
   /// Makes a FIFO.
   func fifo(_ relative: String) throws {
     guard mkfifo(absolute(relative), 0o644) == 0 else {
-      throw SetupError(description: "mkfifo \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "mkfifo \(relative): \(Errno.current)")
     }
   }
 
   /// Changes a file's or folder's mode.
   func setMode(_ relative: String, _ mode: mode_t) throws {
     guard chmod(relative.isEmpty ? path : absolute(relative), mode) == 0 else {
-      throw SetupError(description: "chmod \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "chmod \(relative): \(Errno.current)")
     }
   }
 
   /// Removes a file.
   func remove(_ relative: String) throws {
     guard unlink(absolute(relative)) == 0 else {
-      throw SetupError(description: "unlink \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "unlink \(relative): \(Errno.current)")
     }
   }
 
@@ -109,7 +109,7 @@ final class TemporaryFolder {
       if let stream = opendir(cPath) {
         var names: [[UInt8]] = []
         while let entry = readdir(stream) {
-          let name = LibraryWalk.name(of: entry)
+          let name = DirectoryStream.name(of: entry)
           if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
         }
         closedir(stream)

@@ -90,7 +90,7 @@ public final class AssetRepresentation: Sendable {
     }
     guard length > 0, let start = Int(exactly: offset) else { return 0 }
     let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(length, buffer.count)])
-    return try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: path) {
+    return try LibraryFile.withOpened(root: root, path: path) {
       file throws(AssetProblem) -> Int in
       try file.read(into: target, at: start)
     }
@@ -202,7 +202,7 @@ extension AssetsLibrary {
       if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(
-            of: resource.path, format: format, rootDescriptor: root.descriptor)
+            of: resource.path, format: format, rootDescriptor: root.descriptor.rawValue)
         } else {
           metadata = MediaMetadata()
         }

@@ -121,11 +121,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var name: String { path.lastComponent }
 
   /// The primary file's extension as written (`JPG`, `heic`), or empty.
-  public var fileExtension: String {
-    let name = path.lastComponentBytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
-    return LibraryPath.escape(Array(name[(dot + 1)...]))
-  }
+  public var fileExtension: String { path.fileExtension }
 
   /// `assets-library://asset/asset.JPG?id=<UUID>&ext=JPG`.
   public var url: URL { URL(string: urlString) ?? URL(fileURLWithPath: "/") }

@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// A folder under the system's temporary directory, made for one test and removed
-/// (permissions restored first) when the value goes away. Names are bytes, so tests can
-/// make names that are not valid UTF-8.
+/// (permissions restored first) when the value goes away or on ``remove()``. Names are
+/// bytes, so tests can make names that are not valid UTF-8. The one temporary-folder
+/// helper of the tests: libraries built from sample files use ``add(_:as:)``.
 final class TemporaryFolder {
   /// The folder's absolute path.
   let path: String
@@ -26,6 +27,30 @@ final class TemporaryFolder {
   }
 
   deinit {
+    TemporaryFolder.remove(Array(path.utf8))
+  }
+
+  /// The folder as a URL, for ``AssetsLibrary/init(root:options:)``.
+  var root: URL { URL(fileURLWithPath: path) }
+
+  /// Copies the sample file at `fixture` (relative to `Fixtures/Library`, see ``Sample``)
+  /// to `relative`, making missing folders.
+  func add(_ fixture: String, as relative: String) throws {
+    let destination = root.appendingPathComponent(relative)
+    try FileManager.default.createDirectory(
+      at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Sample.library.appendingPathComponent(fixture), to: destination)
+  }
+
+  /// Writes `content` to `relative`, making missing folders.
+  func write(_ content: [UInt8], as relative: String) throws {
+    try makeFolder(String(relative.split(separator: "/").dropLast().joined(separator: "/")))
+    try write(relative, content)
+  }
+
+  /// Removes the folder now rather than when the value goes away.
+  func remove() {
     TemporaryFolder.remove(Array(path.utf8))
   }
 

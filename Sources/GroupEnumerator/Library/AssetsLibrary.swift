@@ -36,7 +36,8 @@ public final class AssetsLibrary: Sendable {
     /// Folders that could not be listed, with the reason; their files are missing
     /// from ``assets``.
     public let folderProblems: [LibraryPath: AssetProblem]
-    /// How long each phase of the enumeration took, and how often it reported progress.
+    /// Diagnostics: how long each phase of the enumeration took, and how often it
+    /// reported progress (see ``EnumerationStatistics``).
     public let statistics: EnumerationStatistics
   }
 

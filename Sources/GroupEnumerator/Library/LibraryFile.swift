@@ -28,8 +28,8 @@ final class LibraryFile: ByteSource {
   /// file on every path.
   ///
   /// No component of `path` may be a symbolic link, `.` or `..`: the file is always
-  /// inside the root folder. `body` runs while `root` is alive, so the root descriptor
-  /// cannot be closed under it.
+  /// inside the root folder. Holding `root` (not its descriptor) keeps the descriptor open
+  /// while `body` runs.
   ///
   /// - Parameters:
   ///   - root: The library's open root folder.
@@ -42,10 +42,8 @@ final class LibraryFile: ByteSource {
     root: LibraryRoot, path: LibraryPath,
     _ body: (LibraryFile) throws(AssetProblem) -> Result
   ) throws(AssetProblem) -> Result {
-    try withExtendedLifetime(root) { () throws(AssetProblem) -> Result in
-      try withOpened(
-        directory: root.descriptor, relativePath: path.bytes, displayPath: path, body)
-    }
+    // `root` is alive for the whole call (the caller holds it), so its descriptor is too.
+    try withOpened(directory: root.descriptor, relativePath: path.bytes, displayPath: path, body)
   }
 
   /// ``withOpened(root:path:_:)`` for callers that hold the root's raw descriptor and keep

@@ -10,7 +10,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check clean bench bench-cold bench-libraries bench-deps
+.PHONY: demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -93,6 +93,12 @@ lookup-check: deps
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus \
 	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
+
+# The Demo's JSON `legacy` object equals Asset.legacyDictionary for every photo of the
+# corpus, the bad corpus and the hostile files (LegacyJSONTests, run over them).
+legacy-check: build
+	GROUPENUMERATOR_LEGACY_LIBRARIES=$(subst $(eval) ,:,$(wildcard $(SHARED)/corpus $(SHARED)/corpus/bad $(SHARED)/hostile)) \
+	  $(SWIFT) test --skip-build --filter LegacyJSONTests
 
 # The benchmark (docs/Performance.md): synthetic libraries outside the repo (made once, reused), the Demo
 # in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3,

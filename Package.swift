@@ -39,9 +39,14 @@ let package = Package(
       name: "CLibExifArena",
       dependencies: ["CLibExif"]
     ),
+    // The system calls Glibc does not wrap (openat2) or declares only under _GNU_SOURCE
+    // (O_PATH), for the OS layer in Library/System.
+    .target(name: "CSystemShim"),
     .target(
       name: "GroupEnumerator",
-      dependencies: ["CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CZlib"]
+      dependencies: [
+        "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSystemShim", "CZlib",
+      ]
     ),
     .executableTarget(
       name: "Demo",

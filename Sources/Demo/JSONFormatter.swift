@@ -209,31 +209,29 @@ enum JSONFormatter {
       json.key("photoGPS")
       writeLegacyGPS(of: asset, to: &json)
       json.key("photoDateTime")
-      json.string(asset.metadata.dateTime ?? "0")
+      json.string(asset.legacyDateTime)
     }
   }
 
-  /// `photoGPS`: unsigned degrees with their refs, or `"0.0"` strings without GPS.
+  /// `photoGPS`: ``Asset/legacyGPS`` (unsigned degrees with their refs, or `"0.0"`
+  /// strings without GPS), written in the order of DESIGN §4.
   private static func writeLegacyGPS(of asset: Asset, to writer: inout JSONWriter) {
     writer.object { json in
-      guard let location = asset.location else {
+      switch asset.legacyGPS {
+      case .coordinates(let latitude, let longitude):
         json.key("Latitude")
-        json.string(literal: "0.0")
+        json.number(latitude.degrees)
+        json.key("LatitudeRef")
+        json.string(latitude.reference)
         json.key("Longitude")
-        json.string(literal: "0.0")
-        return
-      }
-      json.key("Latitude")
-      json.number(abs(location.latitude))
-      json.key("LatitudeRef")
-      if location.latitude < 0 { json.string(literal: "S") } else { json.string(literal: "N") }
-      json.key("Longitude")
-      json.number(abs(location.longitude))
-      json.key("LongitudeRef")
-      if location.longitude < 0 {
-        json.string(literal: "W")
-      } else {
-        json.string(literal: "E")
+        json.number(longitude.degrees)
+        json.key("LongitudeRef")
+        json.string(longitude.reference)
+      case .missing:
+        json.key("Latitude")
+        json.string(LegacyGPS.missingCoordinateText)
+        json.key("Longitude")
+        json.string(LegacyGPS.missingCoordinateText)
       }
     }
   }

@@ -118,30 +118,8 @@ struct JSONWriter {
     startValue()
     guard let date else { return append("null") }
     buffer.append(UInt8(ascii: "\""))
-    appendDigits(date.year, 4)
-    buffer.append(UInt8(ascii: "-"))
-    appendDigits(date.month, 2)
-    buffer.append(UInt8(ascii: "-"))
-    appendDigits(date.day, 2)
-    buffer.append(UInt8(ascii: "T"))
-    appendDigits(date.hour, 2)
-    buffer.append(UInt8(ascii: ":"))
-    appendDigits(date.minute, 2)
-    buffer.append(UInt8(ascii: ":"))
-    appendDigits(date.second, 2)
-    if var subsecond = date.subsecond {
-      buffer.append(UInt8(ascii: "."))
-      subsecond.withUTF8 { JSONWriter.appendEscaped($0, to: buffer) }
-    }
-    switch date.zone {
-    case .utc: buffer.append(UInt8(ascii: "Z"))
-    case .offset(let seconds):
-      buffer.append(seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-      appendDigits(abs(seconds) / 3600, 2)
-      buffer.append(UInt8(ascii: ":"))
-      appendDigits(abs(seconds) % 3600 / 60, 2)
-    case .unknown: break
-    }
+    // ISO 8601 text is digits, `-`, `:`, `T`, `.`, `+` and `Z`: nothing to escape.
+    date.withISO8601UTF8 { buffer.append($0) }
     buffer.append(UInt8(ascii: "\""))
   }
 
@@ -219,19 +197,6 @@ struct JSONWriter {
       } while magnitude > 0
       buffer.append(UnsafeBufferPointer(rebasing: digits[start...]))
     }
-  }
-
-  /// `value` (not negative) in decimal, left-padded with zeros to `width` digits.
-  private mutating func appendDigits(_ value: Int, _ width: Int) {
-    guard value >= 0 else { return appendDecimal(Int64(value)) }
-    var length = 1
-    var rest = value / 10
-    while rest > 0 {
-      length += 1
-      rest /= 10
-    }
-    for _ in length..<max(length, width) { buffer.append(UInt8(ascii: "0")) }
-    appendDecimal(Int64(value))
   }
 
   /// `text` as a JSON string: quotes and backslashes escaped, control characters as

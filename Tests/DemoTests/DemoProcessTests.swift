@@ -248,7 +248,7 @@ func snapshot(_ root: String) throws -> [Entry] {
     guard status.st_mode & S_IFMT == S_IFDIR, let stream = opendir(cPath) else { continue }
     defer { closedir(stream) }
     while let entry = readdir(stream) {
-      let name = LibraryWalk.name(of: entry)
+      let name = DirectoryStream.name(of: entry)
       if name != [0x2E], name != [0x2E, 0x2E] { pending.append(path + [0x2F] + name) }
     }
   }

@@ -4,7 +4,7 @@ import Testing
 @testable import GroupEnumerator
 
 @Suite struct AssetRepresentationTests {
-  let library = AssetsLibrary(root: TestLibrary.fixtures)
+  let library = AssetsLibrary(root: Sample.library)
 
   /// The fixture asset whose primary file is at `path`.
   func asset(_ path: String) async throws -> Asset {
@@ -118,7 +118,7 @@ import Testing
     let representation = try await library.defaultRepresentation(
       for: asset(Sample.photoWithGPS))
     let file = try Data(
-      contentsOf: TestLibrary.fixtures.appendingPathComponent(Sample.photoWithGPS))
+      contentsOf: Sample.library.appendingPathComponent(Sample.photoWithGPS))
     var buffer = [UInt8](repeating: 0xEE, count: 8192)
     let count = try buffer.withUnsafeMutableBytes {
       try representation.getBytes(into: $0, fromOffset: offset, length: length)

@@ -50,7 +50,7 @@ func readWhileChanging(
   read: (ChangingSource) -> MediaMetadata
 ) throws -> (metadata: MediaMetadata, reads: Int) {
   let root = try LibraryRoot(path: folder.path)
-  return try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: LibraryPath(path)) {
+  return try LibraryFile.withOpened(root: root, path: LibraryPath(path)) {
     file throws(AssetProblem) in
     let source = ChangingSource(file, changeBefore: changeBefore, change: change)
     return (read(source), source.readCount)

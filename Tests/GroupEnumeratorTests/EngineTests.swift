@@ -27,8 +27,8 @@ import Testing
 
 @Suite struct EngineTests {
   /// A library of three groups: Camera Roll (2), `B album` (1), `a album/inner` (2).
-  func threeGroupLibrary() throws -> TestLibrary {
-    let library = try TestLibrary()
+  func threeGroupLibrary() throws -> TemporaryFolder {
+    let library = try TemporaryFolder()
     try library.add(Sample.photoWithGPS, as: "root1.jpg")
     try library.add(Sample.movie, as: "DCIM/100TEST/clip.MOV")
     try library.add(Sample.photoWithoutMetadata, as: "B album/photo.jpg")
@@ -87,7 +87,7 @@ import Testing
   }
 
   @Test func aFileListedWithoutStatusGetsTheSizeAndTimeOfItsOpenDescriptor() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "a.jpg")
     let path = library.root.appendingPathComponent("a.jpg").path
@@ -119,7 +119,7 @@ import Testing
   /// reader then sniffs the content, which picks the reader (a movie never reaches
   /// gexiv2), and the mismatch is reported.
   @Test func aMovieNamedLikeAPhotoIsCountedByNameAndReadAsAMovie() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.movie, as: "movie.jpg")
     try library.add(Sample.photoWithGPS, as: "photo.mov")
@@ -186,7 +186,7 @@ import Testing
   }
 
   @Test func missingRootThrowsRootNotFound() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     let missing = library.root.appendingPathComponent("never-created")
     await #expect(throws: LibraryError.rootNotFound(path: missing.path)) {
@@ -195,7 +195,7 @@ import Testing
   }
 
   @Test func rootThatIsAFileThrowsRootNotADirectory() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "file.jpg")
     let file = library.root.appendingPathComponent("file.jpg")
@@ -205,7 +205,7 @@ import Testing
   }
 
   @Test func cancellationEndsWithCancelled() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     for index in 0..<400 {
       try library.add(Sample.photoWithGPS, as: "many/\(index).jpg")

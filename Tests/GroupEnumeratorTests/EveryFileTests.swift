@@ -197,7 +197,7 @@ import Testing
 
   @Test(arguments: ["IMG_5.MOV", "IMG_5_HEVC.MOV"])
   @MainActor func aLivePhotoKeepsItsSidecars(movieName: String) async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.liveStill, as: "Live/IMG_5.HEIC")
     try library.add(Sample.liveMovie, as: "Live/\(movieName)")
@@ -226,7 +226,7 @@ import Testing
   @Test @MainActor func aSidecarOfAnUnconfirmedPairStaysWithTheStill() async throws {
     // Named like a Live Photo, but the still has no date to confirm it: two assets, and
     // the sidecar, named after both, goes with the still.
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithoutMetadata, as: "IMG_8.JPG")
     try library.add(Sample.liveMovie, as: "IMG_8.MOV")
@@ -240,7 +240,7 @@ import Testing
 
   @Test @MainActor func aFileNamedLikeAStillIsNeverHalfOfALivePhoto() async throws {
     // IMG_5.txt shares the pair's base name; it must not make the still ambiguous.
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.liveStill, as: "IMG_5.HEIC")
     try library.add(Sample.liveMovie, as: "IMG_5.MOV")
@@ -295,7 +295,7 @@ import Testing
 
   @Test @MainActor func theSampleLibraryListsItsSidecarsAndNotes() async throws {
     // Fixtures/README.md: 16 assets, two sidecars, notes.txt listed with a problem.
-    let contents = try await AssetsLibrary(root: TestLibrary.fixtures).enumerate()
+    let contents = try await AssetsLibrary(root: Sample.library).enumerate()
     #expect(contents.assets.count == 16)
     let withSidecars = contents.assets.filter { $0.resources.contains { $0.role == .sidecar } }
     #expect(

@@ -334,7 +334,7 @@ private func gpsTIFF(
 @Suite struct Exiv2EngineTests {
   /// The engine sends allowlisted stills to gexiv2 and keeps a hostile one as an asset.
   @Test func engineReadsStillsThroughGexiv2AndSurvivesTheHostileWebP() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.write(try still("north-east.png"), as: "north-east.png")
     try library.write(try still("south-west.tiff"), as: "Trips/south-west.tiff")

@@ -91,7 +91,7 @@ import Testing
 
   @Test func aLivePhotoIsOneAssetOnlyWhenBothHalvesAreSelected() async throws {
     let library = AssetsLibrary(
-      root: TestLibrary.fixtures,
+      root: Sample.library,
       options: LibraryOptions(selection: FileSelection(extensions: ["heic", "MOV"])))
     let contents = try await library.enumerate()
     #expect(
@@ -103,7 +103,7 @@ import Testing
     #expect(groups.last?.counts == [.video: 1, .livePhoto: 1])
 
     let stillsOnly = AssetsLibrary(
-      root: TestLibrary.fixtures,
+      root: Sample.library,
       options: LibraryOptions(selection: FileSelection(extensions: ["heic"])))
     let stills = try await stillsOnly.enumerate()
     #expect(stills.assets.map(\.path.escaped) == ["DCIM/100APPLE/IMG_0200.HEIC"])

@@ -344,7 +344,7 @@ private func spatialExtents(_ width: UInt32, _ height: UInt32) throws -> ImageSp
 @Suite struct HEIFAssetReaderTests {
   /// HEIC and AVIF go to the HEIF reader; a file without `meta` is reported, not guessed.
   @Test func heifStillsAreReadByTheHEIFReader() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.write(try resource("Exiv2/south-east.heic"), as: "DCIM/100TEST/IMG_0001.HEIC")
     try library.write(try resource("HEIF/north-west.avif"), as: "DCIM/100TEST/IMG_0002.AVIF")

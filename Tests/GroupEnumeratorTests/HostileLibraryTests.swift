@@ -15,7 +15,7 @@ import Testing
 
 /// The bytes of a committed sample file.
 func sampleBytes(_ fixture: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(fixture)))
+  [UInt8](try Data(contentsOf: Sample.library.appendingPathComponent(fixture)))
 }
 
 /// Enumerates `folder` with `width` readers.
@@ -579,7 +579,7 @@ final class RunHandle: Sendable {
   func concurrentRunsOfOneLibraryAgreeWithASerialRun() async throws {
     let folder = try TemporaryFolder()
     try FileManager.default.removeItem(atPath: folder.path)
-    try FileManager.default.copyItem(atPath: TestLibrary.fixtures.path, toPath: folder.path)
+    try FileManager.default.copyItem(atPath: Sample.library.path, toPath: folder.path)
     try folder.write("Broken/noise.jpg", SampleBytes.noise(count: 4096))
     try folder.fifo("Broken/fifo.jpg")
     let root = URL(fileURLWithPath: folder.path)

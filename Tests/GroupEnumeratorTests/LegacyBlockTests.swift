@@ -13,8 +13,8 @@ import Testing
 
 @Suite @MainActor struct LegacyBlockTests {
   /// Camera Roll (photo + video), `Album` (3 photos + 1 video), `Other` (1 photo).
-  func library() throws -> TestLibrary {
-    let library = try TestLibrary()
+  func library() throws -> TemporaryFolder {
+    let library = try TemporaryFolder()
     try library.add(Sample.photoWithGPS, as: "IMG_1.jpg")
     try library.add(Sample.movie, as: "IMG_2.MOV")
     try library.add(Sample.photoWithGPS, as: "Album/a.jpg")
@@ -150,7 +150,7 @@ import Testing
   }
 
   @Test func aMissingLibraryCallsFailureOnceAndNoBlock() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     let missing = library.root.appendingPathComponent("missing")
     let walk = await walk(missing)
@@ -198,7 +198,7 @@ import Testing
   }
 
   @Test func thumbnailsAreTheEmbeddedBytesOrSayThereIsNone() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add("Trips/Kyoto 2019/trip-02.jpg", as: "with.jpg")
     try library.add(Sample.photoWithoutMetadata, as: "without.jpg")

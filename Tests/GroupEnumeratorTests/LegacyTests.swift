@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test @MainActor func emptyLibrarySucceedsOnceWithNothing() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     let outcome = await run(library.root)
     #expect(outcome.successes.count == 1)
@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test @MainActor func lastFileAVideoStillSucceedsOnce() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "Album/a.jpg")
     try library.add(Sample.mp4, as: "Album/z.mp4")
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test @MainActor func onlyPhotosAreHandedOverNotFilesNoReaderTakes() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "Album/a.jpg")
     try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/a.xmp")
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test @MainActor func onlyAVideoSucceedsOnceWithNothing() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.movie, as: "clip.MOV")
     let outcome = await run(library.root)
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test @MainActor func lastFileBrokenStillSucceedsOnce() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "a.jpg")
     try library.add(Sample.truncatedJPEG, as: "z.jpg")
@@ -94,7 +94,7 @@ import Testing
   }
 
   @Test @MainActor func missingLibraryFailsOnce() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     let missing = library.root.appendingPathComponent("nope")
     let outcome = await run(missing)
@@ -104,7 +104,7 @@ import Testing
   }
 
   @Test @MainActor func libraryThatIsAFileFailsOnce() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "a.jpg")
     let file = library.root.appendingPathComponent("a.jpg")
@@ -114,7 +114,7 @@ import Testing
   }
 
   @Test @MainActor func cancellingFromProgressFailsOnceWithCancelled() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     for index in 0..<300 { try library.add(Sample.photoWithGPS, as: "\(index).jpg") }
     let outcome = await run(library.root, cancelAfterFirstProgress: true)
@@ -125,7 +125,7 @@ import Testing
   }
 
   @Test @MainActor func dictionaryHasExactlyTheLegacyKeys() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "gps.jpg")
     try library.add(Sample.photoWithoutMetadata, as: "plain.jpg")

@@ -15,7 +15,7 @@ import Testing
   ) throws -> Result<[UInt8], AssetProblem> {
     let root = try LibraryRoot(path: folder.path)
     do {
-      return .success(try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: path, body))
+      return .success(try LibraryFile.withOpened(root: root, path: path, body))
     } catch {
       return .failure(error)
     }
@@ -42,7 +42,7 @@ import Testing
     try folder.write("Trips/Kyoto/a.jpg", (0..<100).map(UInt8.init))
     let root = try LibraryRoot(path: folder.path)
     try LibraryFile.withOpened(
-      rootDescriptor: root.descriptor, path: LibraryPath("Trips/Kyoto/a.jpg")
+      root: root, path: LibraryPath("Trips/Kyoto/a.jpg")
     ) { file throws(AssetProblem) in
       #expect(file.count == 100)
       #expect(try file.bytes(at: 0, length: 4) == [0, 1, 2, 3])
@@ -64,7 +64,7 @@ import Testing
     let root = try LibraryRoot(path: folder.path)
     let absolute = folder.absolute("a.jpg")
     let got = try LibraryFile.withOpened(
-      rootDescriptor: root.descriptor, path: LibraryPath("a.jpg")
+      root: root, path: LibraryPath("a.jpg")
     ) { file throws(AssetProblem) in
       _ = truncate(absolute, 10)
       return (file.count, try file.bytes(at: 0, length: 1000), try file.bytes(at: 500, length: 10))
@@ -128,13 +128,13 @@ import Testing
     let descriptor = try BeneathOpener.openFileByComponents(
       in: root.descriptor, relativePath: Array("real/a.jpg".utf8),
       displayPath: LibraryPath("real/a.jpg"))
-    #expect(descriptor >= 0)
-    close(descriptor)
+    #expect(try descriptor.status().kind == .regular)
+    descriptor.close()
     for path in ["linked/a.jpg", "real/b.jpg"] {
       #expect(throws: AssetProblem.self) {
         let leaked = try BeneathOpener.openFileByComponents(
           in: root.descriptor, relativePath: Array(path.utf8), displayPath: LibraryPath(path))
-        close(leaked)
+        leaked.close()
       }
     }
   }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct LivePhotoTests {
   func enumerate(
-    _ library: TestLibrary, filter: AssetFilter = .all
+    _ library: TemporaryFolder, filter: AssetFilter = .all
   ) async throws -> ([Asset], ProgressLog) {
     let log = ProgressLog()
     let assets = try await AssetsLibrary(root: library.root).enumerate(filter: filter) {
@@ -16,7 +16,7 @@ import Testing
 
   @Test(arguments: ["IMG_5.MOV", "IMG_5_HEVC.MOV", "img_5.mov"])
   func aStillAndAMovieOfOneShotAreOneLivePhoto(movieName: String) async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.liveStill, as: "Live/IMG_5.HEIC")
     try library.add(Sample.liveMovie, as: "Live/\(movieName)")
@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func aHealthyStillWithoutADateIsNotPairedByNameAlone() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithoutMetadata, as: "IMG_8.JPG")
     try library.add(Sample.liveMovie, as: "IMG_8.MOV")
@@ -44,7 +44,7 @@ import Testing
   }
 
   @Test func filtersCountALivePhotoAsAPhotoNotAVideo() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.liveStill, as: "IMG_5.HEIC")
     try library.add(Sample.liveMovie, as: "IMG_5.MOV")
@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func capturesFarApartStayTwoAssets() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     // The still was taken in 2019 (+09:00), the movie in 2021 (+09:00).
     try library.add(Sample.photoWithGPS, as: "IMG_7.JPG")
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func aPairWithABrokenStillIsStillOnePairWithTheProblemReported() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.truncatedJPEG, as: "IMG_9.JPG")
     try library.add(Sample.movie, as: "IMG_9.MOV")
@@ -83,10 +83,10 @@ import Testing
   }
 
   @Test func aBrokenMovieIsNamedInTheProblem() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.liveStill, as: "IMG_3.HEIC")
-    let movie = try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(Sample.liveMovie))
+    let movie = try Data(contentsOf: Sample.library.appendingPathComponent(Sample.liveMovie))
     try library.write(Array(movie.prefix(40)), as: "IMG_3.MOV")
     let (assets, _) = try await enumerate(library)
     let live = try #require(assets.first)
@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func twoStillsOfOneNameAreNotPairedWithTheMovie() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithoutMetadata, as: "IMG_4.JPG")
     try library.add(Sample.photoWithoutMetadata, as: "IMG_4.jpeg")
@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func halvesInDifferentFoldersAreNotPaired() async throws {
-    let library = try TestLibrary()
+    let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithoutMetadata, as: "DCIM/100A/IMG_6.JPG")
     try library.add(Sample.movie, as: "DCIM/100B/IMG_6.MOV")

@@ -46,7 +46,7 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
   for index in result.groups.indices {
     result.groups[index].files = result.groups[index].files.map { file in
       guard file.needsSniffing else { return file }
-      return AssetReader.sniffAndRead(file, rootDescriptor: libraryRoot.descriptor).0
+      return AssetReader.sniffAndRead(file, rootDescriptor: libraryRoot.descriptor.rawValue).0
     }
   }
   return result
@@ -206,7 +206,7 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
     #expect(file.path.escaped == "bad%FF%FE.jpg")
     #expect(file.format == .jpeg)
     let root = try LibraryRoot(path: folder.path)
-    let header = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: file.path) {
+    let header = try LibraryFile.withOpened(root: root, path: file.path) {
       file throws(AssetProblem) in try file.bytes(at: 0, length: 3)
     }
     #expect(header == [0xFF, 0xD8, 0xFF])

@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// A folder under the system's temporary directory, made for one test and removed
-/// (permissions restored first) when the value goes away. Names are bytes, so tests can
-/// make names that are not valid UTF-8.
+/// (permissions restored first) when the value goes away or on ``remove()``. Names are
+/// bytes, so tests can make names that are not valid UTF-8. The one temporary-folder
+/// helper of the tests: libraries built from sample files use ``add(_:as:)``.
 final class TemporaryFolder {
   /// The folder's absolute path.
   let path: String
@@ -29,6 +30,30 @@ final class TemporaryFolder {
     TemporaryFolder.remove(Array(path.utf8))
   }
 
+  /// The folder as a URL, for ``AssetsLibrary/init(root:options:)``.
+  var root: URL { URL(fileURLWithPath: path) }
+
+  /// Copies the sample file at `fixture` (relative to `Fixtures/Library`, see ``Sample``)
+  /// to `relative`, making missing folders.
+  func add(_ fixture: String, as relative: String) throws {
+    let destination = root.appendingPathComponent(relative)
+    try FileManager.default.createDirectory(
+      at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Sample.library.appendingPathComponent(fixture), to: destination)
+  }
+
+  /// Writes `content` to `relative`, making missing folders.
+  func write(_ content: [UInt8], as relative: String) throws {
+    try makeFolder(String(relative.split(separator: "/").dropLast().joined(separator: "/")))
+    try write(relative, content)
+  }
+
+  /// Removes the folder now rather than when the value goes away.
+  func remove() {
+    TemporaryFolder.remove(Array(path.utf8))
+  }
+
   /// The absolute path of `relative`, as bytes.
   func absolute(_ relative: [UInt8]) -> [UInt8] {
     relative.isEmpty ? Array(path.utf8) : Array(path.utf8) + [UInt8(ascii: "/")] + relative
@@ -43,7 +68,7 @@ final class TemporaryFolder {
     for component in relative.utf8.split(separator: UInt8(ascii: "/")) {
       partial += (partial.isEmpty ? [] : [UInt8(ascii: "/")]) + component
       if mkdir(cString(absolute(partial)), 0o755) != 0, errno != EEXIST {
-        throw SetupError(description: "mkdir \(relative): \(SystemError.describe(errno))")
+        throw SetupError(description: "mkdir \(relative): \(Errno.current)")
       }
     }
   }
@@ -57,40 +82,40 @@ final class TemporaryFolder {
   func write(bytes relative: [UInt8], _ content: [UInt8]) throws {
     let descriptor = open(cString(absolute(relative)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard descriptor >= 0 else {
-      throw SetupError(description: "create \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "create \(relative): \(Errno.current)")
     }
     defer { close(descriptor) }
     let written = content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
     guard written == content.count else {
-      throw SetupError(description: "write \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "write \(relative): \(Errno.current)")
     }
   }
 
   /// Makes a symbolic link at `relative` whose target text is `target`.
   func symlink(_ relative: String, to target: String) throws {
     guard Glibc.symlink(target, absolute(relative)) == 0 else {
-      throw SetupError(description: "symlink \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "symlink \(relative): \(Errno.current)")
     }
   }
 
   /// Makes a FIFO.
   func fifo(_ relative: String) throws {
     guard mkfifo(absolute(relative), 0o644) == 0 else {
-      throw SetupError(description: "mkfifo \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "mkfifo \(relative): \(Errno.current)")
     }
   }
 
   /// Changes a file's or folder's mode.
   func setMode(_ relative: String, _ mode: mode_t) throws {
     guard chmod(relative.isEmpty ? path : absolute(relative), mode) == 0 else {
-      throw SetupError(description: "chmod \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "chmod \(relative): \(Errno.current)")
     }
   }
 
   /// Removes a file.
   func remove(_ relative: String) throws {
     guard unlink(absolute(relative)) == 0 else {
-      throw SetupError(description: "unlink \(relative): \(SystemError.describe(errno))")
+      throw SetupError(description: "unlink \(relative): \(Errno.current)")
     }
   }
 
@@ -109,7 +134,7 @@ final class TemporaryFolder {
       if let stream = opendir(cPath) {
         var names: [[UInt8]] = []
         while let entry = readdir(stream) {
-          let name = LibraryWalk.name(of: entry)
+          let name = DirectoryStream.name(of: entry)
           if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
         }
         closedir(stream)

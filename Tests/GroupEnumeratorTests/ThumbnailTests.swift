@@ -30,8 +30,9 @@ private func heic(tiff: [UInt8]) -> [UInt8] {
 
 @Suite struct ThumbnailTests {
   /// Writes `files` into a fresh library and reads it.
-  func read(_ files: [(String, [UInt8])]) async throws -> (TestLibrary, AssetsLibrary, [Asset]) {
-    let folder = try TestLibrary()
+  func read(_ files: [(String, [UInt8])]) async throws -> (TemporaryFolder, AssetsLibrary, [Asset])
+  {
+    let folder = try TemporaryFolder()
     for (name, bytes) in files { try folder.write(bytes, as: name) }
     let library = AssetsLibrary(root: folder.root)
     return (folder, library, try await library.enumerate().assets)
@@ -111,7 +112,7 @@ private func heic(tiff: [UInt8]) -> [UInt8] {
   }
 
   @Test func theBundledHEICAndPNGHaveNoThumbnailAndSaySo() async throws {
-    let library = AssetsLibrary(root: TestLibrary.fixtures)
+    let library = AssetsLibrary(root: Sample.library)
     let assets = try await library.enumerate().assets
     for path in [Sample.liveStill, "Screenshots/screenshot.png"] {
       let asset = try #require(assets.first { $0.path == LibraryPath(path) }, "\(path)")

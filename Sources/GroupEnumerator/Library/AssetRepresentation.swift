@@ -32,21 +32,9 @@ public final class AssetRepresentation: Sendable {
   public let pixelHeight: Int?
   /// The EXIF orientation, 1…8; 1 when the file records none (`orientation`).
   public let orientation: Int
-  /// The file's metadata under ImageIO's key names (`metadata`).
-  ///
-  /// Top level: `PixelWidth`, `PixelHeight` (the stored size, as ImageIO reports it) and
-  /// `Orientation` when recorded; then, each only when it has a value:
-  /// - `{TIFF}`: `DateTime` (the raw text), `Orientation`;
-  /// - `{Exif}`: `DateTimeOriginal`, `OffsetTimeOriginal`, `SubsecTimeOriginal`,
-  ///   `DateTimeDigitized`, `OffsetTimeDigitized`, `SubsecTimeDigitized` (dates as
-  ///   `YYYY:MM:DD HH:MM:SS` text), and `PixelXDimension`, `PixelYDimension` (here the
-  ///   stored pixel size, which is what the EXIF tags say in an unedited file);
-  /// - `{GPS}`: `Latitude`, `Longitude`, `Altitude` as unsigned `Double`s, with
-  ///   `LatitudeRef` (`N`/`S`), `LongitudeRef` (`E`/`W`) and `AltitudeRef` (`0` above sea
-  ///   level, `1` below).
-  ///
-  /// Values are `String`, `Int` or `Double`.
-  public let metadata: [String: any Sendable]
+  /// What the metadata reader found in this file (for a Live Photo's movie, the movie's
+  /// own). ``metadata`` is the same under ImageIO's key names.
+  public let mediaMetadata: MediaMetadata
 
   /// The open root folder every read goes through.
   private let root: LibraryRoot
@@ -58,11 +46,11 @@ public final class AssetRepresentation: Sendable {
     self.size = resource.fileSize
     self.format = resource.format
     self.uniformTypeIdentifier = UniformTypeIdentifier.identifier(
-      format: resource.format, fileExtension: AssetRepresentation.fileExtension(of: resource.path))
+      format: resource.format, fileExtension: resource.path.fileExtension)
     self.pixelWidth = metadata.displayedWidth
     self.pixelHeight = metadata.displayedHeight
     self.orientation = metadata.orientation ?? 1
-    self.metadata = AssetRepresentation.dictionary(of: metadata)
+    self.mediaMetadata = metadata
     self.root = root
   }
 
@@ -90,78 +78,10 @@ public final class AssetRepresentation: Sendable {
     }
     guard length > 0, let start = Int(exactly: offset) else { return 0 }
     let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(length, buffer.count)])
-    return try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: path) {
+    return try LibraryFile.withOpened(root: root, path: path) {
       file throws(AssetProblem) -> Int in
       try file.read(into: target, at: start)
     }
-  }
-
-  /// The extension of a path's last component as written, or empty.
-  private static func fileExtension(of path: LibraryPath) -> String {
-    let name = path.lastComponentBytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
-    return LibraryPath.escape(Array(name[(dot + 1)...]))
-  }
-
-  /// ImageIO's property dictionary for what a reader found.
-  static func dictionary(of metadata: MediaMetadata) -> [String: any Sendable] {
-    var top: [String: any Sendable] = [:]
-    if let width = metadata.pixelWidth, let height = metadata.pixelHeight {
-      top["PixelWidth"] = width
-      top["PixelHeight"] = height
-    }
-    var tiff: [String: any Sendable] = [:]
-    if let orientation = metadata.orientation {
-      top["Orientation"] = orientation
-      tiff["Orientation"] = orientation
-    }
-    if let dateTime = metadata.dateTime { tiff["DateTime"] = dateTime }
-    var exif: [String: any Sendable] = [:]
-    if let original = metadata.dateTimeOriginal {
-      add(
-        original, keys: ("DateTimeOriginal", "OffsetTimeOriginal", "SubsecTimeOriginal"), to: &exif)
-    }
-    if let digitized = metadata.dateTimeDigitized {
-      add(
-        digitized, keys: ("DateTimeDigitized", "OffsetTimeDigitized", "SubsecTimeDigitized"),
-        to: &exif)
-    }
-    if !exif.isEmpty, let width = metadata.pixelWidth, let height = metadata.pixelHeight {
-      exif["PixelXDimension"] = width
-      exif["PixelYDimension"] = height
-    }
-    var gps: [String: any Sendable] = [:]
-    if let location = metadata.location {
-      gps["Latitude"] = abs(location.latitude)
-      gps["LatitudeRef"] = location.latitude < 0 ? "S" : "N"
-      gps["Longitude"] = abs(location.longitude)
-      gps["LongitudeRef"] = location.longitude < 0 ? "W" : "E"
-      if let altitude = location.altitude {
-        gps["Altitude"] = abs(altitude)
-        gps["AltitudeRef"] = altitude < 0 ? 1 : 0
-      }
-    }
-    for (key, sub) in [("{TIFF}", tiff), ("{Exif}", exif), ("{GPS}", gps)] where !sub.isEmpty {
-      top[key] = sub
-    }
-    return top
-  }
-
-  /// Adds a date's text, offset and sub-second digits under ImageIO's keys.
-  private static func add(
-    _ date: CaptureDate, keys: (date: String, offset: String, subsecond: String),
-    to dictionary: inout [String: any Sendable]
-  ) {
-    dictionary[keys.date] = date.exifText
-    if case .offset(let seconds) = date.zone {
-      let magnitude = abs(seconds)
-      let hours = String(magnitude / 3600)
-      let minutes = String(magnitude % 3600 / 60)
-      dictionary[keys.offset] =
-        (seconds < 0 ? "-" : "+") + String(repeating: "0", count: 2 - hours.count) + hours + ":"
-        + String(repeating: "0", count: 2 - minutes.count) + minutes
-    }
-    if let subsecond = date.subsecond { dictionary[keys.subsecond] = subsecond }
   }
 }
 
@@ -202,7 +122,7 @@ extension AssetsLibrary {
       if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(
-            of: resource.path, format: format, rootDescriptor: root.descriptor)
+            of: resource.path, format: format, rootDescriptor: root.descriptor.rawValue)
         } else {
           metadata = MediaMetadata()
         }

@@ -72,7 +72,6 @@ extension AssetsLibrary {
     let walked = clock.now
 
     let selected = scan.groups.filter(groupSelection)
-    let rootDescriptor = root.descriptor
     let width = options.maximumConcurrency
 
     // Live Photo candidates are read first, so that the total counts each confirmed
@@ -91,7 +90,8 @@ extension AssetsLibrary {
     let preread = await ParallelReader.run(
       jobs: candidateJobs, width: width, cancellation: cancellation, throttle: nil
     ) { job in
-      AssetReader.read(job, rootDescriptor: rootDescriptor)
+      // The closure holds the root, so its descriptor stays open while any worker reads.
+      AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     var readAlready: [LibraryPath: Asset] = [:]
@@ -131,10 +131,10 @@ extension AssetsLibrary {
     let results = await ParallelReader.run(
       jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
     ) { job in
-      AssetReader.read(job, rootDescriptor: rootDescriptor)
+      // The closure holds the root, so its descriptor stays open while any worker reads.
+      AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
-    withExtendedLifetime(root) {}
     let read = clock.now
     var fresh = results.makeIterator()
     var assets: [Asset] = []

@@ -45,17 +45,15 @@ extension AssetsLibrary {
       return nil
     }
     var queue = try await GroupQueue.prepare(
-      group: group, filter: .all, fileSelection: holds, rootDescriptor: root.descriptor,
+      group: group, filter: .all, fileSelection: holds, root: root,
       width: options.maximumConcurrency)
     while !queue.isEmpty {
       let assets = try await queue.nextBatch(
-        size: 2, rootDescriptor: root.descriptor, width: options.maximumConcurrency)
+        size: 2, root: root, width: options.maximumConcurrency)
       if let asset = assets.first(where: { $0.resources.contains { $0.path == path } }) {
-        withExtendedLifetime(root) {}
         return asset
       }
     }
-    withExtendedLifetime(root) {}
     return nil
   }
 }

@@ -130,16 +130,15 @@ struct AssetStream: AsyncSequence, Sendable {
           groupIndex += 1
           queue = try await GroupQueue.prepare(
             group: group, filter: filter, fileSelection: { _ in true },
-            rootDescriptor: root.descriptor, width: width)
+            root: root, width: width)
         }
         if var current = queue {
           queue = nil
           batch = try await current.nextBatch(
-            size: batchSize, rootDescriptor: root.descriptor, width: width)
+            size: batchSize, root: root, width: width)
           queue = current
         }
       }
-      withExtendedLifetime(root) {}
     }
 
     /// Lets go of the root and the file list: nothing more is delivered.
@@ -178,13 +177,13 @@ struct GroupQueue: Sendable {
   ///   - filter: Which assets to include.
   ///   - fileSelection: Which files of the group to consider; a Live Photo candidate is
   ///     read when either half is selected.
-  ///   - rootDescriptor: The open root; files are opened beneath it.
+  ///   - root: The open root; files are opened beneath it, and it stays open while they are.
   ///   - width: How many files are read at once.
   /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
   static func prepare(
     group: ScannedGroup, filter: AssetFilter,
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
-    rootDescriptor: Int32, width: Int
+    root: LibraryRoot, width: Int
   ) async throws(LibraryError) -> GroupQueue {
     let candidates = LivePhotoPairing.candidates(in: group.files)
       .filter { fileSelection($0.still) || fileSelection($0.video) }
@@ -194,7 +193,7 @@ struct GroupQueue: Sendable {
         ReadJob(file: candidate.video, group: group.key),
       ]
     }
-    let preread = try await read(jobs, rootDescriptor: rootDescriptor, width: width)
+    let preread = try await read(jobs, root: root, width: width)
     var readAlready: [LibraryPath: Asset] = [:]
     for asset in preread { readAlready[asset.path] = asset }
     var pairedStills: [LibraryPath: Asset] = [:]
@@ -228,13 +227,13 @@ struct GroupQueue: Sendable {
   /// Reads and returns the next `size` units' assets, in order.
   ///
   /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
-  mutating func nextBatch(size: Int, rootDescriptor: Int32, width: Int)
+  mutating func nextBatch(size: Int, root: LibraryRoot, width: Int)
     async throws(LibraryError) -> [Asset]
   {
     let end = min(units.count, position + size)
     let slice = units[position..<end]
     let fresh = try await GroupQueue.read(
-      slice.compactMap { $0?.job }, rootDescriptor: rootDescriptor, width: width)
+      slice.compactMap { $0?.job }, root: root, width: width)
     var freshAssets = fresh.makeIterator()
     var assets: [Asset] = []
     assets.reserveCapacity(slice.count)
@@ -253,7 +252,7 @@ struct GroupQueue: Sendable {
   }
 
   /// Reads `jobs` in parallel, in job order, stopping when the calling task is cancelled.
-  private static func read(_ jobs: [ReadJob], rootDescriptor: Int32, width: Int)
+  private static func read(_ jobs: [ReadJob], root: LibraryRoot, width: Int)
     async throws(LibraryError) -> [Asset]
   {
     guard !jobs.isEmpty else { return [] }
@@ -263,7 +262,8 @@ struct GroupQueue: Sendable {
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: nil
       ) { job in
-        AssetReader.read(job, rootDescriptor: rootDescriptor)
+        // The closure holds the root, so its descriptor stays open while any worker reads.
+        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
       }
     } onCancel: {
       cancellation.set()

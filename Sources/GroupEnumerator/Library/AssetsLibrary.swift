@@ -83,7 +83,8 @@ public final class AssetsLibrary: Sendable {
     /// Folders that could not be listed, with the reason; their files are missing
     /// from ``assets``.
     public let folderProblems: [LibraryPath: AssetProblem]
-    /// How long each phase of the enumeration took, and how often it reported progress.
+    /// Diagnostics: how long each phase of the enumeration took, and how often it
+    /// reported progress (see ``EnumerationStatistics``).
     public let statistics: EnumerationStatistics
   }
 
@@ -131,16 +132,20 @@ public final class AssetsLibrary: Sendable {
   ///
   /// - Parameters:
   ///   - filter: Which assets to include.
+  ///   - includesUnsupportedFiles: Whether files no reader takes (``Asset/isMedia`` is
+  ///     `false`: a `.psd`, a `.txt`, a sidecar on its own) are listed, and counted in
+  ///     `total`. Default `true`: nothing in the library is left out.
   ///   - progress: Called on the main actor with `(current, total)`; `total` counts
   ///     every asset across all groups, `current` only grows, and the last call is
   ///     always `(total, total)`. Calls may be coalesced.
   /// - Returns: The groups and the assets, in a deterministic order.
   /// - Throws: ``LibraryError`` for a library-level fault or cancellation.
   public func enumerate(
-    filter: AssetFilter = .all,
+    filter: AssetFilter = .all, includesUnsupportedFiles: Bool = true,
     progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in }
   ) async throws(LibraryError) -> Contents {
-    try await run(filter: filter, progress: progress)
+    if includesUnsupportedFiles { return try await run(filter: filter, progress: progress) }
+    return try await run(filter: filter, fileSelection: { $0.isMedia }, progress: progress)
   }
 
   /// Finds the asset an `assets-library://asset/…` URL names.
@@ -155,6 +160,17 @@ public final class AssetsLibrary: Sendable {
       fileSelection: { StableIdentifier.uuid(namespace: "asset", path: $0.path) == id },
       progress: { _, _ in })
     return contents.assets.first
+  }
+
+  /// The group an `assets-library://group/?id=…` URL names
+  /// (`groupForURL:resultBlock:failureBlock:`).
+  ///
+  /// - Parameter url: A group URL from ``AssetGroup/url``.
+  /// - Returns: The group, or `nil` when the library has no such group.
+  /// - Throws: ``LibraryError`` for a library-level fault.
+  public func group(for url: URL) async throws(LibraryError) -> AssetGroup? {
+    guard let id = AssetsLibrary.identifier(in: url, host: "group") else { return nil }
+    return try await groups(types: [.savedPhotos, .album, .library]).first { $0.id == id }
   }
 
   /// The `id` query item of an `assets-library://asset/…` URL.

@@ -2,10 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A flag that cancellation sets from any thread and workers poll.
 final class CancellationFlag: Sendable {
   private let state = Atomic<Bool>(false)
@@ -102,6 +98,9 @@ extension ScannedGroup {
 enum ParallelReader {
   /// Runs `read` over every job with at most `width` at once.
   ///
+  /// `read` (and whatever it captures, such as the open ``LibraryRoot``) is released
+  /// before this returns: no worker holds it afterwards.
+  ///
   /// - Returns: One result per job, in job order; `nil` where cancellation stopped the
   ///   job before it ran.
   static func run<Output: Sendable>(
@@ -110,10 +109,13 @@ enum ParallelReader {
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
     let group = DispatchGroup()
-    let box = Shared<Output>(jobs: jobs)
+    let box = Shared<Output>(jobs: jobs, read: read)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          // A local, released when this body returns: before the group is left, whereas
+          // the block itself may be released after `notify` has run.
+          guard let read = box.read.withLock({ $0 }) else { return }
           while !cancellation.isSet {
             let index = box.next.add(1, ordering: .relaxed).oldValue
             guard index < box.jobs.count else { break }
@@ -124,7 +126,10 @@ enum ParallelReader {
           }
         }
       }
-      group.notify(queue: .global()) { continuation.resume() }
+      group.notify(queue: .global()) {
+        box.read.withLock { $0 = nil }
+        continuation.resume()
+      }
     }
     return box.results.withLock { $0 }
   }
@@ -135,10 +140,13 @@ enum ParallelReader {
     let results: Mutex<[Output?]>
     let next = Atomic<Int>(0)
     let completed = Atomic<Int>(0)
+    /// The reading closure until every worker is done; then `nil`.
+    let read: Mutex<(@Sendable (ReadJob) -> Output)?>
 
-    init(jobs: [ReadJob]) {
+    init(jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output) {
       self.jobs = jobs
       self.results = Mutex(Array(repeating: nil, count: jobs.count))
+      self.read = Mutex(read)
     }
   }
 }

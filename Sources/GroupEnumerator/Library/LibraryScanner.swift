@@ -1,24 +1,31 @@
 import Foundation
 
 /// Options that change what a library walk includes.
+///
+/// Symbolic links are never followed, inside the library or out of it: a link is skipped
+/// where it is found, and every file is opened without following one (see
+/// ``AssetsLibrary``).
 public struct LibraryOptions: Sendable, Hashable {
   /// Whether hidden files and folders (leading dot) are included. Default `false`.
   public var includesHiddenFiles: Bool
-  /// Whether symbolic links that stay inside the library are followed. Default `false`.
-  public var followsSymlinks: Bool
   /// How many files are read at once. Default: the number of active processors.
   public var maximumConcurrency: Int
   /// Which files the walk keeps (by extension, or excluded by pattern). Default: all.
   public var selection: FileSelection
 
   /// Creates options.
+  ///
+  /// - Parameters:
+  ///   - includesHiddenFiles: Whether hidden files and folders are included.
+  ///   - maximumConcurrency: How many files are read at once; at least 1. `nil` for the
+  ///     number of active processors.
+  ///   - selection: Which files the walk keeps. Default: all.
   public init(
-    includesHiddenFiles: Bool = false, followsSymlinks: Bool = false,
-    maximumConcurrency: Int? = nil, selection: FileSelection = .all
+    includesHiddenFiles: Bool = false, maximumConcurrency: Int? = nil,
+    selection: FileSelection = .all
   ) {
     self.includesHiddenFiles = includesHiddenFiles
     self.selection = selection
-    self.followsSymlinks = followsSymlinks
     self.maximumConcurrency = max(
       1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
   }
@@ -102,10 +109,9 @@ struct FolderProblem: Sendable, Hashable {
 /// container's, else a photo; its date is the file's time).
 ///
 /// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
-/// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed;
-/// ``LibraryOptions/followsSymlinks`` is not implemented yet), FIFOs, sockets, devices,
-/// AppleDouble files (by content, `00 05 16 07`), and what ``LibraryOptions/selection``
-/// leaves out.
+/// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed),
+/// FIFOs, sockets, devices, AppleDouble files (by content, `00 05 16 07`), and what
+/// ``LibraryOptions/selection`` leaves out.
 struct LibraryScanner {
   let root: String
   let options: LibraryOptions

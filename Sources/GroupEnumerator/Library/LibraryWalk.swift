@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-  internal import Glibc
-#endif
-
 /// One walk of a library: the state behind ``LibraryScanner/scan(in:isCancelled:)``.
 ///
 /// Depth-first with an explicit stack. Each stack frame is an open folder on the current
@@ -12,8 +8,8 @@ import Foundation
 struct LibraryWalk {
   /// A folder on the current path.
   private struct Frame {
-    /// The open folder stream (`dirfd` gives the descriptor for `*at` calls).
-    var stream: OpaquePointer
+    /// The open folder listing (its descriptor is the base for `*at` calls).
+    var stream: DirectoryStream
     var path: LibraryPath
     var depth: Int
     /// Subfolder names still to visit, last first.
@@ -69,29 +65,32 @@ struct LibraryWalk {
   /// - Throws: ``LibraryError`` when the root cannot be listed or the walk is cancelled.
   mutating func run(root: LibraryRoot) throws(LibraryError) {
     defer {
-      for frame in frames { _ = closedir(frame.stream) }
+      for frame in frames { frame.stream.close() }
       frames.removeAll()
     }
     try checkCancellation()
     // A descriptor of its own for listing the root, so its offset is never shared with
     // the root descriptor other readers use.
-    let listing = BeneathOpener.openRetryingInterrupts(
-      root.descriptor, Array(".".utf8), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard listing >= 0 else {
-      throw LibraryRoot.error(errno: errno, call: "openat", path: root.path)
-    }
-    guard let stream = fdopendir(listing) else {
-      let code = errno
-      _ = close(listing)
-      throw LibraryRoot.error(errno: code, call: "fdopendir", path: root.path)
+    let stream: DirectoryStream
+    do throws(SystemCallError) {
+      let listing = try root.descriptor.open(
+        at: Array(".".utf8), options: [.directory, .closeOnExec])
+      do {
+        stream = try DirectoryStream(listing)
+      } catch {
+        listing.close()
+        throw error
+      }
+    } catch {
+      throw LibraryRoot.error(error, path: root.path)
     }
     frames.append(Frame(stream: stream, path: .root, depth: 0, pendingFolders: []))
-    if let code = try read(into: frames.count - 1) {
-      throw LibraryRoot.error(errno: code, call: "readdir", path: root.path)
+    if let failure = try read(into: frames.count - 1) {
+      throw LibraryRoot.error(failure, path: root.path)
     }
     while let top = frames.last {
       guard let name = frames[frames.count - 1].pendingFolders.popLast() else {
-        _ = closedir(top.stream)
+        top.stream.close()
         frames.removeLast()
         continue
       }
@@ -134,57 +133,63 @@ struct LibraryWalk {
               + " folders deep; it was not read.")))
       return
     }
-    let descriptor = BeneathOpener.openRetryingInterrupts(
-      dirfd(parent.stream), name, BeneathOpener.folderFlags)
-    guard descriptor >= 0 else {
-      let code = errno
+    let descriptor: FileDescriptor
+    do {
+      descriptor = try parent.stream.descriptor.open(at: name, options: BeneathOpener.folderOptions)
+    } catch {
       // Gone, or replaced by a link or a file since it was listed: nothing to read there.
-      if code == ENOENT || code == ELOOP || code == ENOTDIR { return }
-      reportUnreadable(folder: path, call: "open", errno: code)
+      if error.errno == .noSuchFileOrDirectory || error.errno == .tooManySymbolicLinkLevels
+        || error.errno == .notDirectory
+      {
+        return
+      }
+      // The message has always named the call `open`.
+      reportUnreadable(folder: path, SystemCallError(function: "open", errno: error.errno))
       return
     }
-    guard let stream = fdopendir(descriptor) else {
-      let code = errno
-      _ = close(descriptor)
-      reportUnreadable(folder: path, call: "fdopendir", errno: code)
+    let stream: DirectoryStream
+    do {
+      stream = try DirectoryStream(descriptor)
+    } catch {
+      descriptor.close()
+      reportUnreadable(folder: path, error)
       return
     }
     frames.append(Frame(stream: stream, path: path, depth: parent.depth + 1, pendingFolders: []))
-    if let code = try read(into: frames.count - 1) {
-      reportUnreadable(folder: path, call: "readdir", errno: code)
+    if let failure = try read(into: frames.count - 1) {
+      reportUnreadable(folder: path, failure)
     }
   }
 
-  private mutating func reportUnreadable(folder path: LibraryPath, call: String, errno code: Int32)
-  {
+  private mutating func reportUnreadable(folder path: LibraryPath, _ failure: SystemCallError) {
     folderProblems.append(
       FolderProblem(
         path: path,
         problem: AssetProblem(
           .unreadableFolder,
-          "Cannot read the folder '\(path.escaped)': \(call) failed"
-            + " (\(SystemError.describe(code))). Its files are not listed.")))
+          "Cannot read the folder '\(path.escaped)': \(failure). Its files are not listed.")))
   }
 
   /// Lists the folder of frame `index`, files its regular files in their group (each
   /// sidecar attached to its asset), and records its subfolders as pending.
   ///
-  /// - Returns: The `errno` of a failed `readdir`, or `nil`; what was read before the
-  ///   failure is kept.
-  private mutating func read(into index: Int) throws(LibraryError) -> Int32? {
+  /// - Returns: The failed `readdir`, or `nil`; what was read before the failure is kept.
+  private mutating func read(into index: Int) throws(LibraryError) -> SystemCallError? {
     let frame = frames[index]
-    let folder = dirfd(frame.stream)
+    let folder = frame.stream.descriptor
     var listing = Listing()
-    var failure: Int32?
+    var failure: SystemCallError?
     while true {
-      errno = 0
-      guard let entry = readdir(frame.stream) else {
-        if errno != 0 { failure = errno }
+      let entry: DirectoryEntry
+      do {
+        guard let next = try frame.stream.next() else { break }
+        entry = next
+      } catch {
+        failure = error
         break
       }
-      let name = LibraryWalk.name(of: entry)
       try classify(
-        name: name, kind: entry.pointee.d_type, in: folder, path: frame.path, into: &listing)
+        name: entry.name, kind: entry.kind, in: folder, path: frame.path, into: &listing)
     }
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
     didListFolder(frame.path)
@@ -227,16 +232,17 @@ struct LibraryWalk {
   ///   systems that leave `d_type` unknown, are `fstatat`ed; when that fails, a `DT_REG`
   ///   entry is still listed (as unreadable).
   private mutating func classify(
-    name: [UInt8], kind: UInt8, in folder: Int32, path folderPath: LibraryPath,
+    name: [UInt8], kind: DirectoryEntry.Kind, in folder: FileDescriptor,
+    path folderPath: LibraryPath,
     into listing: inout Listing
   ) throws(LibraryError) {
     if name == [0x2E] || name == [0x2E, 0x2E] || name.isEmpty { return }
     if name.first == UInt8(ascii: "."), !options.includesHiddenFiles { return }
-    if kind == UInt8(DT_DIR) {
+    if kind == .directory {
       if isEntered(folder: name, in: folderPath) { listing.folders.append(name) }
       return
     }
-    if kind == UInt8(DT_REG), !name.starts(with: [0x2E, 0x5F]),
+    if kind == .regular, !name.starts(with: [0x2E, 0x5F]),
       !MediaSniffer.isSidecar(name: name), let promised = MediaSniffer.format(forName: name)
     {
       try countFile()
@@ -249,29 +255,30 @@ struct LibraryWalk {
       listing.files.append(file)
       return
     }
-    var status = stat()
-    let cName = name.map { CChar(bitPattern: $0) } + [0]
-    guard fstatat(folder, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-      let code = errno
+    let status: FileStatus
+    do {
+      status = try folder.status(ofEntry: name)
+    } catch {
       // Listed but not statable (a folder that may be listed but not searched): report
       // media-named entries and those `readdir` says are regular files; anything else, or
       // an entry already gone, is skipped.
       let promised = MediaSniffer.format(forName: name)
-      guard code != ENOENT, promised != nil || kind == UInt8(DT_REG) else { return }
+      guard error.errno != .noSuchFileOrDirectory, promised != nil || kind == .regular else {
+        return
+      }
       let path = folderPath.appending(name)
       var file = ScannedFile(
         path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
         format: nil, type: MediaSniffer.isVideoName(name) ? .video : .photo,
-        problem: AssetProblem(
-          .unreadable, "Cannot read '\(path.escaped)': \(SystemError.describe(code))."))
+        problem: AssetProblem(.unreadable, "Cannot read '\(path.escaped)': \(error.errno)."))
       file.isMedia = promised != nil
       listing.files.append(file)
       return
     }
-    switch status.st_mode & S_IFMT {
-    case S_IFDIR:
+    switch status.kind {
+    case .directory:
       if isEntered(folder: name, in: folderPath) { listing.folders.append(name) }
-    case S_IFREG:
+    case .regular:
       try countFile()
       switch sniff(name: name, in: folder, path: folderPath.appending(name), status: status) {
       case .file(let file): listing.files.append(file)
@@ -292,18 +299,17 @@ struct LibraryWalk {
   ///
   /// - Returns: The file or sidecar; `nil` for an AppleDouble file.
   private func sniff(
-    name: [UInt8], in folder: Int32, path: LibraryPath, status: stat
+    name: [UInt8], in folder: FileDescriptor, path: LibraryPath, status: FileStatus
   ) -> Entry? {
     let promised = MediaSniffer.format(forName: name)
     var file = ScannedFile(
-      path: path, fileSize: Int64(status.st_size),
-      modificationDate: LibraryFile.modificationDate(of: status),
+      path: path, fileSize: status.size, modificationDate: status.modificationDate,
       format: nil, type: promised?.isVideo == true ? .video : .photo, problem: nil)
     let mayBeAppleDouble = name.starts(with: [0x2E, 0x5F])
     let isSidecar = promised == nil && MediaSniffer.isSidecar(name: name)
     if isSidecar, !mayBeAppleDouble { return .sidecar(file) }
     let header: [UInt8]
-    if status.st_size == 0 {
+    if status.size == 0 {
       header = []
     } else if promised != nil, !mayBeAppleDouble {
       file.needsSniffing = true
@@ -311,7 +317,7 @@ struct LibraryWalk {
     } else {
       do {
         header = try LibraryFile.withOpened(
-          directoryDescriptor: folder, relativePath: name, displayPath: path
+          directory: folder, relativePath: name, displayPath: path
         ) { file throws(AssetProblem) in
           try file.bytes(at: 0, length: MediaSniffer.headerLength)
         }
@@ -365,18 +371,6 @@ struct LibraryWalk {
       .unsupported,
       "'\(file.path.escaped)' \(what) a photo or video GroupEnumerator can read.")
     return file
-  }
-
-  /// The name of a directory entry, as bytes.
-  ///
-  /// `d_name` is declared as 256 bytes, but glibc's `readdir` packs entries only as long
-  /// as their names: copying the whole array (`entry.pointee.d_name`) reads past the
-  /// entry, and past the heap buffer for the last one (AddressSanitizer reports it).
-  static func name(of entry: UnsafePointer<dirent>) -> [UInt8] {
-    guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
-    let start = UnsafeRawPointer(entry) + offset
-    let length = strlen(start.assumingMemoryBound(to: CChar.self))
-    return Array(UnsafeRawBufferPointer(start: start, count: length))
   }
 
   /// Counts one more regular file, polling for cancellation every

@@ -92,11 +92,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public let fileModificationDate: Date
   /// What the metadata reader found (for a Live Photo, the still's, with the movie's
   /// duration).
-  public var metadata: MediaMetadata {
-    // Borrowed, not copied: `asset.metadata.orientation` must not copy the whole
-    // metadata (five dates and their strings) to read one field.
-    _read { yield storage.metadata }
-  }
+  ///
+  /// The metadata is kept out of line and shared between copies of the asset; this returns
+  /// a copy of it. The properties below (``location``, ``pixelWidth``, ``creationDate``, …)
+  /// read single fields without copying the rest.
+  public var metadata: MediaMetadata { storage.metadata }
   /// Problems with the file(s) or their metadata.
   public let problems: [AssetProblem]
   /// Whether the file is a photo or a video by its name or by its content (broken ones
@@ -134,7 +134,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
       && lhs.groupPath == rhs.groupPath && lhs.type == rhs.type
       && lhs.resources == rhs.resources && lhs.fileModificationDate == rhs.fileModificationDate
       && lhs.problems == rhs.problems && lhs.isMedia == rhs.isMedia
-      && (lhs.storage === rhs.storage || lhs.metadata == rhs.metadata)
+      && (lhs.storage === rhs.storage || lhs.storage.metadata == rhs.storage.metadata)
   }
 
   /// Hashes the properties ``==`` compares.
@@ -148,18 +148,14 @@ public struct Asset: Sendable, Hashable, Identifiable {
     hasher.combine(fileModificationDate)
     hasher.combine(problems)
     hasher.combine(isMedia)
-    hasher.combine(metadata)
+    hasher.combine(storage.metadata)
   }
 
   /// The primary file's name.
   public var name: String { path.lastComponent }
 
   /// The primary file's extension as written (`JPG`, `heic`), or empty.
-  public var fileExtension: String {
-    let name = path.lastComponentBytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
-    return LibraryPath.escape(Array(name[(dot + 1)...]))
-  }
+  public var fileExtension: String { path.fileExtension }
 
   /// `assets-library://asset/asset.JPG?id=<UUID>&ext=JPG`.
   public var url: URL { URL(string: urlString) ?? URL(fileURLWithPath: "/") }
@@ -184,19 +180,20 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var fileSize: Int64 { resources.first?.fileSize ?? 0 }
 
   /// The width as displayed (orientation applied).
-  public var pixelWidth: Int? { metadata.displayedWidth }
+  public var pixelWidth: Int? { storage.metadata.displayedWidth }
   /// The height as displayed (orientation applied).
-  public var pixelHeight: Int? { metadata.displayedHeight }
+  public var pixelHeight: Int? { storage.metadata.displayedHeight }
   /// Where it was taken.
-  public var location: Location? { metadata.location }
+  public var location: Location? { storage.metadata.location }
   /// The movie's length in seconds.
-  public var duration: Double? { metadata.duration }
+  public var duration: Double? { storage.metadata.duration }
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
   /// DateTimeDigitized, then the TIFF DateTime; videos take Apple's creationdate, then the
   /// movie header; Live Photos take the still's dates, then the movie's; all fall back to
   /// the file's modification time.
   public var creationDate: CaptureDate? {
+    let metadata = storage.metadata
     let candidates: [CaptureDate?] =
       switch type {
       case .video:

@@ -28,6 +28,17 @@ public struct CaptureDate: Sendable, Hashable {
     case offset(seconds: Int)
     /// Local time in a zone the file does not say.
     case unknown
+
+    /// The offset as EXIF's `OffsetTime…` tags and ISO 8601 write it (`+09:00`, `-05:30`,
+    /// `+00:00`); `nil` for a UTC instant or an unknown zone.
+    public var offsetText: String? {
+      guard case .offset(let seconds) = self else { return nil }
+      return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { text in
+        guard let base = text.baseAddress else { return "" }
+        let count = CaptureDate.writeOffset(seconds, to: base)
+        return String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+      }
+    }
   }
 
   /// Year, 1…9999.
@@ -98,18 +109,90 @@ public struct CaptureDate: Sendable, Hashable {
   /// ISO 8601 text: `2019-05-01T12:34:56.120+09:00` with a known offset,
   /// `…Z` for a UTC instant, and no zone for a local time whose zone is unknown.
   public var iso8601: String {
-    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(hour, 2)
-    text += ":" + pad(minute, 2) + ":" + pad(second, 2)
-    if let subsecond { text += "." + subsecond }
-    switch zone {
-    case .utc: text += "Z"
-    case .offset(let seconds):
-      let sign = seconds < 0 ? "-" : "+"
-      let magnitude = abs(seconds)
-      text += sign + pad(magnitude / 3600, 2) + ":" + pad(magnitude % 3600 / 60, 2)
-    case .unknown: break
+    withISO8601UTF8 { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with ``iso8601``'s UTF-8 bytes, made without building a `String`: what a
+  /// writer that appends bytes (such as a JSON writer) needs.
+  ///
+  /// - Parameter body: Reads the bytes; they are valid only during the call.
+  /// - Returns: What `body` returns.
+  public func withISO8601UTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+    rethrows -> Result
+  {
+    var subsecond = self.subsecond ?? ""
+    // `YYYY-MM-DDTHH:MM:SS` (19), `.` and the digits, then at most `+HH:MM` (6).
+    let capacity = 26 + subsecond.utf8.count
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
+      guard let base = text.baseAddress else { return try body(UnsafeBufferPointer(text)) }
+      var end = 0
+      func put(_ byte: UInt8) {
+        base[end] = byte
+        end += 1
+      }
+      func put(_ value: Int, digits: Int) {
+        end += CaptureDate.writeDigits(value, width: digits, to: base + end)
+      }
+      put(year, digits: 4)
+      put(UInt8(ascii: "-"))
+      put(month, digits: 2)
+      put(UInt8(ascii: "-"))
+      put(day, digits: 2)
+      put(UInt8(ascii: "T"))
+      put(hour, digits: 2)
+      put(UInt8(ascii: ":"))
+      put(minute, digits: 2)
+      put(UInt8(ascii: ":"))
+      put(second, digits: 2)
+      if self.subsecond != nil {
+        put(UInt8(ascii: "."))
+        subsecond.withUTF8 { digits in
+          for digit in digits { put(digit) }
+        }
+      }
+      switch zone {
+      case .utc: put(UInt8(ascii: "Z"))
+      case .offset(let seconds): end += CaptureDate.writeOffset(seconds, to: base + end)
+      case .unknown: break
+      }
+      return try body(UnsafeBufferPointer(start: base, count: end))
     }
-    return text
+  }
+
+  /// Writes `±HH:MM` for an offset east of UTC (6 bytes).
+  ///
+  /// - Returns: The number of bytes written.
+  static func writeOffset(_ seconds: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    out[0] = seconds < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+    let magnitude = abs(seconds)
+    var end = 1
+    end += writeDigits(magnitude / 3600, width: 2, to: out + end)
+    out[end] = UInt8(ascii: ":")
+    end += 1
+    end += writeDigits(magnitude % 3600 / 60, width: 2, to: out + end)
+    return end
+  }
+
+  /// Writes `value` (not negative) in decimal, left-padded with zeros to `width` digits,
+  /// at most 20 bytes.
+  ///
+  /// - Returns: The number of bytes written.
+  private static func writeDigits(_ value: Int, width: Int, to out: UnsafeMutablePointer<UInt8>)
+    -> Int
+  {
+    var length = 1
+    var rest = value / 10
+    while rest > 0 {
+      length += 1
+      rest /= 10
+    }
+    let count = max(length, width)
+    var remaining = value
+    for index in stride(from: count - 1, through: 0, by: -1) {
+      out[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+      remaining /= 10
+    }
+    return count
   }
 
   /// The date as EXIF writes it: `YYYY:MM:DD HH:MM:SS` (wall-clock, no zone).

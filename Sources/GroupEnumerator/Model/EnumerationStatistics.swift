@@ -1,4 +1,6 @@
-/// Where the time of one enumeration went, for benchmarks and diagnostics.
+/// Where the time of one enumeration went: diagnostics for benchmarks and bug reports
+/// (the Demo's `--statistics` line), not part of what an enumeration finds. The figures
+/// and their meaning may change between versions; do not build behaviour on them.
 ///
 /// The phases follow each other: the walk lists the folders; metadata reading then opens
 /// and reads every file (the Live Photo candidates first) on the worker threads; delivery
@@ -14,10 +16,11 @@ public struct EnumerationStatistics: Sendable, Hashable {
   public let filesRead: Int
   /// How many times the enumeration came to the main actor to report progress
   /// (progress updates are coalesced, so this stays small however many files there are).
+  /// A diagnostic of the engine's progress plumbing, for benchmarks.
   public let mainActorHops: Int
 
-  /// Creates statistics.
-  public init(
+  /// Creates statistics (only the engine does).
+  init(
     walk: Duration, metadata: Duration, delivery: Duration, filesRead: Int, mainActorHops: Int
   ) {
     self.walk = walk

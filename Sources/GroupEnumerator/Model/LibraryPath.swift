@@ -44,6 +44,14 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   /// The last component as display text (invalid UTF-8 escaped as in ``escaped``).
   public var lastComponent: String { LibraryPath.escape(lastComponentBytes) }
 
+  /// The last component's extension as written (`JPG`, `heic`), escaped like
+  /// ``lastComponent``; empty when the name has no dot after its first byte.
+  public var fileExtension: String {
+    let name = lastComponentBytes
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
+    return LibraryPath.escape(Array(name[(dot + 1)...]))
+  }
+
   /// The path without its last component (the root for a top-level name).
   public var parent: LibraryPath {
     guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return .root }

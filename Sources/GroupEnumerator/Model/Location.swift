@@ -20,3 +20,24 @@ public struct Location: Sendable, Hashable {
     self.altitude = altitude
   }
 }
+
+extension Location {
+  /// A coordinate as EXIF and ImageIO's `{GPS}` dictionary write it: unsigned degrees
+  /// and the hemisphere's letter.
+  public struct UnsignedCoordinate: Sendable, Hashable {
+    /// Degrees, never negative.
+    public let degrees: Double
+    /// `N` or `S` for a latitude, `E` or `W` for a longitude.
+    public let reference: String
+  }
+
+  /// ``latitude`` as unsigned degrees with `N` (also for the equator) or `S`.
+  public var unsignedLatitude: UnsignedCoordinate {
+    UnsignedCoordinate(degrees: abs(latitude), reference: latitude < 0 ? "S" : "N")
+  }
+
+  /// ``longitude`` as unsigned degrees with `E` (also for Greenwich) or `W`.
+  public var unsignedLongitude: UnsignedCoordinate {
+    UnsignedCoordinate(degrees: abs(longitude), reference: longitude < 0 ? "W" : "E")
+  }
+}

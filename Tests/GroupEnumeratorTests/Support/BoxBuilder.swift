@@ -207,7 +207,7 @@ enum TestMovies {
   }
 
   static func fixture(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: TestLibrary.fixtures.appendingPathComponent(path)))
+    [UInt8](try Data(contentsOf: Sample.library.appendingPathComponent(path)))
   }
 }
 

@@ -18,26 +18,21 @@ extension Asset {
   /// The modern equivalents are ``url``, ``name``, ``location`` and
   /// ``MediaMetadata/dateTime``.
   public var legacyDictionary: LegacyPhotoDictionary {
-    let gps: [String: any Sendable]
-    if let location {
-      gps = [
-        "Latitude": abs(location.latitude),
-        "LatitudeRef": location.latitude < 0 ? "S" : "N",
-        "Longitude": abs(location.longitude),
-        "LongitudeRef": location.longitude < 0 ? "W" : "E",
-      ]
-    } else {
-      gps = ["Latitude": "0.0", "Longitude": "0.0"]
-    }
     let url = urlString
     return [
       "photoDefaultPath": url,
       "photoThumPath": url,
       "photoName": name,
-      "photoGPS": gps,
-      "photoDateTime": metadata.dateTime ?? "0",
+      "photoGPS": legacyGPS.dictionary,
+      "photoDateTime": legacyDateTime,
     ]
   }
+
+  /// `photoGPS` of ``legacyDictionary``.
+  public var legacyGPS: LegacyGPS { LegacyGPS(location) }
+
+  /// `photoDateTime` of ``legacyDictionary``: the raw TIFF DateTime, or `"0"`.
+  public var legacyDateTime: String { metadata.dateTime ?? "0" }
 }
 
 /// A running legacy enumeration; ``cancel()`` stops it and makes it call `fail` with
@@ -63,11 +58,12 @@ extension AssetsLibrary {
   ///
   /// Photos are the files that are photos by name or by content, broken ones included,
   /// and Live Photos: files no reader takes (a `.psd`, a `.txt`, a sidecar on its own),
-  /// which ``enumerate(filter:progress:)`` lists as photos with an
+  /// which ``enumerate(filter:includesUnsupportedFiles:progress:)`` lists as photos with an
   /// ``AssetProblem/Code/unsupported`` problem, are neither handed over nor counted in
   /// `total`.
   ///
-  /// The modern equivalent is ``enumerate(filter:progress:)`` with ``AssetFilter/photos``.
+  /// The modern equivalent is ``enumerate(filter:includesUnsupportedFiles:progress:)`` with
+  /// ``AssetFilter/photos`` and `includesUnsupportedFiles: false`.
   ///
   /// - Parameters:
   ///   - success: Receives one ``LegacyPhotoDictionary`` per photo, in group order, then
@@ -85,8 +81,8 @@ extension AssetsLibrary {
   ) -> LegacyEnumeration {
     let task = Task { @MainActor in
       do throws(LibraryError) {
-        let contents = try await self.run(
-          filter: .photos, fileSelection: { $0.isMedia }, progress: progress)
+        let contents = try await self.enumerate(
+          filter: .photos, includesUnsupportedFiles: false, progress: progress)
         success(contents.assets.map(\.legacyDictionary))
       } catch {
         fail(error)

@@ -149,33 +149,4 @@ extension AssetsLibrary {
     }
     return LegacyEnumeration(task: task)
   }
-
-  /// `groupForURL:resultBlock:failureBlock:`: the group an `assets-library://group/?id=…`
-  /// URL names.
-  ///
-  /// - Parameter url: A group URL from ``AssetGroup/url``.
-  /// - Returns: The group, or `nil` when the library has no such group.
-  /// - Throws: ``LibraryError`` for a library-level fault.
-  public func group(for url: URL) async throws(LibraryError) -> AssetGroup? {
-    guard let id = AssetsLibrary.identifier(in: url, host: "group") else { return nil }
-    return try await groups(types: [.savedPhotos, .album, .library]).first { $0.id == id }
-  }
-}
-
-extension LibraryError: CustomNSError {
-  /// `ALAssetsLibraryErrorDomain`, as the original errors had it.
-  public static var errorDomain: String { "ALAssetsLibraryErrorDomain" }
-
-  /// The original's codes: −3310 data unavailable (missing or unreadable library), −3311
-  /// access denied by the user, −1 unknown (cancellation).
-  public var errorCode: Int {
-    switch self {
-    case .rootNotFound, .rootNotADirectory, .unreadableRoot: -3310
-    case .permissionDenied: -3311
-    case .cancelled: -1
-    }
-  }
-
-  /// The English message under `NSLocalizedDescriptionKey`.
-  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 }

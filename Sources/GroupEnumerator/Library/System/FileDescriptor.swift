@@ -1,0 +1,218 @@
+internal import CSystemShim
+import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// An open file descriptor, and the system calls made on one.
+///
+/// This folder (`Library/System/`) is the only place the library calls the C library for
+/// files and folders; everything else speaks these Swift types. Every open is read-only:
+/// there is no way to ask for write access. Calls interrupted by a signal (`EINTR`) are
+/// retried. The value does not own the descriptor: whoever opened it calls ``close()``.
+struct FileDescriptor: Sendable, Hashable {
+  /// The raw descriptor.
+  let rawValue: Int32
+
+  /// Wraps a raw descriptor.
+  init(rawValue: Int32) { self.rawValue = rawValue }
+
+  /// How to open: always read-only, plus these flags.
+  struct OpenOptions: OptionSet, Sendable, Hashable {
+    let rawValue: Int32
+    init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `O_DIRECTORY`: fail unless it is a folder.
+    static let directory = OpenOptions(rawValue: O_DIRECTORY)
+    /// `O_NOFOLLOW`: fail with `ELOOP` on a final symbolic link.
+    static let noFollow = OpenOptions(rawValue: O_NOFOLLOW)
+    /// `O_NONBLOCK`: never wait on a FIFO or a device.
+    static let nonBlocking = OpenOptions(rawValue: O_NONBLOCK)
+    /// `O_CLOEXEC`: not inherited by child processes.
+    static let closeOnExec = OpenOptions(rawValue: O_CLOEXEC)
+    /// `O_NOCTTY`: never become the controlling terminal.
+    static let noControllingTerminal = OpenOptions(rawValue: O_NOCTTY)
+    /// `O_PATH`: a descriptor that only locates the file (needs no read permission).
+    static let pathOnly = OpenOptions(rawValue: CSystemShim_pathOnlyFlag())
+
+    /// The `flags` argument of `open`.
+    var flags: Int32 { O_RDONLY | rawValue }
+  }
+
+  /// Opens `path` (relative to the working directory when not absolute).
+  ///
+  /// The corresponding C function is `open`.
+  static func open(_ path: String, options: OpenOptions) throws(SystemCallError) -> FileDescriptor {
+    while true {
+      let descriptor = Glibc.open(path, options.flags)
+      if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "open", errno: code) }
+    }
+  }
+
+  /// Opens the entry `name` of this folder (a single component, or a relative path).
+  ///
+  /// The corresponding C function is `openat`.
+  func open(at name: [UInt8], options: OpenOptions) throws(SystemCallError) -> FileDescriptor {
+    let cName = name.map { CChar(bitPattern: $0) } + [0]
+    while true {
+      let descriptor = openat(rawValue, cName, options.flags)
+      if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "openat", errno: code) }
+    }
+  }
+
+  /// Opens `path` beneath this folder without following any symbolic link and without
+  /// leaving the folder (`RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`): a link on the way fails
+  /// with `ELOOP`, a `..` that leaves with `EXDEV`.
+  ///
+  /// The corresponding C function is `openat2` (Linux 5.6+), through `CSystemShim`.
+  ///
+  /// - Returns: `nil` when the kernel has no `openat2` (the caller falls back).
+  func openBeneath(_ path: [UInt8], options: OpenOptions) throws(SystemCallError)
+    -> FileDescriptor?
+  {
+    guard FileDescriptor.isOpenBeneathAvailable else { return nil }
+    return try FileDescriptor.openat2(
+      rawValue, path, options, resolve: CSystemShim_resolveBeneathWithoutSymlinks())
+  }
+
+  /// Whether the running kernel has `openat2`: probed once by opening `/`.
+  static let isOpenBeneathAvailable: Bool = {
+    do throws(SystemCallError) {
+      let root = try openat2(AT_FDCWD, Array("/".utf8), [.directory, .closeOnExec], resolve: 0)
+      root.close()
+      return true
+    } catch {
+      return error.errno != .noFunction && error.errno != .notPermitted
+    }
+  }()
+
+  private static func openat2(
+    _ directory: Int32, _ path: [UInt8], _ options: OpenOptions, resolve: UInt64
+  ) throws(SystemCallError) -> FileDescriptor {
+    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    let flags = UInt64(UInt32(bitPattern: options.flags))
+    while true {
+      let descriptor = CSystemShim_openat2(directory, cPath, flags, resolve)
+      if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "openat2", errno: code) }
+    }
+  }
+
+  /// The status of the open file.
+  ///
+  /// The corresponding C function is `fstat`.
+  func status() throws(SystemCallError) -> FileStatus {
+    FileStatus(try statusRecord())
+  }
+
+  /// The open file's `struct stat` as the C library fills it in, for code that still reads
+  /// its fields (``FileStatus`` is the Swift form).
+  ///
+  /// The corresponding C function is `fstat`.
+  func statusRecord() throws(SystemCallError) -> stat {
+    var status = stat()
+    guard fstat(rawValue, &status) == 0 else {
+      throw SystemCallError(function: "fstat", errno: .current)
+    }
+    return status
+  }
+
+  /// The status of the entry `name` of this folder; a symbolic link is described, not
+  /// followed.
+  ///
+  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  func status(ofEntry name: [UInt8]) throws(SystemCallError) -> FileStatus {
+    var status = stat()
+    let cName = name.map { CChar(bitPattern: $0) } + [0]
+    guard fstatat(rawValue, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+      throw SystemCallError(function: "fstatat", errno: .current)
+    }
+    return FileStatus(status)
+  }
+
+  /// Reads up to `buffer.count` bytes at `offset` without moving the file offset.
+  ///
+  /// The corresponding C function is `pread`.
+  ///
+  /// - Returns: How many bytes were read; 0 at the end of the file.
+  func read(into buffer: UnsafeMutableRawBufferPointer, atAbsoluteOffset offset: Int)
+    throws(SystemCallError) -> Int
+  {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+    while true {
+      let got = pread(rawValue, base, buffer.count, off_t(offset))
+      if got >= 0 { return got }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "pread", errno: code) }
+    }
+  }
+
+  /// Closes the descriptor; a failure (only possible for a descriptor that was not
+  /// open) is ignored.
+  ///
+  /// The corresponding C function is `close`.
+  func close() {
+    _ = Glibc.close(rawValue)
+  }
+}
+
+/// What `fstat` says about a file, in Swift terms.
+struct FileStatus: Sendable, Hashable {
+  /// What kind of file it is.
+  enum Kind: Sendable, Hashable {
+    case regular, directory, symbolicLink, fifo, socket, characterDevice, blockDevice, unknown
+
+    /// Words for messages: `a folder`, `a FIFO`, … (`regular file` for a regular one).
+    var description: String {
+      switch self {
+      case .regular: "a regular file"
+      case .directory: "a folder"
+      case .fifo: "a FIFO"
+      case .socket: "a socket"
+      case .characterDevice: "a character device"
+      case .blockDevice: "a block device"
+      case .symbolicLink: "a symbolic link"
+      case .unknown: "of an unknown kind"
+      }
+    }
+  }
+
+  /// What kind of file it is.
+  let kind: Kind
+  /// The size in bytes (0 when the system reports a negative one).
+  let size: Int64
+  /// The last modification time.
+  let modificationDate: Date
+  /// The device and inode: equal for two names of the same file.
+  let identity: FileIdentity
+
+  init(_ status: stat) {
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: kind = .regular
+    case S_IFDIR: kind = .directory
+    case S_IFLNK: kind = .symbolicLink
+    case S_IFIFO: kind = .fifo
+    case S_IFSOCK: kind = .socket
+    case S_IFCHR: kind = .characterDevice
+    case S_IFBLK: kind = .blockDevice
+    default: kind = .unknown
+    }
+    size = max(0, Int64(status.st_size))
+    modificationDate = Date(
+      timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec)
+        / 1_000_000_000)
+    identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+  }
+}
+
+/// A file's device and inode numbers, which tell two names of one file apart from two files.
+struct FileIdentity: Sendable, Hashable {
+  let device: UInt64
+  let inode: UInt64
+}

@@ -68,6 +68,11 @@ import Testing
     let (assets, log) = try await enumerate(library)
     #expect(assets.map(\.type) == [.photo, .video])
     await log.expectWellFormed(total: 2)
+    // The groups count what the listing lists: two assets, not one pair by name.
+    let groups = try await AssetsLibrary(root: library.root).groups(types: [.savedPhotos, .library])
+    #expect(groups.map(\.counts) == [[.photo: 1, .video: 1], [.photo: 1, .video: 1]])
+    let contents = try await AssetsLibrary(root: library.root).enumerate()
+    #expect(contents.groups.map(\.counts) == [[.photo: 1, .video: 1]])
   }
 
   @Test func aPairWithABrokenStillIsStillOnePairWithTheProblemReported() async throws {

@@ -111,16 +111,24 @@ extension AssetsLibrary {
     // Every asset to report, in group order then by path: already read, or still to read.
     var units: [EnumerationUnit] = []
     units.reserveCapacity(selected.reduce(0) { $0 + $1.files.count })
+    // Each selected group's counts, as listed: a confirmed pair once, as a Live Photo.
+    var listedCounts: [ScannedGroup.Key: [AssetType: Int]] = [:]
     for group in selected {
+      var counts: [AssetType: Int] = [:]
       for file in group.files where fileSelection(file) && !pairedVideos.contains(file.path) {
         if let pair = pairedStills[file.path] {
-          if filter.includes(.livePhoto) { units.append(.read(pair)) }
+          if filter.includes(.livePhoto) {
+            units.append(.read(pair))
+            counts[.livePhoto, default: 0] += 1
+          }
         } else if filter.includes(file.type) {
           units.append(
             readAlready[file.path].map(EnumerationUnit.read)
               ?? .toRead(ReadJob(file: file, group: group.key)))
+          counts[file.type, default: 0] += 1
         }
       }
+      listedCounts[group.key] = counts
     }
     let jobs = units.compactMap(\.job)
     let total = units.count
@@ -151,7 +159,8 @@ extension AssetsLibrary {
 
     let groups = scan.groups.map { group in
       AssetGroup(
-        kind: group.kind, path: group.path, counts: counts(of: group.files, filter: filter))
+        kind: group.kind, path: group.path,
+        counts: listedCounts[group.key] ?? counts(of: group.files, filter: filter))
     }
     var folderProblems: [LibraryPath: AssetProblem] = [:]
     for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }

@@ -169,6 +169,21 @@ struct GroupQueue: Sendable {
   /// Whether every unit has been delivered.
   var isEmpty: Bool { position >= units.count }
 
+  /// How many of the units not yet delivered are of each type: a confirmed Live Photo
+  /// counts once, as `livePhoto`; every other file as the type its name gave it, which is
+  /// the type its asset will have.
+  var typeCounts: [AssetType: Int] {
+    var counts: [AssetType: Int] = [:]
+    for unit in units[position...] {
+      switch unit {
+      case .read(let asset): counts[asset.type, default: 0] += 1
+      case .toRead(let job): counts[job.file.type, default: 0] += 1
+      case nil: break
+      }
+    }
+    return counts
+  }
+
   /// Lists the group's units: Live Photo pairs read and merged, every other selected
   /// file still to read.
   ///

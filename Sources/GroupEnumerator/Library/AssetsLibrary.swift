@@ -96,16 +96,28 @@ public final class AssetsLibrary: Sendable {
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root.
   public func groups(types: AssetGroup.Types = .all) async throws(LibraryError) -> [AssetGroup] {
     let cancellation = CancellationFlag()
-    let (_, scan) = try await self.scan(cancellation: cancellation)
-    var groups: [AssetGroup] = scan.groups.compactMap { group in
-      guard types.contains(kind: group.kind) else { return nil }
-      return AssetGroup(
-        kind: group.kind, path: group.path, counts: counts(of: group.files, filter: .all))
+    let (root, scan) = try await self.scan(cancellation: cancellation)
+    var groups: [AssetGroup] = []
+    var everything: [AssetType: Int] = [:]
+    for group in scan.groups {
+      let wanted = types.contains(kind: group.kind)
+      guard wanted || types.contains(.library) else { continue }
+      // A still and a movie with one base name are one asset only when their contents
+      // confirm it, as in a listing; so the candidates (and only they) are read here.
+      let counts: [AssetType: Int]
+      if LivePhotoPairing.candidates(in: group.files).isEmpty {
+        counts = self.counts(of: group.files, filter: .all)
+      } else {
+        counts = try await GroupQueue.prepare(
+          group: group, filter: .all, fileSelection: { _ in true }, root: root,
+          width: options.maximumConcurrency
+        ).typeCounts
+      }
+      if wanted { groups.append(AssetGroup(kind: group.kind, path: group.path, counts: counts)) }
+      everything.merge(counts, uniquingKeysWith: +)
     }
     if types.contains(.library) {
-      let everything = scan.groups.flatMap(\.files)
-      groups.append(
-        AssetGroup(kind: .library, path: .root, counts: counts(of: everything, filter: .all)))
+      groups.append(AssetGroup(kind: .library, path: .root, counts: everything))
     }
     return groups
   }

@@ -1,0 +1,279 @@
+import Foundation
+import Synchronization
+
+extension AssetsLibrary {
+  /// What a streamed enumeration found besides the assets it delivered.
+  public struct StreamSummary: Sendable {
+    /// The groups, Camera Roll first, then albums by path.
+    public let groups: [AssetGroup]
+    /// Folders that could not be listed, with the reason; their files were not delivered.
+    public let folderProblems: [LibraryPath: AssetProblem]
+    /// How many assets were delivered.
+    public let assetCount: Int
+    /// How long each phase took; `delivery` includes the time the delivery closure took.
+    public let statistics: EnumerationStatistics
+  }
+
+  /// Reads every asset that passes `filter` and hands each to `deliver` in the order of
+  /// ``enumerate(filter:progress:)`` — group order, then file name — as soon as it and
+  /// every asset before it are read, without keeping them.
+  ///
+  /// `prepare` turns each asset into what `deliver` needs (formatted text, say) on the
+  /// worker that read it, so that this work runs in parallel too.
+  ///
+  /// Memory stays bounded whatever the library's size: at most ``streamWindow`` assets are
+  /// read ahead of the one being delivered.
+  ///
+  /// - Parameters:
+  ///   - filter: Which assets to include.
+  ///   - progress: Called on the main actor with `(current, total)`, as for
+  ///     ``enumerate(filter:progress:)``.
+  ///   - prepare: Called once per asset, on the worker thread that read it, in any order.
+  ///   - deliver: Called once per asset with what `prepare` made, one call at a time, in
+  ///     order, on a worker thread (it may block, e.g. to write). Return `false` to stop: no further call is made
+  ///     and the enumeration throws ``LibraryError/cancelled``.
+  /// - Returns: The groups, the folders that could not be listed, and the count.
+  /// - Throws: ``LibraryError`` for a library-level fault, cancellation or a stop.
+  public func streamAssets<Item: Sendable>(
+    filter: AssetFilter = .all,
+    progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in },
+    prepare: @escaping @Sendable (Asset) -> Item,
+    deliver: @escaping @Sendable (Item) -> Bool
+  ) async throws(LibraryError) -> StreamSummary {
+    let cancellation = CancellationFlag()
+    let outcome: Result<StreamSummary, LibraryError> = await withTaskCancellationHandler {
+      do throws(LibraryError) {
+        return .success(
+          try await streamUncancelled(
+            filter: filter, cancellation: cancellation, progress: progress, prepare: prepare,
+            deliver: deliver))
+      } catch {
+        return .failure(error)
+      }
+    } onCancel: {
+      cancellation.set()
+    }
+    return try outcome.get()
+  }
+
+  /// How many assets ``streamAssets(filter:progress:prepare:deliver:)`` reads ahead of
+  /// delivery.
+  public static let streamWindow = 1024
+
+  private func streamUncancelled<Item: Sendable>(
+    filter: AssetFilter, cancellation: CancellationFlag,
+    progress: @escaping @MainActor @Sendable (Int, Int) -> Void,
+    prepare: @escaping @Sendable (Asset) -> Item,
+    deliver: @escaping @Sendable (Item) -> Bool
+  ) async throws(LibraryError) -> StreamSummary {
+    if Task.isCancelled { throw .cancelled }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let (root, scan) = try await self.scan(cancellation: cancellation)
+    if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    let walked = clock.now
+    let rootDescriptor = root.descriptor
+    let plan = await plannedUnits(
+      of: scan, filter: filter, cancellation: cancellation, rootDescriptor: rootDescriptor)
+    if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    let units = plan.units
+    let toRead = units.count { $0.job != nil }
+    let total = units.count
+    let reporter = await ProgressReporter(total: total, callback: progress)
+    await reporter.deliver(total - toRead)
+    let throttle = ProgressThrottle(
+      reporter: reporter, total: total, alreadyCompleted: total - toRead)
+    let delivered = await OrderedReader.run(
+      units: units, width: options.maximumConcurrency, window: AssetsLibrary.streamWindow,
+      cancellation: cancellation, throttle: throttle,
+      read: { job in AssetReader.read(job, rootDescriptor: rootDescriptor) },
+      prepare: prepare, deliver: deliver)
+    if cancellation.isSet || Task.isCancelled || delivered < total { throw .cancelled }
+    withExtendedLifetime(root) {}
+    let read = clock.now
+    await reporter.finish()
+    let groups = scan.groups.map { group in
+      AssetGroup(
+        kind: group.kind, path: group.path, counts: counts(of: group.files, filter: filter))
+    }
+    var folderProblems: [LibraryPath: AssetProblem] = [:]
+    for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }
+    // Reading and delivery overlap here, so the metadata phase includes the delivery.
+    let statistics = EnumerationStatistics(
+      walk: walked - start, metadata: read - walked, delivery: clock.now - read,
+      filesRead: plan.filesPreread + toRead, mainActorHops: await reporter.hops)
+    return StreamSummary(
+      groups: groups, folderProblems: folderProblems, assetCount: delivered,
+      statistics: statistics)
+  }
+
+  /// Every asset to report, in group order then by path: Live Photo pairs (read first, so
+  /// that the total counts each once), and the files still to read.
+  ///
+  /// The same plan as ``run(filter:groupSelection:fileSelection:progress:)`` makes for
+  /// every group and file.
+  private func plannedUnits(
+    of scan: LibraryScan, filter: AssetFilter, cancellation: CancellationFlag,
+    rootDescriptor: Int32
+  ) async -> (units: [EnumerationUnit], filesPreread: Int) {
+    let candidates = scan.groups.flatMap { group in
+      LivePhotoPairing.candidates(in: group.files).map { (candidate: $0, group: group.key) }
+    }
+    let candidateJobs = candidates.flatMap { entry in
+      [
+        ReadJob(file: entry.candidate.still, group: entry.group),
+        ReadJob(file: entry.candidate.video, group: entry.group),
+      ]
+    }
+    let preread = await ParallelReader.run(
+      jobs: candidateJobs, width: options.maximumConcurrency, cancellation: cancellation,
+      throttle: nil
+    ) { job in
+      AssetReader.read(job, rootDescriptor: rootDescriptor)
+    }
+    var readAlready: [LibraryPath: Asset] = [:]
+    for case let asset? in preread { readAlready[asset.path] = asset }
+    var pairedStills: [LibraryPath: Asset] = [:]
+    var pairedVideos: Set<LibraryPath> = []
+    for (candidate, _) in candidates {
+      guard let still = readAlready[candidate.still.path],
+        let video = readAlready[candidate.video.path],
+        LivePhotoPairing.halvesAreWhatTheirNamesSay(still: still, video: video),
+        LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
+      else { continue }
+      pairedStills[still.path] = LivePhotoPairing.merge(still: still, video: video)
+      pairedVideos.insert(video.path)
+    }
+    var units: [EnumerationUnit] = []
+    units.reserveCapacity(scan.groups.reduce(0) { $0 + $1.files.count })
+    for group in scan.groups {
+      for file in group.files where !pairedVideos.contains(file.path) {
+        if let pair = pairedStills[file.path] {
+          if filter.includes(.livePhoto) { units.append(.read(pair)) }
+        } else if filter.includes(file.type) {
+          units.append(
+            readAlready[file.path].map(EnumerationUnit.read)
+              ?? .toRead(ReadJob(file: file, group: group.key)))
+        }
+      }
+    }
+    return (units, candidateJobs.count)
+  }
+}
+
+/// Reads units on the global dispatch queue with a fixed number of workers and delivers
+/// the assets in unit order as soon as each prefix is complete, holding at most `window`
+/// assets that are read (or being read) but not yet delivered.
+enum OrderedReader {
+  /// Reads and delivers every unit; stops early when cancelled or when `deliver` returns
+  /// `false` (then it also sets `cancellation`).
+  ///
+  /// - Returns: How many assets were delivered.
+  static func run<Item: Sendable>(
+    units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
+    throttle: ProgressThrottle?, read: @escaping @Sendable (ReadJob) -> Asset,
+    prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
+  ) async -> Int {
+    guard !units.isEmpty else { return 0 }
+    let shared = Shared<Item>(units: units, window: window)
+    let workers = max(1, min(width, units.count))
+    let group = DispatchGroup()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      for _ in 0..<workers {
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          work(
+            shared, cancellation: cancellation, throttle: throttle, read: read, prepare: prepare,
+            deliver: deliver)
+        }
+      }
+      group.notify(queue: .global()) { continuation.resume() }
+    }
+    return shared.state.withLock { $0.nextToDeliver }
+  }
+
+  /// One worker: take the next unit when there is room, read it, deliver what is ready.
+  private static func work<Item: Sendable>(
+    _ shared: Shared<Item>, cancellation: CancellationFlag, throttle: ProgressThrottle?,
+    read: (ReadJob) -> Asset, prepare: (Asset) -> Item, deliver: (Item) -> Bool
+  ) {
+    while !cancellation.isSet {
+      // Polls so that a cancelled run's workers never wait for room that will not come.
+      while shared.room.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+        if cancellation.isSet { return }
+      }
+      let index = shared.next.add(1, ordering: .relaxed).oldValue
+      guard index < shared.units.count else {
+        shared.room.signal()
+        return
+      }
+      let asset: Asset
+      switch shared.units[index] {
+      case .read(let ready): asset = ready
+      case .toRead(let job):
+        asset = read(job)
+        throttle?.completed(shared.readCount.add(1, ordering: .acquiringAndReleasing).newValue)
+      }
+      let item = prepare(asset)
+      shared.state.withLock { $0.ready[index] = item }
+      drain(shared, cancellation: cancellation, deliver: deliver)
+    }
+  }
+
+  /// Delivers the ready prefix, unless another worker is delivering already (it will pick
+  /// up what this one stored: it looks again after it clears its flag).
+  private static func drain<Item: Sendable>(
+    _ shared: Shared<Item>, cancellation: CancellationFlag, deliver: (Item) -> Bool
+  ) {
+    while true {
+      let batch: [Item]? = shared.state.withLock { state in
+        guard !state.isDelivering, state.ready[state.nextToDeliver] != nil else { return nil }
+        state.isDelivering = true
+        var batch: [Item] = []
+        var index = state.nextToDeliver
+        while let item = state.ready.removeValue(forKey: index) {
+          batch.append(item)
+          index += 1
+        }
+        return batch
+      }
+      guard let batch else { return }
+      var delivered = 0
+      for item in batch {
+        guard !cancellation.isSet else { break }
+        guard deliver(item) else {
+          cancellation.set()
+          break
+        }
+        delivered += 1
+        shared.room.signal()
+      }
+      shared.state.withLock { state in
+        state.nextToDeliver += delivered
+        state.isDelivering = false
+      }
+      if delivered < batch.count { return }
+    }
+  }
+
+  /// What the workers share; every stored property is itself thread-safe.
+  private final class Shared<Item: Sendable>: Sendable {
+    struct State {
+      var ready: [Int: Item] = [:]
+      var nextToDeliver = 0
+      var isDelivering = false
+    }
+
+    let units: [EnumerationUnit]
+    let state = Mutex(State())
+    let next = Atomic<Int>(0)
+    let readCount = Atomic<Int>(0)
+    /// Counts the units that may still be taken before the oldest undelivered one is
+    /// delivered.
+    let room: DispatchSemaphore
+
+    init(units: [EnumerationUnit], window: Int) {
+      self.units = units
+      self.room = DispatchSemaphore(value: max(1, window))
+    }
+  }
+}

@@ -35,10 +35,12 @@ enum CSVFormatter {
     let location = asset.location
     return [
       asset.id.uuidString, asset.urlString, OutputHygiene.csvText(asset.path.escaped),
-      OutputHygiene.csvText(asset.name), OutputHygiene.csvText(group.name), asset.type.rawValue, text(asset.pixelWidth), text(asset.pixelHeight),
+      OutputHygiene.csvText(asset.name), OutputHygiene.csvText(group.name), asset.type.rawValue,
+      text(asset.pixelWidth), text(asset.pixelHeight),
       text(asset.metadata.orientation), text(asset.duration),
       asset.creationDate?.iso8601 ?? "", asset.creationDate?.source.rawValue ?? "",
-      OutputHygiene.csvText(asset.metadata.dateTime ?? "0"), text(location?.latitude), text(location?.longitude),
+      OutputHygiene.csvText(asset.metadata.dateTime ?? "0"), text(location?.latitude),
+      text(location?.longitude),
       text(location?.altitude), String(asset.fileSize), String(asset.metadata.hasThumbnail),
       OutputHygiene.csvText(asset.problems.map(\.description).joined(separator: "; ")),
     ]
@@ -50,7 +52,8 @@ enum CSVFormatter {
     for group in groups {
       text += record([
         group.id.uuidString, group.url.absoluteString, OutputHygiene.csvText(group.name),
-        group.kind.rawValue, OutputHygiene.csvText(group.path.escaped), String(group.count), String(group.counts[.photo] ?? 0),
+        group.kind.rawValue, OutputHygiene.csvText(group.path.escaped), String(group.count),
+        String(group.counts[.photo] ?? 0),
         String(group.counts[.livePhoto] ?? 0), String(group.counts[.video] ?? 0),
       ])
     }

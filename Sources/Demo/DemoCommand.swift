@@ -187,7 +187,8 @@ final class SharedTerminal: Sendable {
     }
     progressBar?.strings = Strings(language: options.language)
     do {
-      let location = try open(options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
+      let location = try open(
+        options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
       switch options.command {
       case .list:
         try await list(
@@ -302,6 +303,9 @@ final class SharedTerminal: Sendable {
         })
     } catch {
       stdout = shared.withLock { $0.stream }
+      // The listing stopped because its output did (a closed pipe, a full disk, a
+      // signal): the caller reports that, not a cancelled library.
+      if error == .cancelled, stdout.isBroken || gate.isClosed { return }
       throw error
     }
     progressBar?.clear()

@@ -37,7 +37,8 @@ enum ThumbnailFile {
     let folder = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let temporary =
-      (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+      (folder.isEmpty ? "" : folder + "/")
+      + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(errno: errno) }
     defer { unlink(temporary) }
@@ -45,7 +46,8 @@ enum ThumbnailFile {
     data.withUnsafeBytes { bytes in
       var written = 0
       while written < bytes.count {
-        let result = Glibc.write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+        let result = Glibc.write(
+          descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
         if result > 0 {
           written += result
         } else if result < 0, errno == EINTR {

@@ -273,7 +273,10 @@ enum OrderedReader {
 
     init(units: [EnumerationUnit], window: Int) {
       self.units = units
-      self.room = DispatchSemaphore(value: max(1, window))
+      // Created at 0 and raised: libdispatch traps when a semaphore is freed below its
+      // initial value, which a cancelled run (slots taken, never given back) would be.
+      self.room = DispatchSemaphore(value: 0)
+      for _ in 0..<max(1, window) { room.signal() }
     }
   }
 }

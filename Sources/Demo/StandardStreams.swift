@@ -169,7 +169,9 @@ enum Terminal {
   static func columns(environment value: String?) -> Int {
     guard let value, let number = Int(value), number > 0 else {
       // Digits beyond Int's range are still "very wide".
-      if let value, !value.isEmpty, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) {
+      if let value, Int(value) == nil, !value.isEmpty, value.allSatisfy(\.isASCII),
+        value.allSatisfy(\.isNumber)
+      {
         return maximumColumns
       }
       return 80

@@ -31,7 +31,7 @@ import Testing
     #expect(
       outcome.stderr == """
         Error: The value 'xml' is invalid for '--format <format>'. Please provide one of \
-        'table', 'json' or 'csv'.
+        'table', 'json', 'csv' or 'ndjson'.
         Usage: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]
           See 'Demo --help' for more information.
 

@@ -27,7 +27,10 @@ import Testing
         do not depend on it: 'Demo lookup <asset-url>' finds the same file.
 
         Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
-        error, 130 when interrupted.
+        error, 74 when the output cannot be written, 130 when interrupted (143 for
+        SIGTERM, 129 for SIGHUP), 141 when the reader of the output went away.
+        Folders that cannot be read are listed as 'warning:' lines on standard error
+        and do not change the status.
 
         USAGE: Demo [--format <format>] [--filter <filter>] [--lang <lang>] [--statistics] [<library>]
                Demo <subcommand>
@@ -38,7 +41,8 @@ import Testing
 
         OPTIONS:
           --format <format>       How to print the assets: table (for people), json
-                                  (one array, one object per asset) or csv (RFC 4180).
+                                  (one array, one object per asset), csv (RFC 4180)
+                                  or ndjson (one object per line, as each is read).
                                   (default: table)
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)
@@ -87,7 +91,7 @@ import Testing
                                   Fixtures/Library)
 
         OPTIONS:
-          --format <format>       How to print the groups: table, json or csv.
+          --format <format>       How to print the groups: table, json, csv or ndjson.
                                   (default: table)
           --lang <lang>           The language of group names and library errors: en,
                                   zh-Hans or ja. (default: en)
@@ -145,7 +149,7 @@ import Testing
         Copies the thumbnail embedded in the photo's EXIF data to the output file,
         byte for byte. Exits with status 1 when the photo has none.
 
-        USAGE: Demo thumbnail <asset-url> [--library <library>] --output <file> [--lang <lang>]
+        USAGE: Demo thumbnail <asset-url> [--library <library>] --output <file> [--force] [--lang <lang>]
 
         ARGUMENTS:
           <asset-url>             An asset URL as listed, such as
@@ -154,7 +158,10 @@ import Testing
         OPTIONS:
           --library <library>     The library's root folder. (default: the bundled
                                   Fixtures/Library)
-          --output <file>         The file to write.
+          --output <file>         The file to write ('-': standard output). It is
+                                  written under a temporary name and then renamed,
+                                  so a failure leaves nothing behind.
+          --force                 Replace the output file if it exists.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
           -h, --help              Show help information.

@@ -7,8 +7,10 @@ import Glibc
 /// The bytes go to a new temporary file in the same folder (`O_CREAT | O_EXCL |
 /// O_NOFOLLOW`, so never through a symbolic link), are flushed with `fsync`, and the file
 /// then takes the output's name: with `link(2)` (fails when the name exists, whatever it
-/// is) or, with `--force`, `rename(2)` (replaces a file or a link itself, never what a
-/// link points at). The temporary name is removed in every case.
+/// is) or, with `--force`, `rename(2)` over an existing regular file. A symbolic link, a
+/// device, a FIFO or a socket at the output is refused even with `--force` (`--output
+/// /dev/stdout --force` must not replace a link in `/dev`; `-` is standard output). The
+/// temporary name is removed in every case.
 enum ThumbnailFile {
   /// Why the file was not written, in words for people.
   struct Failure: Error, Equatable {
@@ -21,14 +23,18 @@ enum ThumbnailFile {
   /// - Parameters:
   ///   - data: The thumbnail's bytes.
   ///   - path: The output file.
-  ///   - replacing: Whether an existing file (or link) at `path` may be replaced.
+  ///   - replacing: Whether an existing regular file at `path` may be replaced.
   /// - Throws: ``Failure`` with a plain reason: a folder, an existing file without
   ///   `--force`, a missing folder, a full disk, or the system's message.
   static func write(_ data: Data, to path: String, replacing: Bool) throws(Failure) {
     var status = stat()
     if lstat(path, &status) == 0 {
-      if status.st_mode & S_IFMT == S_IFDIR {
-        throw Failure(reason: "it is a folder; name a file inside it")
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR: throw Failure(reason: "it is a folder; name a file inside it")
+      case S_IFLNK:
+        throw Failure(reason: "it is a symbolic link; name the file itself, not a link")
+      case S_IFREG: break
+      default: throw Failure(reason: "it is not a regular file (a device, a FIFO or a socket)")
       }
       if !replacing {
         throw Failure(reason: "the file already exists; add --force to replace it")

@@ -170,20 +170,28 @@ private final class Scratch {
     #expect(scratch.entries == ["t.jpg"])
   }
 
-  @Test func aLinkAtTheOutputIsReplacedNeverWrittenThrough() throws {
+  @Test func aLinkOrADeviceAtTheOutputIsRefusedEvenWithForce() throws {
     let scratch = try Scratch()
     let victim = scratch.path + "/victim"
     try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
     let link = scratch.path + "/t.jpg"
     #expect(symlink(victim, link) == 0)
-    #expect(throws: ThumbnailFile.Failure.self) {
-      try ThumbnailFile.write(bytes, to: link, replacing: false)
+    for replacing in [false, true] {
+      #expect(
+        throws: ThumbnailFile.Failure(
+          reason: "it is a symbolic link; name the file itself, not a link")
+      ) {
+        try ThumbnailFile.write(bytes, to: link, replacing: replacing)
+      }
+      #expect(
+        throws: ThumbnailFile.Failure(
+          reason: "it is not a regular file (a device, a FIFO or a socket)")
+      ) {
+        try ThumbnailFile.write(bytes, to: "/dev/null", replacing: replacing)
+      }
     }
-    try ThumbnailFile.write(bytes, to: link, replacing: true)
     #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == Data("keep".utf8))
-    #expect(
-      (try FileManager.default.attributesOfItem(atPath: link)[.type] as? FileAttributeType)
-        == .typeRegular)
+    #expect(Set(scratch.entries) == ["victim", "t.jpg"])
   }
 
   @Test func aFolderOrAMissingFolderIsAPlainMessage() throws {

@@ -10,6 +10,8 @@
               (and CR only in a CSV's CRLF), no DEL, no C1 (U+0080-U+009F, e.g. U+009B);
               every CSV text field that starts with = + - @ tab or CR carries a leading '
   dev-full    stdout on /dev/full: exit 74 and "Error: cannot write the output: ..."
+  thumbnail-full  `thumbnail --output` on a full 4 KB tmpfs (root only): "the disk is full",
+              nothing left behind
   closed      stdout or stderr closed at start: exit 0, nothing odd
   xff         a library below a folder named b'\\xff' opens as an absolute path, a relative
               path, and '.' after cd
@@ -140,6 +142,32 @@ def dev_full(demo: str) -> None:
           f"dev-full: exit {result.returncode}, stderr {message.strip()!r}")
 
 
+def thumbnail_full(demo: str) -> None:
+    """A thumbnail on a full disk (a 4 KB tmpfs, root only): plain message, nothing left."""
+    if os.geteuid() != 0:
+        print("skip  thumbnail-full: needs root to mount a tmpfs")
+        return
+    listing = subprocess.run([demo, "--format", "csv"], capture_output=True, text=True)
+    rows = list(csv.DictReader(io.StringIO(listing.stdout, newline="")))
+    url = next(row["url"] for row in rows if row["hasThumbnail"] == "true")
+    mount = f"/tmp/edge-tests-full-{os.getpid()}"
+    os.makedirs(mount)
+    try:
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", mount], check=True)
+        with open(os.path.join(mount, "fill"), "wb") as fill:
+            fill.write(bytes(3072))
+        result = subprocess.run([demo, "thumbnail", url, "--output", mount + "/t.jpg"],
+                                capture_output=True, text=True)
+        left = sorted(os.listdir(mount))
+        check(result.returncode == 1 and result.stderr.strip().endswith("the disk is full.")
+              and left == ["fill"],
+              f"thumbnail-full: exit {result.returncode}, {result.stderr.strip()!r}, "
+              f"left {left}")
+    finally:
+        subprocess.run(["umount", mount])
+        os.rmdir(mount)
+
+
 def closed(demo: str) -> None:
     for descriptor in [1, 2]:
         result = subprocess.run(
@@ -176,6 +204,7 @@ def main() -> None:
         "escapes": lambda: escapes(demo, root),
         "dev-full": lambda: dev_full(demo),
         "closed": lambda: closed(demo),
+        "thumbnail-full": lambda: thumbnail_full(demo),
         "xff": lambda: xff(demo, root),
         "interrupt": lambda: (interrupt(demo, root, signal.SIGINT, 130),
                               interrupt(demo, root, signal.SIGTERM, 143)),

@@ -236,11 +236,6 @@ final class SharedTerminal: Sendable {
     return try LibraryLocation(bytes: LibraryLocation.bytes(of: library, in: rawArguments))
   }
 
-  /// The library the options name, or the bundled one (by its text path).
-  static func library(_ options: DemoOptions) -> AssetsLibrary {
-    AssetsLibrary(root: options.library.map { URL(fileURLWithPath: $0) } ?? bundledLibrary)
-  }
-
   /// The stream and the format's state, which the delivering worker owns in turn.
   private struct Pipeline<Stream: ByteOutputStream, Writer: ListingWriter>: Sendable {
     var stream: Stream

@@ -3,8 +3,8 @@
 
   memory      peak RSS (/usr/bin/time -f %M) <= 150 MB for 200,000 files with 255-byte names,
               in every format (table, json, csv, ndjson)
-  interrupt   SIGINT (and SIGTERM) while the listing is being written: nothing more reaches
-              stdout 0.5 s after the signal, exit 130 (143)
+  interrupt   SIGINT (SIGTERM, SIGHUP) while the listing is being written: nothing more
+              reaches stdout 0.5 s after the signal, exit 130 (143, 129)
   escapes     for the escape-code library, CSV, table and groups (table, csv) and stderr
               hold no control character: no code point below U+0020 but tab and newline
               (and CR only in a CSV's CRLF), no DEL, no C1 (U+0080-U+009F, e.g. U+009B);
@@ -207,7 +207,8 @@ def main() -> None:
         "thumbnail-full": lambda: thumbnail_full(demo),
         "xff": lambda: xff(demo, root),
         "interrupt": lambda: (interrupt(demo, root, signal.SIGINT, 130),
-                              interrupt(demo, root, signal.SIGTERM, 143)),
+                              interrupt(demo, root, signal.SIGTERM, 143),
+                              interrupt(demo, root, signal.SIGHUP, 129)),
         "memory": lambda: memory(demo, root),
     }
     for name, run in checks.items():

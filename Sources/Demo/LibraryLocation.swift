@@ -23,12 +23,8 @@ final class LibraryLocation {
   ///   unless it starts with `/`.
   /// - Throws: The same ``LibraryError`` the library throws for its root.
   init(bytes: [UInt8]) throws(LibraryError) {
-    let display: String
-    if let text = String(validating: bytes, as: UTF8.self) {
-      display = URL(fileURLWithPath: text).path
-    } else {
-      display = LibraryPath(bytes: bytes).escaped
-    }
+    displayPath = LibraryLocation.displayPath(of: bytes)
+    let display = displayPath
     var opened: Int32
     repeat {
       opened = (bytes + [0]).withUnsafeBufferPointer { path in
@@ -49,7 +45,28 @@ final class LibraryLocation {
       library = AssetsLibrary(root: URL(fileURLWithPath: display))
       descriptor = -1
     }
-    displayPath = display
+  }
+
+  /// How messages name the library at `bytes`: absolute, as `URL(fileURLWithPath:)` has
+  /// always made it when the path and the working directory are UTF-8, else from the
+  /// bytes with ``LibraryPath/escaped`` (`%FF`).
+  static func displayPath(of bytes: [UInt8]) -> String {
+    let isAbsolute = bytes.first == UInt8(ascii: "/")
+    let directory = isAbsolute ? [] : workingDirectory()
+    if let text = String(validating: bytes, as: UTF8.self),
+      isAbsolute || String(validating: directory, as: UTF8.self) != nil
+    {
+      return URL(fileURLWithPath: text).path
+    }
+    let absolute = isAbsolute ? bytes : directory + [UInt8(ascii: "/")] + bytes
+    return LibraryPath(bytes: absolute).escaped
+  }
+
+  /// The working directory's bytes (`getcwd`), or none when it cannot be had.
+  private static func workingDirectory() -> [UInt8] {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return [] }
+    return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
   }
 
   deinit {

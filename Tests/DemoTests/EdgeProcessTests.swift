@@ -55,5 +55,9 @@ struct EdgeProcessTests {
     let missing = try shell(#""$0" "$1"/"# + ff + "/nope", [scratch])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("/%FF/nope"), "\(missing.stderr)")
+    // Relative to a working directory that is not UTF-8: named from its bytes too.
+    let relative = try shell(#"cd "$1"/"# + ff + #" && "$0" nope"#, [scratch])
+    #expect(relative.status == 1)
+    #expect(relative.stderr.contains(scratch + "/%FF/nope"), "\(relative.stderr)")
   }
 }

@@ -13,6 +13,8 @@
   thumbnail-full  `thumbnail --output` on a full 4 KB tmpfs (root only): "the disk is full",
               nothing left behind
   closed      stdout or stderr closed at start: exit 0, nothing odd
+  folders     a tree cut at depth 256: a `warning:` line on stderr in every format, a
+              folderProblem record in ndjson, exit 0
   xff         a library below a folder named b'\\xff' opens as an absolute path, a relative
               path, and '.' after cd
 
@@ -193,6 +195,20 @@ def xff(demo: str, root: str) -> None:
               f"{result.stderr.decode('utf-8', 'replace').strip()}")
 
 
+def folders(demo: str, root: str) -> None:
+    library = os.path.join(root, "deep")
+    for format in ["table", "json", "csv", "ndjson"]:
+        result = subprocess.run([demo, "--format", format, library], capture_output=True,
+                                text=True)
+        warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+        records = [line for line in result.stdout.splitlines()
+                   if '"type":"folderProblem"' in line]
+        wanted_records = 1 if format == "ndjson" else 0
+        check(result.returncode == 0 and len(warnings) == 1 and len(records) == wanted_records,
+              f"folders: --format {format}: exit {result.returncode}, {len(warnings)} warning "
+              f"line(s), {len(records)} ndjson record(s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", required=True)
@@ -206,6 +222,7 @@ def main() -> None:
         "closed": lambda: closed(demo),
         "thumbnail-full": lambda: thumbnail_full(demo),
         "xff": lambda: xff(demo, root),
+        "folders": lambda: folders(demo, root),
         "interrupt": lambda: (interrupt(demo, root, signal.SIGINT, 130),
                               interrupt(demo, root, signal.SIGTERM, 143),
                               interrupt(demo, root, signal.SIGHUP, 129)),

@@ -12,6 +12,8 @@ files, so they cost directory entries, not data blocks (ext4 allows 65,000 links
                   `@`); plus a movie whose `©xyz` location text (a string from inside the
                   file, quoted in a problem) holds escape codes
   xff-parent/\\xff/library/   a library below a folder whose name is the byte 0xFF (not UTF-8)
+  deep/           a photo at the top and a chain of 300 nested folders, so that the walk
+                  stops at its depth limit (256) and reports the folder it did not read
 
 Usage: make-edge-libraries.py [--dir /tmp/groupenumerator-edges] [--files 200000]
 Existing libraries are kept (delete a folder to make it again).
@@ -101,6 +103,14 @@ def make_xff_parent(folder: str) -> None:
         open(path, "wb").close()
 
 
+def make_deep(folder: str, depth: int = 300) -> None:
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, "top.JPG"), "ab").close()
+    chain = os.path.join(folder, *(["d"] * depth))
+    os.makedirs(chain, exist_ok=True)
+    open(os.path.join(chain, "bottom.JPG"), "ab").close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", default="/tmp/groupenumerator-edges")
@@ -109,6 +119,7 @@ def main() -> None:
     make_long_names(os.path.join(arguments.dir, "long-names"), arguments.files)
     make_escape_codes(os.path.join(arguments.dir, "escape-codes"))
     make_xff_parent(os.path.join(arguments.dir, "xff-parent"))
+    make_deep(os.path.join(arguments.dir, "deep"))
     print(f"edge libraries in {arguments.dir}")
 
 

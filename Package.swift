@@ -48,9 +48,12 @@ let package = Package(
         "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSystemShim", "CZlib",
       ]
     ),
+    // Opens descriptors 0-2 on /dev/null when they are closed at start, before
+    // libdispatch can take one of them (the Demo's output must never land in an eventfd).
+    .target(name: "CStandardDescriptors"),
     .executableTarget(
       name: "Demo",
-      dependencies: ["GroupEnumerator"]
+      dependencies: ["GroupEnumerator", "CStandardDescriptors"]
     ),
     // `make bench`'s library-API run: one enumeration, its phase times on stdout.
     .executableTarget(

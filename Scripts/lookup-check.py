@@ -8,8 +8,8 @@ Usage:
    `DEMO lookup URL --library CORPUS` and checks that the object it prints equals the
    listing's object for that asset (parsed JSON, compared whole).
 2. For every JPEG that truth.json gives a ThumbnailLength > 0 (outside bad/), runs
-   `DEMO thumbnail URL --library CORPUS --output TMP` and checks that the bytes written
-   are exactly `exiftool -m -b -ThumbnailImage FILE` and ThumbnailLength bytes long
+   `DEMO thumbnail URL --library CORPUS --output TMP --force` and checks that the bytes
+   written are exactly `exiftool -m -b -ThumbnailImage FILE` and ThumbnailLength bytes long
    (`-m`, or exiftool withholds IFD1 data that is not a JPEG; such placeholders are
    counted as "not JPEG" but must still be byte-identical).
    The same is done for the JPEGs in bad/ with a ThumbnailLength, but those are only
@@ -76,7 +76,9 @@ def thumbnail(demo: str, corpus: str, url: str, path: str, expected_length: int,
     handle, output = tempfile.mkstemp(dir=scratch, suffix=".jpg")
     os.close(handle)
     try:
-        result = run([demo, "thumbnail", url, "--library", corpus, "--output", output])
+        # --force: mkstemp made the file, and thumbnail refuses an existing one without it.
+        result = run([demo, "thumbnail", url, "--library", corpus, "--output", output,
+                      "--force"])
         if result.returncode != 0:
             return f"exit {result.returncode}: {result.stderr.decode(errors='replace').strip()}"
         with open(output, "rb") as file:
@@ -104,7 +106,9 @@ def preview(demo: str, corpus: str, asset: dict, scratch: str) -> tuple[str | No
     handle, output = tempfile.mkstemp(dir=scratch, suffix=".jpg")
     os.close(handle)
     try:
-        result = run([demo, "thumbnail", asset["url"], "--library", corpus, "--output", output])
+        # --force: mkstemp made the file, and thumbnail refuses an existing one without it.
+        result = run([demo, "thumbnail", asset["url"], "--library", corpus, "--output", output,
+                      "--force"])
         with open(output, "rb") as file:
             written = file.read()
     finally:

@@ -3,6 +3,11 @@ import GroupEnumerator
 
 /// The `--format csv` output: RFC 4180 (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).
+///
+/// Text from names and files (path, name, group, the raw `dateTime`, problems) goes
+/// through ``OutputHygiene/csvText(_:)``: a `'` before a leading `=`, `+`, `-`, `@`, tab or
+/// CR, and control characters as `%XX`. Values the Demo makes itself (numbers such as a
+/// negative latitude, dates, identifiers) are written as they are.
 enum CSVFormatter {
   /// The header row's fields, in column order.
   static let assetColumns = [
@@ -29,13 +34,15 @@ enum CSVFormatter {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
     let location = asset.location
     return [
-      asset.id.uuidString, asset.urlString, asset.path.escaped, asset.name,
-      group.name, asset.type.rawValue, text(asset.pixelWidth), text(asset.pixelHeight),
+      asset.id.uuidString, asset.urlString, OutputHygiene.csvText(asset.path.escaped),
+      OutputHygiene.csvText(asset.name), OutputHygiene.csvText(group.name), asset.type.rawValue,
+      text(asset.pixelWidth), text(asset.pixelHeight),
       text(asset.metadata.orientation), text(asset.duration),
       asset.creationDate?.iso8601 ?? "", asset.creationDate?.source.rawValue ?? "",
-      asset.metadata.dateTime ?? "0", text(location?.latitude), text(location?.longitude),
+      OutputHygiene.csvText(asset.metadata.dateTime ?? "0"), text(location?.latitude),
+      text(location?.longitude),
       text(location?.altitude), String(asset.fileSize), String(asset.metadata.hasThumbnail),
-      asset.problems.map(\.description).joined(separator: "; "),
+      OutputHygiene.csvText(asset.problems.map(\.description).joined(separator: "; ")),
     ]
   }
 
@@ -44,8 +51,9 @@ enum CSVFormatter {
     var text = record(groupColumns)
     for group in groups {
       text += record([
-        group.id.uuidString, group.url.absoluteString, group.name, group.kind.rawValue,
-        group.path.escaped, String(group.count), String(group.counts[.photo] ?? 0),
+        group.id.uuidString, group.url.absoluteString, OutputHygiene.csvText(group.name),
+        group.kind.rawValue, OutputHygiene.csvText(group.path.escaped), String(group.count),
+        String(group.counts[.photo] ?? 0),
         String(group.counts[.livePhoto] ?? 0), String(group.counts[.video] ?? 0),
       ])
     }

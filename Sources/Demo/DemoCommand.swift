@@ -1,7 +1,9 @@
+import CStandardDescriptors
 import Dispatch
 import Foundation
 import Glibc
 import GroupEnumerator
+import Synchronization
 
 /// The `Demo` executable: sets up signals and the terminal, runs ``DemoCommand``, and
 /// exits with its status.
@@ -9,6 +11,9 @@ import GroupEnumerator
   /// Runs the command on the main actor, which stays free while the library is read so
   /// that progress callbacks (main-actor closures) can run.
   @MainActor static func main() async {
+    // Descriptors 0-2 that were closed at start are on /dev/null by now (a constructor in
+    // CStandardDescriptors ran before the runtime); calling it keeps that object linked.
+    _ = CStandardDescriptors_reopenedMask()
     if let shortage = DescriptorBudget.shortage() {
       var standardError = FileDescriptorStream.standardError()
       standardError.write(shortage)
@@ -16,70 +21,127 @@ import GroupEnumerator
     }
     // A closed pipe becomes EPIPE on write, which FileDescriptorStream handles quietly.
     signal(SIGPIPE, SIG_IGN)
+    let terminal = SharedTerminal()
     let progressBar =
       Terminal.isTerminal(2)
-      ? ProgressBar(columns: { Terminal.columns(of: 2) }) { text in
-        var standardError = FileDescriptorStream.standardError()
-        standardError.write(text)
-      } : nil
+      ? ProgressBar(columns: { Terminal.columns(of: 2) }) { text in terminal.drawBar(text) }
+      : nil
+    // On one terminal the bar and the listing would mix: the bar goes before the first
+    // byte of output.
+    let hideBar: (@Sendable () -> Void)? =
+      progressBar != nil && Terminal.isTerminal(1) ? { @Sendable in terminal.hideBar() } : nil
     let arguments = Array(CommandLine.arguments.dropFirst())
+    let rawArguments = LibraryLocation.rawArguments()
     let task = Task { @MainActor in
-      var standardOutput = FileDescriptorStream.standardOutput()
+      var standardOutput = FileDescriptorStream.standardOutput(beforeFirstWrite: hideBar)
       var standardError = FileDescriptorStream.standardError()
       let status = await DemoCommand.run(
-        arguments: arguments, stdout: &standardOutput, stderr: &standardError,
-        progressBar: progressBar)
+        arguments: arguments, rawArguments: rawArguments, stdout: &standardOutput,
+        stderr: &standardError, progressBar: progressBar)
       standardOutput.flush()
-      return (status, standardOutput.isBroken)
+      return (status, standardOutput.failure)
     }
-    let interrupt = Interrupt(task: task, progressBar: progressBar)
-    let (status, isOutputBroken) = await task.value
+    let interrupt = Interrupt(task: task, progressBar: progressBar, terminal: terminal)
+    let (status, outputFailure) = await task.value
     interrupt.cancel()
-    if interrupt.wasInterrupted { exit(130) }
-    // 141 = 128 + SIGPIPE: what a shell reports for a writer whose reader went away.
-    exit(isOutputBroken && status == 0 ? 141 : status)
+    if let signal = interrupt.signal { exit(128 + signal) }
+    let (exitStatus, message) = DemoCommand.exitStatus(status, outputFailure: outputFailure)
+    if let message {
+      var standardError = FileDescriptorStream.standardError()
+      standardError.write(message)
+    }
+    exit(exitStatus)
   }
 }
 
-/// Ctrl-C handling: the first SIGINT erases the progress bar and cancels the run (which
-/// then exits with 130); a second one exits at once.
-@MainActor final class Interrupt {
-  private let source: any DispatchSourceSignal
-  /// Whether SIGINT arrived.
-  private(set) var wasInterrupted = false
+/// Standard error shared by the progress bar (main actor) and the listing's first write
+/// (a worker), so that the bar is erased once and never drawn again after that.
+final class SharedTerminal: Sendable {
+  private let state = Mutex((isHidden: false, isDrawn: false))
 
-  /// Starts listening for SIGINT on the main queue (the main actor's executor).
-  init<Success: Sendable>(task: Task<Success, Never>, progressBar: ProgressBar?) {
-    signal(SIGINT, SIG_IGN)
-    source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .main)
-    source.setEventHandler { [weak self] in
-      MainActor.assumeIsolated {
-        progressBar?.clear()
-        if self?.wasInterrupted == true { exit(130) }
-        self?.wasInterrupted = true
-        task.cancel()
-      }
+  /// Draws `text` (a bar or its erasure) unless the bar is hidden for good.
+  func drawBar(_ text: String) {
+    state.withLock { state in
+      guard !state.isHidden else { return }
+      var standardError = FileDescriptorStream.standardError()
+      standardError.write(text)
+      state.isDrawn = true
     }
-    source.resume()
   }
 
-  /// Stops listening and restores the default SIGINT action.
+  /// Erases the bar if it is drawn, and draws it no more.
+  func hideBar() {
+    state.withLock { state in
+      if state.isDrawn {
+        var standardError = FileDescriptorStream.standardError()
+        standardError.write("\r\u{1B}[K")
+      }
+      state.isHidden = true
+      state.isDrawn = false
+    }
+  }
+}
+
+/// Ctrl-C, SIGTERM and SIGHUP: the first stops standard output at once (nothing more is
+/// written), erases the progress bar for good and cancels the run, which then exits with
+/// 128 + the signal (130, 143, 129); if the run has not ended a second later (a file
+/// inside a C library), or at a second signal, the process exits at once.
+@MainActor final class Interrupt {
+  /// The signals handled.
+  static let signals = [SIGINT, SIGTERM, SIGHUP]
+  /// How long the run may take to end after the first signal.
+  static let grace: DispatchTimeInterval = .seconds(1)
+
+  private var sources: [any DispatchSourceSignal] = []
+  /// The first signal that arrived, if one did.
+  private(set) var signal: Int32?
+
+  /// Starts listening for the signals on the main queue (the main actor's executor).
+  init<Success: Sendable>(
+    task: Task<Success, Never>, progressBar: ProgressBar?, terminal: SharedTerminal
+  ) {
+    for number in Interrupt.signals {
+      Glibc.signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+      source.setEventHandler { [weak self] in
+        MainActor.assumeIsolated {
+          OutputGate.standardOutput.close()
+          progressBar?.clear()
+          terminal.hideBar()
+          if let first = self?.signal { _exit(128 + first) }
+          self?.signal = number
+          task.cancel()
+          DispatchQueue.main.asyncAfter(deadline: .now() + Interrupt.grace) {
+            _exit(128 + number)
+          }
+        }
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  /// Stops listening and restores the default actions.
   func cancel() {
-    source.cancel()
-    signal(SIGINT, SIG_DFL)
+    for source in sources { source.cancel() }
+    for number in Interrupt.signals { Glibc.signal(number, SIG_DFL) }
   }
 }
 
 /// What `Demo` does, without processes: arguments in, text and an exit status out.
 @MainActor enum DemoCommand {
   /// Success.
-  static let success: Int32 = 0
+  nonisolated static let success: Int32 = 0
   /// A library fault, or `lookup` found nothing.
-  static let failure: Int32 = 1
+  nonisolated static let failure: Int32 = 1
   /// A usage error (`EX_USAGE`).
-  static let usageFailure: Int32 = 64
+  nonisolated static let usageFailure: Int32 = 64
+  /// Standard output could not be written (`EX_IOERR`): a full disk, `/dev/full`.
+  nonisolated static let outputFailureStatus: Int32 = 74
   /// Interrupted (128 + SIGINT).
-  static let interrupted: Int32 = 130
+  nonisolated static let interrupted: Int32 = 130
+  /// The reader of standard output went away (128 + SIGPIPE), as a shell reports it.
+  nonisolated static let brokenPipe: Int32 = 141
 
   /// The bundled sample library, found from this source file so that the working
   /// directory does not matter: `<package>/Fixtures/Library`.
@@ -94,19 +156,22 @@ import GroupEnumerator
   ///
   /// - Parameters:
   ///   - arguments: The arguments after the executable's name.
+  ///   - rawArguments: The same arguments as bytes (paths that are not UTF-8 survive);
+  ///     `nil` takes `arguments`' UTF-8.
   ///   - stdout: Where results and help go.
   ///   - stderr: Where errors go.
   ///   - progressBar: The bar to draw while reading, or `nil` (not a terminal).
-  /// - Returns: The exit status: 0, 1, 64 or 130.
+  /// - Returns: The exit status: 0, 1, 64 or 130 (74 and 141 come from the caller,
+  ///   which owns the real standard output).
   static func run(
-    arguments: [String], stdout: inout some ByteOutputStream,
+    arguments: [String], rawArguments: [[UInt8]]? = nil, stdout: inout some ByteOutputStream,
     stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil
   ) async -> Int32 {
     let parsed: ParsedArguments
     do {
       parsed = try ArgumentParser.parse(arguments)
     } catch {
-      stderr.write(HelpText.usageError(error))
+      stderr.write(OutputHygiene.lines(HelpText.usageError(error)))
       return usageFailure
     }
     let options: DemoOptions
@@ -123,57 +188,144 @@ import GroupEnumerator
     let progressBar = options.showsProgress ? progressBar : nil
     progressBar?.strings = Strings(language: options.language)
     do {
+      let location = try open(
+        options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
       switch options.command {
       case .list:
-        try await list(options, stdout: &stdout, stderr: &stderr, progressBar: progressBar)
+        try await list(
+          options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar)
         return success
       case .groups:
-        try await groups(options, stdout: &stdout)
+        try await groups(options, location.library, stdout: &stdout, stderr: &stderr)
         return success
       case .lookup:
-        return try await lookup(options, stdout: &stdout, stderr: &stderr)
+        return try await lookup(options, location, stdout: &stdout, stderr: &stderr)
       case .thumbnail:
-        return try await thumbnail(options, stderr: &stderr)
+        return try await thumbnail(options, location, stdout: &stdout, stderr: &stderr)
       }
     } catch {
       progressBar?.clear()
       if Task.isCancelled { return interrupted }
-      stderr.write("Error: \(error.message(in: options.language))\n")
+      stderr.write("Error: \(OutputHygiene.message(error.message(in: options.language)))\n")
       return failure
     }
   }
 
-  /// The library the options name, or the bundled one.
-  static func library(_ options: DemoOptions) -> AssetsLibrary {
-    AssetsLibrary(
-      root: options.library.map { URL(fileURLWithPath: $0) } ?? bundledLibrary,
-      options: options.libraryOptions)
+  /// The exit status once standard output is flushed, and the message to print: `EPIPE`
+  /// (the reader went away) is 141 and quiet; any other write error is 74 with
+  /// `Error: cannot write the output: <reason>`.
+  ///
+  /// - Parameters:
+  ///   - status: What ``run(arguments:rawArguments:stdout:stderr:progressBar:)`` returned.
+  ///   - outputFailure: The `errno` of the write to standard output that failed, if any.
+  nonisolated static func exitStatus(
+    _ status: Int32, outputFailure: Int32?
+  ) -> (status: Int32, message: String?) {
+    guard let code = outputFailure else { return (status, nil) }
+    if code == EPIPE { return (status == success ? brokenPipe : status, nil) }
+    let reason = String(cString: strerror(code))
+    return (outputFailureStatus, "Error: cannot write the output: \(reason)\n")
+  }
+
+  /// The library the options name, or the bundled one, opened from its bytes.
+  static func open(
+    _ options: DemoOptions, rawArguments: [[UInt8]]
+  ) throws(LibraryError) -> LibraryLocation {
+    guard let library = options.library else {
+      return try LibraryLocation(
+        bytes: Array(bundledLibrary.path.utf8), options: options.libraryOptions)
+    }
+    return try LibraryLocation(
+      bytes: LibraryLocation.bytes(of: library, in: rawArguments), options: options.libraryOptions)
+  }
+
+  /// The stream and the format's state, which the delivering worker owns in turn.
+  private struct Pipeline<Stream: ByteOutputStream, Writer: ListingWriter>: Sendable {
+    var stream: Stream
+    var writer: Writer
+
+    mutating func begin() { writer.begin(to: &stream) }
+    mutating func write(_ item: Writer.Item) { writer.write(item, to: &stream) }
+    mutating func finish(_ end: ListingEnd) { writer.finish(end, to: &stream) }
   }
 
   private static func list(
-    _ options: DemoOptions, stdout: inout some ByteOutputStream,
+    _ options: DemoOptions, _ library: AssetsLibrary, stdout: inout some ByteOutputStream,
     stderr: inout some TextOutputStream, progressBar: ProgressBar?
   ) async throws(LibraryError) {
-    let contents = try await library(options).enumerate(filter: options.filter) {
-      current, total in
-      progressBar?.update(current: current, total: total)
-    }
-    progressBar?.clear()
-    let clock = ContinuousClock()
-    let outputStart = clock.now
+    let strings = Strings(language: options.language)
     switch options.format {
     case .table:
-      let formatter = TableFormatter(strings: Strings(language: options.language))
-      stdout.write(formatter.format(contents))
+      try await stream(
+        TableListingWriter(strings: strings), options, library, stdout: &stdout,
+        stderr: &stderr, progressBar: progressBar)
     case .json:
-      JSONFormatter.write(assets: contents.assets, to: &stdout)
+      try await stream(
+        JSONListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
+        progressBar: progressBar)
+    case .ndjson:
+      try await stream(
+        NDJSONListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
+        progressBar: progressBar)
     case .csv:
-      stdout.write(CSVFormatter.format(assets: contents.assets))
+      try await stream(
+        CSVListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
+        progressBar: progressBar)
+    }
+  }
+
+  /// Streams the listing: each asset is formatted on the worker that read it and written
+  /// in order as soon as it and all before it are read; folder problems follow as
+  /// `warning:` lines on standard error (and in the table and ndjson).
+  private static func stream<Stream: ByteOutputStream, Writer: ListingWriter>(
+    _ writer: Writer, _ options: DemoOptions, _ library: AssetsLibrary,
+    stdout: inout Stream, stderr: inout some TextOutputStream, progressBar: ProgressBar?
+  ) async throws(LibraryError) {
+    let clock = ContinuousClock()
+    var pipeline = Pipeline(stream: stdout, writer: writer)
+    pipeline.begin()
+    let prototype = writer
+    let shared = Mutex(pipeline)
+    let gate = OutputGate.standardOutput
+    let summary: AssetsLibrary.StreamSummary
+    do throws(LibraryError) {
+      summary = try await library.streamAssets(
+        filter: options.filter,
+        progress: { current, total in progressBar?.update(current: current, total: total) },
+        prepare: { (asset: Asset) -> Writer.Item in prototype.prepare(asset) },
+        deliver: { (item: Writer.Item) -> Bool in
+          shared.withLock { pipeline in
+            pipeline.write(item)
+            return !gate.isClosed && !pipeline.stream.isBroken
+          }
+        })
+    } catch {
+      stdout = shared.withLock { $0.stream }
+      // The listing stopped because its output did (a closed pipe, a full disk, a
+      // signal): the caller reports that, not a cancelled library.
+      if error == .cancelled, stdout.isBroken || gate.isClosed { return }
+      throw error
+    }
+    progressBar?.clear()
+    let outputStart = clock.now
+    let strings = Strings(language: options.language)
+    let folderProblems = summary.folderProblems.sorted { $0.key < $1.key }.map {
+      (path: $0.key, problem: $0.value)
+    }
+    stdout = shared.withLock { pipeline in
+      pipeline.finish(ListingEnd(folderProblems: folderProblems))
+      return pipeline.stream
+    }
+    for (path, problem) in folderProblems {
+      stderr.write(
+        "warning: "
+          + OutputHygiene.message(strings.folderProblem(path.escaped, problem.description))
+          + "\n")
     }
     if options.showsStatistics {
       stderr.write(
         statisticsLine(
-          contents.statistics, assets: contents.assets.count, output: clock.now - outputStart))
+          summary.statistics, assets: summary.assetCount, output: clock.now - outputStart))
     }
   }
 
@@ -193,25 +345,30 @@ import GroupEnumerator
   }
 
   private static func groups(
-    _ options: DemoOptions, stdout: inout some TextOutputStream
+    _ options: DemoOptions, _ library: AssetsLibrary, stdout: inout some ByteOutputStream,
+    stderr: inout some TextOutputStream
   ) async throws(LibraryError) {
-    let groups = try await library(options).groups(types: [.all, .library])
+    let groups = try await library.groups(types: [.all, .library])
     switch options.format {
     case .table:
       let formatter = TableFormatter(strings: Strings(language: options.language))
       stdout.write(formatter.format(groups: groups))
     case .json:
       stdout.write(JSONFormatter.format(groups: groups))
+    case .ndjson:
+      for group in groups { stdout.write(bytes: JSONFormatter.line(for: group)) }
     case .csv:
       stdout.write(CSVFormatter.format(groups: groups))
     }
   }
 
   private static func lookup(
-    _ options: DemoOptions, stdout: inout some TextOutputStream,
+    _ options: DemoOptions, _ location: LibraryLocation, stdout: inout some TextOutputStream,
     stderr: inout some TextOutputStream
   ) async throws(LibraryError) -> Int32 {
-    guard let asset = try await findAsset(options, stderr: &stderr) else { return failure }
+    guard let asset = try await findAsset(options, location, stderr: &stderr) else {
+      return failure
+    }
     stdout.write(JSONFormatter.object(for: asset) + "\n")
     return success
   }
@@ -219,58 +376,70 @@ import GroupEnumerator
   /// The asset `lookup` and `thumbnail` name, by URL or by path; `nil` after printing
   /// why there is none.
   private static func findAsset(
-    _ options: DemoOptions, stderr: inout some TextOutputStream
+    _ options: DemoOptions, _ location: LibraryLocation, stderr: inout some TextOutputStream
   ) async throws(LibraryError) -> Asset? {
     guard let reference = options.asset else { return nil }
-    let library = library(options)
+    let library = location.library
     let strings = Strings(language: options.language)
     let root = library.root.path
+    let display = location.displayPath
     let url: URL
     let path: LibraryPath?
     do throws(AssetLocation.Failure) {
       (url, path) = try AssetLocation.resolve(reference, root: root)
     } catch {
       switch error {
-      case .outsideLibrary(let given, let root):
-        stderr.write("Error: \(strings.outsideLibrary(given, library: root))\n")
+      case .outsideLibrary(let given, _):
+        let message = strings.outsideLibrary(given, library: display)
+        stderr.write("Error: \(OutputHygiene.message(message))\n")
       }
       return nil
     }
     guard let asset = try await library.asset(for: url) else {
       let message =
-        path.map { strings.noAssetAtPath($0.escaped, library: root) }
-        ?? strings.assetNotFound(url.absoluteString, library: root)
-      stderr.write("Error: \(message)\n")
+        path.map { strings.noAssetAtPath($0.escaped, library: display) }
+        ?? strings.assetNotFound(url.absoluteString, library: display)
+      stderr.write("Error: \(OutputHygiene.message(message))\n")
       return nil
     }
     return asset
   }
 
   /// `Demo thumbnail`: writes the asset's embedded thumbnail, byte for byte, to the
-  /// `--output` file (never into the library unless the user names a path there).
+  /// `--output` file (`-`: standard output), never into the library unless the user names
+  /// a path there (see ``ThumbnailFile``).
   private static func thumbnail(
-    _ options: DemoOptions, stderr: inout some TextOutputStream
+    _ options: DemoOptions, _ location: LibraryLocation, stdout: inout some ByteOutputStream,
+    stderr: inout some TextOutputStream
   ) async throws(LibraryError) -> Int32 {
     guard let output = options.output else { return usageFailure }
-    let library = library(options)
+    let library = location.library
     let strings = Strings(language: options.language)
-    guard let asset = try await findAsset(options, stderr: &stderr) else { return failure }
+    guard let asset = try await findAsset(options, location, stderr: &stderr) else {
+      return failure
+    }
     let thumbnail: AssetThumbnail
     do throws(ThumbnailError) {
       thumbnail = try await library.thumbnail(for: asset)
     } catch {
       switch error {
       case .library(let fault): throw fault
-      case .noEmbeddedThumbnail(let name): stderr.write("Error: \(strings.noThumbnail(name))\n")
-      case .unreadable(let problem): stderr.write("Error: \(problem.message)\n")
+      case .noEmbeddedThumbnail(let name):
+        stderr.write("Error: \(OutputHygiene.message(strings.noThumbnail(name)))\n")
+      case .unreadable(let problem):
+        stderr.write("Error: \(OutputHygiene.message(problem.message))\n")
       }
       return failure
     }
-    do {
-      try thumbnail.data.write(to: URL(fileURLWithPath: output))
+    if output == "-" {
+      stdout.write(bytes: Array(thumbnail.data))
+      return success
+    }
+    do throws(ThumbnailFile.Failure) {
+      try ThumbnailFile.write(thumbnail.data, to: output, replacing: options.replacesOutput)
     } catch {
-      let reason = (error as NSError).localizedDescription
-      stderr.write("Error: \(strings.cannotWrite(output, reason: reason))\n")
+      let message = strings.cannotWrite(output, reason: error.reason)
+      stderr.write("Error: \(OutputHygiene.message(message))\n")
       return failure
     }
     return success

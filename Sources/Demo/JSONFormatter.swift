@@ -69,6 +69,49 @@ enum JSONFormatter {
     return writer.bytes
   }
 
+  /// One element of ``format(assets:)``'s array: the asset's object indented by two
+  /// spaces, without the comma or newline that follow it.
+  static func element(for asset: Asset) -> [UInt8] {
+    var writer = JSONWriter(level: 1, capacity: bytesPerAsset)
+    writer.append("  ")
+    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
+    writeObject(for: asset, groupName: groupName, to: &writer)
+    return writer.bytes
+  }
+
+  /// One line of `--format ndjson`: the asset's object on one line, then a newline.
+  static func line(for asset: Asset) -> [UInt8] {
+    var writer = JSONWriter(capacity: bytesPerAsset, compact: true)
+    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
+    writeObject(for: asset, groupName: groupName, to: &writer)
+    writer.append("\n")
+    return writer.bytes
+  }
+
+  /// The `--format ndjson` line for a folder that could not be read:
+  /// `{"type":"folderProblem","path":"…","problem":"…"}`.
+  static func folderProblemLine(path: LibraryPath, problem: AssetProblem) -> [UInt8] {
+    var writer = JSONWriter(compact: true)
+    writer.object { json in
+      json.key("type")
+      json.string(literal: "folderProblem")
+      json.key("path")
+      json.string(path.escaped)
+      json.key("problem")
+      json.string(problem.description)
+    }
+    writer.append("\n")
+    return writer.bytes
+  }
+
+  /// One line of `Demo groups --format ndjson`.
+  static func line(for group: AssetGroup) -> [UInt8] {
+    var writer = JSONWriter(compact: true)
+    writeObject(for: group, to: &writer)
+    writer.append("\n")
+    return writer.bytes
+  }
+
   /// About how much text one asset's object takes, to size buffers up front.
   private static let bytesPerAsset = 1536
 

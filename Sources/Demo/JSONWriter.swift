@@ -28,14 +28,20 @@ struct JSONWriter {
   private var count = 0
   /// Whether a key was just written, so that the next value follows it on its line.
   private var afterKey = false
+  /// Whether the text is one line with no spaces between tokens (NDJSON).
+  private let isCompact: Bool
 
   /// A writer whose first value starts at indentation `level`, its closing line
   /// indented to match.
   ///
-  /// - Parameter capacity: The number of UTF-8 bytes to reserve room for.
-  init(level: Int = 0, capacity: Int = 0) {
+  /// - Parameters:
+  ///   - capacity: The number of UTF-8 bytes to reserve room for.
+  ///   - compact: Whether to write everything on one line with no spaces between tokens
+  ///     (`level` is then ignored), as NDJSON needs.
+  init(level: Int = 0, capacity: Int = 0, compact: Bool = false) {
     buffer = ByteBuffer(capacity: capacity)
     baseLevel = level
+    isCompact = compact
   }
 
   /// The text written so far.
@@ -51,7 +57,7 @@ struct JSONWriter {
     startLine()
     buffer.append(UInt8(ascii: "\""))
     buffer.append(name)
-    append("\": ")
+    if isCompact { append("\":") } else { append("\": ") }
     afterKey = true
   }
 
@@ -143,7 +149,7 @@ struct JSONWriter {
     depth += 1
     body(&self)
     depth -= 1
-    if count > 0 {
+    if count > 0, !isCompact {
       buffer.append(UInt8(ascii: "\n"))
       appendIndent()
     }
@@ -164,8 +170,9 @@ struct JSONWriter {
   /// Ends the previous member or element, if any, and indents a new line for the next.
   private mutating func startLine() {
     if count > 0 { buffer.append(UInt8(ascii: ",")) }
-    buffer.append(UInt8(ascii: "\n"))
     count += 1
+    guard !isCompact else { return }
+    buffer.append(UInt8(ascii: "\n"))
     appendIndent()
   }
 
@@ -199,8 +206,9 @@ struct JSONWriter {
     }
   }
 
-  /// `text` as a JSON string: quotes and backslashes escaped, control characters as
-  /// `\n`, `\t`… or `\u00XX`; everything else, non-ASCII included, kept as is.
+  /// `text` as a JSON string: quotes and backslashes escaped, control characters (C0,
+  /// DEL and C1) as `\n`, `\t`… or `\u00XX`; everything else, non-ASCII included, kept
+  /// as is.
   ///
   /// - Complexity: O(*n*) in the length of `text`.
   static func quoted(_ text: String) -> String {
@@ -227,13 +235,28 @@ struct JSONWriter {
   /// requires and copies every other sequence unchanged.
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to result: ByteBuffer) {
     var plainStart = 0
-    for index in utf8.indices {
+    var index = 0
+    while index < utf8.count {
       let byte = utf8[index]
+      // DEL and the C1 controls (U+0080–U+009F, `C2 80`…`C2 9F` in UTF-8) are valid in
+      // JSON strings but act on terminals, so they are written as `\u007f`…`\u009f`.
+      if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] & 0xE0 == 0x80)
+      {
+        let scalar = byte == 0x7F ? byte : utf8[index + 1]
+        result.append(UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
+        index += byte == 0x7F ? 1 : 2
+        plainStart = index
+        result.append("\\u00")
+        result.append(hexDigits[Int(scalar >> 4)])
+        result.append(hexDigits[Int(scalar & 0x0F)])
+        continue
+      }
+      index += 1
       guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
         continue
       }
-      result.append(UnsafeBufferPointer(rebasing: utf8[plainStart..<index]))
-      plainStart = index + 1
+      result.append(UnsafeBufferPointer(rebasing: utf8[plainStart..<(index - 1)]))
+      plainStart = index
       result.append(UInt8(ascii: "\\"))
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"): result.append(byte)

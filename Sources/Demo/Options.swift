@@ -9,6 +9,8 @@ enum OutputFormat: String, CaseIterable, Sendable {
   case json
   /// RFC 4180 CSV with a header row, for spreadsheets.
   case csv
+  /// One compact JSON object per line, each written as soon as it is read.
+  case ndjson
 }
 
 /// Everything one invocation asked for, after parsing and validation.
@@ -75,6 +77,8 @@ struct DemoOptions: Equatable, Sendable {
       includesHiddenFiles: includesHiddenFiles,
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns))
   }
+  /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
+  var replacesOutput = false
 }
 
 /// What the command line asks for.
@@ -158,6 +162,13 @@ enum ArgumentParser {
           throw UsageError(message: "'\(name)' takes no value", command: command)
         }
         flag.apply(to: &options)
+        continue
+      }
+      if name == "--force", command == .thumbnail {
+        guard inlineValue == nil else {
+          throw UsageError(message: "'--force' takes no value", command: command)
+        }
+        options.replacesOutput = true
         continue
       }
       guard let option = Option(rawValue: name), option.applies(to: command) else {
@@ -251,7 +262,7 @@ enum ArgumentParser {
     guard let url = URL(string: text), url.scheme == "assets-library", url.host == "asset",
       let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
       let id = components.queryItems?.first(where: { $0.name == "id" })?.value,
-      UUID(uuidString: id) != nil
+      !id.unicodeScalars.contains("\0"), UUID(uuidString: id) != nil
     else {
       throw UsageError(
         message: "The value '\(text)' is invalid for '<asset>'."

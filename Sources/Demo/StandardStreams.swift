@@ -1,10 +1,20 @@
 import Glibc
+import Synchronization
 
 /// A text stream that also takes UTF-8 bytes as they are, so that large output made as
 /// bytes is not turned into a `String` only to be turned back into bytes.
-protocol ByteOutputStream: TextOutputStream {
+///
+/// Streams are `Sendable` so that the listing can write from the worker that delivers
+/// the assets.
+protocol ByteOutputStream: TextOutputStream, Sendable {
   /// Appends `bytes`, which are UTF-8 text.
   mutating func write(bytes: [UInt8])
+  /// Whether a write failed, so that writing more is pointless.
+  var isBroken: Bool { get }
+}
+
+extension ByteOutputStream {
+  var isBroken: Bool { false }
 }
 
 extension String: ByteOutputStream {
@@ -13,24 +23,56 @@ extension String: ByteOutputStream {
   }
 }
 
+/// Closed once, by a signal: from then on standard output writes nothing more.
+///
+/// A write already inside `write(2)` when the gate closes finishes (at most one chunk of
+/// ``FileDescriptorStream/capacity`` bytes); no later one starts.
+final class OutputGate: Sendable {
+  /// The gate of standard output.
+  static let standardOutput = OutputGate()
+
+  private let closed = Atomic<Bool>(false)
+
+  /// Whether the gate is closed.
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+  /// Closes the gate for good.
+  func close() { closed.store(true, ordering: .releasing) }
+}
+
 /// A text stream over a file descriptor, written with `write(2)`.
 ///
-/// Output is buffered up to ``capacity`` bytes (0: every write goes out at once). When
-/// the reader has gone away (`EPIPE`, e.g. `Demo | head -1`; `SIGPIPE` is ignored), the
-/// stream drops everything from then on and sets ``isBroken``, so the command can stop
-/// quietly instead of dying mid-line or printing a backtrace.
+/// Output is buffered up to ``capacity`` bytes (0: every write goes out at once). When a
+/// write fails the stream drops everything from then on and keeps the `errno` in
+/// ``failure``: `EPIPE` (the reader went away, e.g. `Demo | head -1`; `SIGPIPE` is
+/// ignored) ends the command quietly with 141, any other error (a full disk, `/dev/full`)
+/// with a message and 74. When its ``gate`` closes (Ctrl-C) it writes nothing more.
 struct FileDescriptorStream: ByteOutputStream {
   /// The descriptor written to.
   let descriptor: Int32
   /// How many bytes are kept before they are written.
   let capacity: Int
+  /// When closed, nothing more is written.
+  let gate: OutputGate?
+  /// The `errno` of the write that failed, if one did.
+  private(set) var failure: Int32?
   /// Whether a write failed (the reader closed the pipe, the disk is full…).
-  private(set) var isBroken = false
+  var isBroken: Bool { failure != nil }
   private var buffer: [UInt8] = []
+  /// Called once before the first byte goes out (to erase a progress bar on the same
+  /// terminal).
+  private var beforeFirstWrite: (@Sendable () -> Void)?
 
-  /// Standard output, buffered.
-  static func standardOutput() -> FileDescriptorStream {
-    FileDescriptorStream(descriptor: 1, capacity: 64 * 1024)
+  /// Standard output, buffered, behind ``OutputGate/standardOutput``.
+  ///
+  /// - Parameter beforeFirstWrite: Called once before the first byte is written.
+  static func standardOutput(
+    beforeFirstWrite: (@Sendable () -> Void)? = nil
+  ) -> FileDescriptorStream {
+    var stream = FileDescriptorStream(
+      descriptor: 1, capacity: 64 * 1024, gate: OutputGate.standardOutput)
+    stream.beforeFirstWrite = beforeFirstWrite
+    return stream
   }
 
   /// Standard error, unbuffered.
@@ -43,9 +85,11 @@ struct FileDescriptorStream: ByteOutputStream {
   /// - Parameters:
   ///   - descriptor: An open descriptor; the stream never closes it.
   ///   - capacity: The buffer size in bytes.
-  init(descriptor: Int32, capacity: Int) {
+  ///   - gate: When closed, nothing more is written.
+  init(descriptor: Int32, capacity: Int, gate: OutputGate? = nil) {
     self.descriptor = descriptor
     self.capacity = capacity
+    self.gate = gate
   }
 
   /// Appends `string`, writing out the buffer when it is full.
@@ -73,12 +117,17 @@ struct FileDescriptorStream: ByteOutputStream {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  /// Writes all of `bytes`, retrying short writes and `EINTR`; sets ``isBroken`` when
+  /// Writes all of `bytes`, retrying short writes and `EINTR`; sets ``failure`` when
   /// that fails.
   private mutating func writeOut(_ bytes: [UInt8]) {
-    guard !isBroken else { return }
+    guard !isBroken, !bytes.isEmpty else { return }
+    if let beforeFirstWrite {
+      self.beforeFirstWrite = nil
+      beforeFirstWrite()
+    }
     var written = 0
     while written < bytes.count {
+      if gate?.isClosed == true { return }
       let result = bytes[written...].withUnsafeBytes { bytes in
         Glibc.write(descriptor, bytes.baseAddress, bytes.count)
       }
@@ -87,7 +136,7 @@ struct FileDescriptorStream: ByteOutputStream {
       } else if result < 0, errno == EINTR {
         continue
       } else {
-        isBroken = true
+        failure = result < 0 ? errno : EIO
         break
       }
     }
@@ -101,16 +150,37 @@ enum Terminal {
     isatty(descriptor) == 1
   }
 
+  /// The widest terminal the Demo believes in; wider reports are taken as this.
+  static let maximumColumns = 1000
+
   /// The width in columns of the terminal on `descriptor`: `TIOCGWINSZ`, else the
-  /// `COLUMNS` variable, else 80.
+  /// `COLUMNS` variable, else 80; clamped to 1…``maximumColumns`` (a terminal that
+  /// reports 0 columns and `COLUMNS=10000000000` must not make a 10 GB line).
   static func columns(of descriptor: Int32) -> Int {
     var size = winsize()
     if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-      return Int(size.ws_col)
+      return clampedColumns(Int(size.ws_col))
     }
-    if let text = getenv("COLUMNS"), let value = Int(String(cString: text)), value > 0 {
-      return value
+    return columns(environment: getenv("COLUMNS").map { String(cString: $0) })
+  }
+
+  /// The width `COLUMNS` gives (80 when unset or not a positive number), clamped to
+  /// 1…``maximumColumns``.
+  static func columns(environment value: String?) -> Int {
+    guard let value, let number = Int(value), number > 0 else {
+      // Digits beyond Int's range are still "very wide".
+      if let value, Int(value) == nil, !value.isEmpty, value.allSatisfy(\.isASCII),
+        value.allSatisfy(\.isNumber)
+      {
+        return maximumColumns
+      }
+      return 80
     }
-    return 80
+    return clampedColumns(number)
+  }
+
+  /// `columns` within 1…``maximumColumns``.
+  static func clampedColumns(_ columns: Int) -> Int {
+    min(max(columns, 1), maximumColumns)
   }
 }

@@ -23,20 +23,30 @@ struct TextTable {
   ///
   /// - Complexity: O(*n*) in the total length of the cells.
   func render() -> String {
-    let cells = ([header] + rows).map { $0.map(DisplayWidth.printable) }
-    var widths = [Int](repeating: 0, count: header.count)
-    for row in cells {
-      for (column, cell) in row.enumerated() where column < widths.count {
-        widths[column] = max(widths[column], DisplayWidth.of(cell))
-      }
-    }
+    let cells = ([header] + rows).map { $0.map(OutputHygiene.tableCell) }
+    let widths = TextTable.widths(of: cells, columns: header.count)
     var text = line(cells[0], widths)
     text += line(widths.map { String(repeating: "-", count: $0) }, widths)
     for row in cells.dropFirst() { text += line(row, widths) }
     return text
   }
 
-  private func line(_ row: [String], _ widths: [Int]) -> String {
+  /// The widest cell of each of the first `columns` columns of `rows`, in terminal
+  /// columns.
+  ///
+  /// - Complexity: O(*n*) in the total length of the cells.
+  static func widths(of rows: [[String]], columns: Int) -> [Int] {
+    var widths = [Int](repeating: 0, count: columns)
+    for row in rows {
+      for (column, cell) in row.enumerated() where column < widths.count {
+        widths[column] = max(widths[column], DisplayWidth.of(cell))
+      }
+    }
+    return widths
+  }
+
+  /// One line of the table: the cells (already made printable) padded to `widths`.
+  func line(_ row: [String], _ widths: [Int]) -> String {
     var parts: [String] = []
     for (column, width) in widths.enumerated() {
       let cell = column < row.count ? row[column] : ""
@@ -64,18 +74,35 @@ struct TableFormatter {
 
   /// The asset table, the summary, and a line per folder that could not be listed.
   func format(assets: [Asset], folderProblems: [LibraryPath: AssetProblem] = [:]) -> String {
+    var table = assetTable
+    table.rows = assets.map(row)
+    return table.render()
+      + footer(
+        assets: assets.count, videos: assets.count { $0.type == .video },
+        withProblems: assets.count { !$0.problems.isEmpty },
+        folderProblems: folderProblems.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
+  }
+
+  /// The asset table's header and alignments, without rows.
+  var assetTable: TextTable {
     var table = TextTable(header: strings.assetColumns)
     table.alignments = [.left, .left, .left, .left, .left, .right, .left]
-    table.rows = assets.map(row)
-    var text = table.render()
-    let videos = assets.count { $0.type == .video }
-    let withProblems = assets.count { !$0.problems.isEmpty }
-    text += "\n"
+    return table
+  }
+
+  /// What follows the asset rows: an empty line, the summary, and a line per folder that
+  /// could not be listed (in the order given).
+  func footer(
+    assets: Int, videos: Int, withProblems: Int,
+    folderProblems: [(path: LibraryPath, problem: AssetProblem)]
+  ) -> String {
+    var text = "\n"
     text +=
-      strings.summary(
-        photos: assets.count - videos, videos: videos, withProblems: withProblems) + "\n"
-    for (path, problem) in folderProblems.sorted(by: { $0.key < $1.key }) {
-      text += DisplayWidth.printable(strings.folderProblem(path.escaped, problem.description))
+      strings.summary(photos: assets - videos, videos: videos, withProblems: withProblems)
+      + "\n"
+    for (path, problem) in folderProblems {
+      text += OutputHygiene.tableCell(
+        strings.folderProblem(path.escaped, problem.description))
       text += "\n"
     }
     return text

@@ -28,7 +28,10 @@ import Testing
         do not depend on it: 'Demo lookup <asset>' finds the same file.
 
         Exit status: 0 on success, 1 when the library cannot be read, 64 on a usage
-        error, 130 when interrupted.
+        error, 74 when the output cannot be written, 130 when interrupted (143 for
+        SIGTERM, 129 for SIGHUP), 141 when the reader of the output went away.
+        Folders that cannot be read are listed as 'warning:' lines on standard error
+        and do not change the status.
 
         USAGE: Demo [<options>] [<library>]
                Demo <subcommand>
@@ -42,7 +45,8 @@ import Testing
           --library <library>     The library's root folder, as an option; when
                                   <library> is given too, both must be the same.
           --format <format>       How to print the assets: table (for people), json
-                                  (one array, one object per asset) or csv (RFC 4180).
+                                  (one array, one object per asset), csv (RFC 4180)
+                                  or ndjson (one object per line, as each is read).
                                   (default: table)
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)
@@ -107,7 +111,7 @@ import Testing
         OPTIONS:
           --library <library>     The library's root folder, as an option; when
                                   <library> is given too, both must be the same.
-          --format <format>       How to print the groups: table, json or csv.
+          --format <format>       How to print the groups: table, json, csv or ndjson.
                                   (default: table)
           --ext <ext>             Read only files with this extension, ignoring case
                                   (jpg, .HEIC); repeatable: --ext jpg --ext heic.
@@ -199,7 +203,10 @@ import Testing
         OPTIONS:
           --library <library>     The library's root folder, as an option; when
                                   <library> is given too, both must be the same.
-          --output <file>         The file to write.
+          --output <file>         The file to write ('-': standard output). It is
+                                  written under a temporary name and then renamed,
+                                  so a failure leaves nothing behind.
+          --force                 Replace the output file if it exists.
           --hidden                Find hidden files and files in hidden folders too.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)

@@ -12,10 +12,30 @@ import Testing
     #expect(JSONWriter.quoted("\u{00}\u{01}\u{1F}") == #""\u0000\u0001\u001f""#)
   }
 
-  @Test func stringsKeepSlashesDeleteAndNonASCIIAsTheyAre() {
+  @Test func stringsKeepSlashesAndNonASCIIAsTheyAre() {
     #expect(JSONWriter.quoted("a/b") == #""a/b""#)
-    #expect(JSONWriter.quoted("\u{7F}") == "\"\u{7F}\"")
     #expect(JSONWriter.quoted("京都 café 📷 %FF") == "\"京都 café 📷 %FF\"")
+    // U+00A0 and U+00A9 are C2 A0 and C2 A9: the C1 check must not take them.
+    #expect(JSONWriter.quoted("\u{A0}©\u{FF}") == "\"\u{A0}©\u{FF}\"")
+  }
+
+  @Test func deleteAndC1ControlsAreEscapedSoNoTerminalActsOnThem() {
+    #expect(JSONWriter.quoted("\u{7F}") == #""\u007f""#)
+    #expect(JSONWriter.quoted("a\u{80}b\u{9B}31m\u{9F}") == #""a\u0080b\u009b31m\u009f""#)
+  }
+
+  @Test func compactObjectsAreOneLineWithoutSpaces() {
+    var writer = JSONWriter(compact: true)
+    writer.object { json in
+      json.key("a")
+      json.array { array in
+        array.integer(1)
+        array.string("x y")
+      }
+      json.key("b")
+      json.object { _ in }
+    }
+    #expect(writer.text == #"{"a":[1,"x y"],"b":{}}"#)
   }
 
   /// The text of the one value `write` writes.

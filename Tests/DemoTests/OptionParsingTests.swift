@@ -85,7 +85,7 @@ import Testing
       usageError(["--format", "xml"])
         == UsageError(
           message: "The value 'xml' is invalid for '--format <format>'."
-            + " Please provide one of 'table', 'json' or 'csv'.", command: .list))
+            + " Please provide one of 'table', 'json', 'csv' or 'ndjson'.", command: .list))
     #expect(
       usageError(["--filter=live"])
         == UsageError(

@@ -76,60 +76,17 @@ extension AssetsLibrary {
 
     // Live Photo candidates are read first, so that the total counts each confirmed
     // pair once before the first progress call.
-    let candidates = selected.flatMap { group in
-      LivePhotoPairing.candidates(in: group.files)
-        .filter { fileSelection($0.still) || fileSelection($0.video) }
-        .map { (candidate: $0, group: group.key) }
-    }
-    let candidateJobs = candidates.flatMap { entry in
-      [
-        ReadJob(file: entry.candidate.still, group: entry.group),
-        ReadJob(file: entry.candidate.video, group: entry.group),
-      ]
-    }
-    let preread = await ParallelReader.run(
-      jobs: candidateJobs, width: width, cancellation: cancellation, throttle: nil
-    ) { job in
-      // The closure holds the root, so its descriptor stays open while any worker reads.
-      AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
+    let plan = try await EnumerationPlan.make(
+      groups: selected, filter: filter, fileSelection: fileSelection
+    ) { jobs throws(LibraryError) in
+      await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
+      { job in
+        // The closure holds the root, so its descriptor stays open while any worker reads.
+        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
+      }
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
-    var readAlready: [LibraryPath: Asset] = [:]
-    for case let asset? in preread { readAlready[asset.path] = asset }
-    var pairedStills: [LibraryPath: Asset] = [:]
-    var pairedVideos: Set<LibraryPath> = []
-    for (candidate, _) in candidates {
-      guard let still = readAlready[candidate.still.path],
-        let video = readAlready[candidate.video.path],
-        LivePhotoPairing.halvesAreWhatTheirNamesSay(still: still, video: video),
-        LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
-      else { continue }
-      pairedStills[still.path] = LivePhotoPairing.merge(still: still, video: video)
-      pairedVideos.insert(video.path)
-    }
-
-    // Every asset to report, in group order then by path: already read, or still to read.
-    var units: [EnumerationUnit] = []
-    units.reserveCapacity(selected.reduce(0) { $0 + $1.files.count })
-    // Each selected group's counts, as listed: a confirmed pair once, as a Live Photo.
-    var listedCounts: [ScannedGroup.Key: [AssetType: Int]] = [:]
-    for group in selected {
-      var counts: [AssetType: Int] = [:]
-      for file in group.files where fileSelection(file) && !pairedVideos.contains(file.path) {
-        if let pair = pairedStills[file.path] {
-          if filter.includes(.livePhoto) {
-            units.append(.read(pair))
-            counts[.livePhoto, default: 0] += 1
-          }
-        } else if filter.includes(file.type) {
-          units.append(
-            readAlready[file.path].map(EnumerationUnit.read)
-              ?? .toRead(ReadJob(file: file, group: group.key)))
-          counts[file.type, default: 0] += 1
-        }
-      }
-      listedCounts[group.key] = counts
-    }
+    let units = plan.units
     let jobs = units.compactMap(\.job)
     let total = units.count
     let reporter = await ProgressReporter(total: total, callback: progress)
@@ -160,13 +117,13 @@ extension AssetsLibrary {
     let groups = scan.groups.map { group in
       AssetGroup(
         kind: group.kind, path: group.path,
-        counts: listedCounts[group.key] ?? counts(of: group.files, filter: filter))
+        counts: plan.counts[group.key] ?? counts(of: group.files, filter: filter))
     }
     var folderProblems: [LibraryPath: AssetProblem] = [:]
     for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: candidateJobs.count + jobs.count, mainActorHops: await reporter.hops)
+      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
     return Contents(
       groups: groups, assets: assets, folderProblems: folderProblems, statistics: statistics)
   }

@@ -200,42 +200,12 @@ struct GroupQueue: Sendable {
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
     root: LibraryRoot, width: Int
   ) async throws(LibraryError) -> GroupQueue {
-    let candidates = LivePhotoPairing.candidates(in: group.files)
-      .filter { fileSelection($0.still) || fileSelection($0.video) }
-    let jobs = candidates.flatMap { candidate in
-      [
-        ReadJob(file: candidate.still, group: group.key),
-        ReadJob(file: candidate.video, group: group.key),
-      ]
+    let plan = try await EnumerationPlan.make(
+      groups: [group], filter: filter, fileSelection: fileSelection
+    ) { jobs throws(LibraryError) in
+      try await read(jobs, root: root, width: width)
     }
-    let preread = try await read(jobs, root: root, width: width)
-    var readAlready: [LibraryPath: Asset] = [:]
-    for asset in preread { readAlready[asset.path] = asset }
-    var pairedStills: [LibraryPath: Asset] = [:]
-    var pairedVideos: Set<LibraryPath> = []
-    for candidate in candidates {
-      guard let still = readAlready[candidate.still.path],
-        let video = readAlready[candidate.video.path],
-        LivePhotoPairing.halvesAreWhatTheirNamesSay(still: still, video: video),
-        LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
-      else { continue }
-      pairedStills[still.path] = LivePhotoPairing.merge(still: still, video: video)
-      pairedVideos.insert(video.path)
-    }
-    var units: [EnumerationUnit?] = []
-    for file in group.files where !pairedVideos.contains(file.path) {
-      let isSelected =
-        fileSelection(file)
-        || candidates.contains { $0.still.path == file.path && fileSelection($0.video) }
-      guard isSelected else { continue }
-      if let pair = pairedStills[file.path] {
-        if filter.includes(.livePhoto) { units.append(.read(pair)) }
-      } else if filter.includes(file.type) {
-        units.append(
-          readAlready[file.path].map(EnumerationUnit.read)
-            ?? .toRead(ReadJob(file: file, group: group.key)))
-      }
-    }
+    let units: [EnumerationUnit?] = plan.units
     return GroupQueue(units: units)
   }
 

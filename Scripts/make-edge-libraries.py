@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Makes the edge-case libraries of issue 12 (Scripts/edge-tests.sh checks the Demo on them).
+
+Tools: Python 3's standard library only (os.link for hard links, struct for one tiny
+QuickTime movie). Small on disk: the 200,000 files are hard links to a handful of empty
+files, so they cost directory entries, not data blocks (ext4 allows 65,000 links per inode).
+
+  long-names/     200,000 empty `.JPG` files, each name 255 bytes (the longest Linux allows)
+  escape-codes/   file and album names with terminal escape sequences (screen clear, OSC 52
+                  clipboard write, window title, BEL, C1 CSI U+009B), bidi and zero-width
+                  characters, and spreadsheet formulas (`=1+1`, `=HYPERLINK(...)`, `+`, `-`,
+                  `@`); plus a movie whose `©xyz` location text (a string from inside the
+                  file, quoted in a problem) holds escape codes
+  xff-parent/\\xff/library/   a library below a folder whose name is the byte 0xFF (not UTF-8)
+  deep/           a photo at the top and a chain of 300 nested folders, so that the walk
+                  stops at its depth limit (256) and reports the folder it did not read
+
+Usage: make-edge-libraries.py [--dir /tmp/groupenumerator-edges] [--files 200000]
+Existing libraries are kept (delete a folder to make it again).
+"""
+
+import argparse
+import os
+import struct
+
+LINKS_PER_INODE = 60_000
+
+
+def make_long_names(folder: str, count: int) -> None:
+    if os.path.isdir(folder) and len(os.listdir(folder)) == count:
+        return
+    os.makedirs(folder, exist_ok=True)
+    sources = os.path.join(os.path.dirname(folder), "long-names-inodes")
+    os.makedirs(sources, exist_ok=True)
+    for index in range(count):
+        suffix = f"-{index:06d}.JPG"
+        name = ("n" * (255 - len(suffix))) + suffix
+        path = os.path.join(folder, name)
+        if os.path.lexists(path):
+            continue
+        source = os.path.join(sources, f"empty-{index // LINKS_PER_INODE}")
+        if not os.path.exists(source):
+            open(source, "wb").close()
+        os.link(source, path)
+
+
+def box(kind: bytes, payload: bytes) -> bytes:
+    return struct.pack(">I", 8 + len(payload)) + kind + payload
+
+
+def movie_with_location_text(text: bytes) -> bytes:
+    """A minimal QuickTime file: ftyp, then moov with a version-0 mvhd and udta/©xyz."""
+    ftyp = box(b"ftyp", b"qt  " + struct.pack(">I", 0) + b"qt  ")
+    mvhd = box(
+        b"mvhd",
+        struct.pack(">I", 0)  # version 0, flags
+        + struct.pack(">IIII", 3_600_000_000, 3_600_000_000, 600, 600)  # times, scale, length
+        + bytes(80),  # rate, volume, reserved, matrix, pre-defined, next track id
+    )
+    xyz = box(b"\xa9xyz", struct.pack(">HH", len(text), 0x15C7) + text)
+    return ftyp + box(b"moov", mvhd + box(b"udta", xyz))
+
+
+ESCAPE_NAMES = [
+    b"clear-\x1b[2J\x1b[H.JPG",
+    b"clipboard-\x1b]52;c;ZWNobyBwd25lZA==\x07.JPG",
+    b"title-\x1b]0;pwned\x1b\\.JPG",
+    b"bell-\x07\x07.JPG",
+    b"c1-csi-\xc2\x9b31m-red.JPG",
+    b"del-\x7f.JPG",
+    b"bidi-\xe2\x80\xaeGPJ.exe.JPG",
+    b"zero\xe2\x80\x8bwidth.JPG",
+    b"=1+1.JPG",
+    b'=HYPERLINK("https:example.invalid","click").JPG',
+    b"+SUM(1,2).JPG",
+    b"-2+3.JPG",
+    b"@SUM(A1).JPG",
+    b"\ttab-first.JPG",
+    b"line\nbreak.JPG",
+]
+
+
+def make_escape_codes(folder: str) -> None:
+    os.makedirs(folder, exist_ok=True)
+    albums = [b"=1+1", b"album-\x1b[2J", b'=HYPERLINK("https:example.invalid")', b"c1-\xc2\x9b"]
+    for parent in [b""] + albums:
+        directory = os.path.join(os.fsencode(folder), parent)
+        os.makedirs(directory, exist_ok=True)
+        for name in ESCAPE_NAMES:
+            path = os.path.join(directory, name)
+            if not os.path.exists(path):
+                open(path, "wb").close()
+    movie = os.path.join(os.fsencode(folder), b"escape-in-file.MOV")
+    with open(movie, "wb") as handle:
+        handle.write(movie_with_location_text(b"\x1b]52;c;cHduZWQ=\x07\x1b[2J\xc2\x9b1m=1+1"))
+
+
+def make_xff_parent(folder: str) -> None:
+    library = os.path.join(os.fsencode(folder), b"\xff", b"library")
+    os.makedirs(library, exist_ok=True)
+    path = os.path.join(library, b"IMG_0001.JPG")
+    if not os.path.exists(path):
+        open(path, "wb").close()
+
+
+def make_deep(folder: str, depth: int = 300) -> None:
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, "top.JPG"), "ab").close()
+    chain = os.path.join(folder, *(["d"] * depth))
+    os.makedirs(chain, exist_ok=True)
+    open(os.path.join(chain, "bottom.JPG"), "ab").close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", default="/tmp/groupenumerator-edges")
+    parser.add_argument("--files", type=int, default=200_000)
+    arguments = parser.parse_args()
+    make_long_names(os.path.join(arguments.dir, "long-names"), arguments.files)
+    make_escape_codes(os.path.join(arguments.dir, "escape-codes"))
+    make_xff_parent(os.path.join(arguments.dir, "xff-parent"))
+    make_deep(os.path.join(arguments.dir, "deep"))
+    print(f"edge libraries in {arguments.dir}")
+
+
+if __name__ == "__main__":
+    main()

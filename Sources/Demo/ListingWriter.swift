@@ -1,0 +1,143 @@
+import GroupEnumerator
+
+/// What a listing knows once every asset is out: the folders that could not be read.
+struct ListingEnd: Sendable {
+  /// Folders that could not be listed, sorted by path, with the reason.
+  var folderProblems: [(path: LibraryPath, problem: AssetProblem)]
+}
+
+/// One output format of the listing, written as the assets arrive, in order.
+///
+/// ``prepare(_:)`` runs on the worker that read the asset, in parallel with the others;
+/// ``write(_:to:)`` runs once per asset, in order, one at a time. Nothing but a bounded
+/// amount of state is kept between assets, so memory does not grow with the output.
+protocol ListingWriter: Sendable {
+  /// What ``prepare(_:)`` makes of an asset.
+  associatedtype Item: Sendable
+  /// Writes what comes before the first asset (a CSV header).
+  mutating func begin(to stream: inout some ByteOutputStream)
+  /// Formats one asset, on any thread.
+  func prepare(_ asset: Asset) -> Item
+  /// Writes one prepared asset.
+  mutating func write(_ item: Item, to stream: inout some ByteOutputStream)
+  /// Writes what comes after the last asset.
+  mutating func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream)
+}
+
+/// `--format json`: one array, one indented object per asset (DESIGN §5); the same bytes
+/// ``JSONFormatter/format(assets:)`` makes from the whole list.
+struct JSONListingWriter: ListingWriter {
+  private var count = 0
+
+  func begin(to stream: inout some ByteOutputStream) {}
+
+  func prepare(_ asset: Asset) -> [UInt8] { JSONFormatter.element(for: asset) }
+
+  mutating func write(_ item: [UInt8], to stream: inout some ByteOutputStream) {
+    stream.write(count == 0 ? "[\n" : ",\n")
+    stream.write(bytes: item)
+    count += 1
+  }
+
+  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    stream.write(count == 0 ? "[]\n" : "\n]\n")
+  }
+}
+
+/// `--format ndjson`: one compact JSON object per line, each asset with the keys of
+/// `--format json`, then one line per folder that could not be read:
+/// `{"type":"folderProblem","path":…,"problem":…}` (no asset has that `type`).
+struct NDJSONListingWriter: ListingWriter {
+  func begin(to stream: inout some ByteOutputStream) {}
+
+  func prepare(_ asset: Asset) -> [UInt8] { JSONFormatter.line(for: asset) }
+
+  func write(_ item: [UInt8], to stream: inout some ByteOutputStream) {
+    stream.write(bytes: item)
+  }
+
+  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    for (path, problem) in end.folderProblems {
+      stream.write(bytes: JSONFormatter.folderProblemLine(path: path, problem: problem))
+    }
+  }
+}
+
+/// `--format csv`: the header, then one record per asset.
+struct CSVListingWriter: ListingWriter {
+  func begin(to stream: inout some ByteOutputStream) {
+    stream.write(CSVFormatter.record(CSVFormatter.assetColumns))
+  }
+
+  func prepare(_ asset: Asset) -> String { CSVFormatter.record(CSVFormatter.fields(for: asset)) }
+
+  func write(_ item: String, to stream: inout some ByteOutputStream) { stream.write(item) }
+
+  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {}
+}
+
+/// `--format table`: column widths come from the header and the first ``window`` rows,
+/// which are held until then; later rows use those widths, and a wider cell pushes the
+/// rest of its own row to the right rather than hold every row in memory.
+struct TableListingWriter: ListingWriter {
+  /// One asset's row and what the summary counts.
+  struct Row: Sendable {
+    var cells: [String]
+    var isVideo: Bool
+    var hasProblems: Bool
+  }
+
+  /// How many rows decide the column widths.
+  static let window = 1000
+
+  let formatter: TableFormatter
+  private let table: TextTable
+  private var held: [[String]] = []
+  private var widths: [Int]?
+  private var assets = 0
+  private var videos = 0
+  private var withProblems = 0
+
+  init(strings: Strings) {
+    formatter = TableFormatter(strings: strings)
+    table = formatter.assetTable
+  }
+
+  func begin(to stream: inout some ByteOutputStream) {}
+
+  func prepare(_ asset: Asset) -> Row {
+    Row(
+      cells: formatter.row(asset).map(OutputHygiene.tableCell),
+      isVideo: asset.type == .video, hasProblems: !asset.problems.isEmpty)
+  }
+
+  mutating func write(_ item: Row, to stream: inout some ByteOutputStream) {
+    assets += 1
+    if item.isVideo { videos += 1 }
+    if item.hasProblems { withProblems += 1 }
+    if let widths {
+      stream.write(table.line(item.cells, widths))
+      return
+    }
+    held.append(item.cells)
+    if held.count >= TableListingWriter.window { flushHeld(to: &stream) }
+  }
+
+  mutating func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    if widths == nil { flushHeld(to: &stream) }
+    stream.write(
+      formatter.footer(
+        assets: assets, videos: videos, withProblems: withProblems,
+        folderProblems: end.folderProblems))
+  }
+
+  private mutating func flushHeld(to stream: inout some ByteOutputStream) {
+    let header = table.header.map(OutputHygiene.tableCell)
+    let widths = TextTable.widths(of: [header] + held, columns: header.count)
+    self.widths = widths
+    stream.write(table.line(header, widths))
+    stream.write(table.line(widths.map { String(repeating: "-", count: $0) }, widths))
+    for row in held { stream.write(table.line(row, widths)) }
+    held = []
+  }
+}

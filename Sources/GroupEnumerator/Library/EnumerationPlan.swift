@@ -1,0 +1,82 @@
+/// The assets of an enumeration, in order, before the bulk of the reading: every Live
+/// Photo candidate read (so that a confirmed pair counts once in the total), the other
+/// files still to read, and each group's counts as they will be listed.
+///
+/// The listing (`enumerate`), the streamed listing (`streamAssets`), the batched stream
+/// (`assets(filter:)`), the path lookup (`asset(at:)`) and `groups()` all plan with this
+/// one function, so they agree on which files make one asset.
+struct EnumerationPlan: Sendable {
+  /// Every asset to report, in group order then by path.
+  var units: [EnumerationUnit]
+  /// Each planned group's counts by type, as listed: a confirmed pair once, as a Live
+  /// Photo; every other file as the type its name gave it.
+  var counts: [ScannedGroup.Key: [AssetType: Int]]
+  /// How many files were read while planning (both halves of every candidate).
+  var filesRead: Int
+
+  /// Plans `groups`.
+  ///
+  /// - Parameters:
+  ///   - groups: The scanned groups to list, in order.
+  ///   - filter: Which assets to include.
+  ///   - fileSelection: Which files to list. A candidate is read when either half is
+  ///     selected, and a confirmed pair is listed when either half is.
+  ///   - read: Reads jobs (in parallel), in job order; `nil` for a job not read
+  ///     (cancelled). It may throw ``LibraryError/cancelled``.
+  /// - Throws: What `read` throws.
+  static func make(
+    groups: [ScannedGroup], filter: AssetFilter,
+    fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
+    read: ([ReadJob]) async throws(LibraryError) -> [Asset?]
+  ) async throws(LibraryError) -> EnumerationPlan {
+    let candidates = groups.flatMap { group in
+      LivePhotoPairing.candidates(in: group.files)
+        .filter { fileSelection($0.still) || fileSelection($0.video) }
+        .map { (candidate: $0, group: group.key) }
+    }
+    let candidateJobs = candidates.flatMap { entry in
+      [
+        ReadJob(file: entry.candidate.still, group: entry.group),
+        ReadJob(file: entry.candidate.video, group: entry.group),
+      ]
+    }
+    let preread = candidateJobs.isEmpty ? [] : try await read(candidateJobs)
+    var readAlready: [LibraryPath: Asset] = [:]
+    for case let asset? in preread { readAlready[asset.path] = asset }
+    var pairedStills: [LibraryPath: (pair: Asset, video: ScannedFile)] = [:]
+    var pairedVideos: Set<LibraryPath> = []
+    for (candidate, _) in candidates {
+      guard let still = readAlready[candidate.still.path],
+        let video = readAlready[candidate.video.path],
+        LivePhotoPairing.halvesAreWhatTheirNamesSay(still: still, video: video),
+        LivePhotoPairing.confirms(still: still.metadata, video: video.metadata)
+      else { continue }
+      pairedStills[still.path] = (
+        LivePhotoPairing.merge(still: still, video: video), candidate.video
+      )
+      pairedVideos.insert(video.path)
+    }
+    var units: [EnumerationUnit] = []
+    units.reserveCapacity(groups.reduce(0) { $0 + $1.files.count })
+    var counts: [ScannedGroup.Key: [AssetType: Int]] = [:]
+    for group in groups {
+      var groupCounts: [AssetType: Int] = [:]
+      for file in group.files where !pairedVideos.contains(file.path) {
+        if let (pair, video) = pairedStills[file.path] {
+          guard fileSelection(file) || fileSelection(video), filter.includes(.livePhoto) else {
+            continue
+          }
+          units.append(.read(pair))
+          groupCounts[.livePhoto, default: 0] += 1
+        } else if fileSelection(file), filter.includes(file.type) {
+          units.append(
+            readAlready[file.path].map(EnumerationUnit.read)
+              ?? .toRead(ReadJob(file: file, group: group.key)))
+          groupCounts[file.type, default: 0] += 1
+        }
+      }
+      counts[group.key] = groupCounts
+    }
+    return EnumerationPlan(units: units, counts: counts, filesRead: candidateJobs.count)
+  }
+}

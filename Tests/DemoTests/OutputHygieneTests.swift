@@ -1,0 +1,180 @@
+import Foundation
+import Glibc
+import GroupEnumerator
+import Testing
+
+@testable import Demo
+
+/// Output hygiene (docs/Robustness.md): control characters, invisible format characters
+/// and spreadsheet formulas from names and files never reach a terminal or a spreadsheet
+/// as they are.
+@Suite struct OutputHygieneTests {
+  @Test(arguments: [
+    ("clear-\u{1B}[2J", "clear-%1B[2J"),
+    ("osc52-\u{1B}]52;c;eA==\u{07}", "osc52-%1B]52;c;eA==%07"),
+    ("c1-\u{9B}31m", "c1-%C2%9B31m"),
+    ("del-\u{7F}", "del-%7F"),
+    ("line\nbreak\r", "line%0Abreak%0D"),
+    ("tab\there", "tab%09here"),
+    ("nul\u{0}", "nul%00"),
+    ("plain 京都 café 📷", "plain 京都 café 📷"),
+  ])
+  func messagesEscapeEveryControlCharacterAsPercentHex(input: String, expected: String) {
+    #expect(OutputHygiene.message(input) == expected)
+  }
+
+  @Test func messagesAndTableCellsShowBidiAndZeroWidthCharacters() {
+    let name = "bidi-\u{202E}GPJ.exe zero\u{200B}width \u{2066}x\u{2069} \u{FEFF}"
+    let shown = "bidi-<U+202E>GPJ.exe zero<U+200B>width <U+2066>x<U+2069> <U+FEFF>"
+    #expect(OutputHygiene.message(name) == shown)
+    #expect(OutputHygiene.tableCell(name) == shown)
+  }
+
+  @Test func aJoinerInsideAnEmojiSequenceStaysAPicture() {
+    let technologist = "👩\u{200D}💻"
+    #expect(OutputHygiene.tableCell(technologist) == technologist)
+    #expect(OutputHygiene.tableCell("a\u{200D}b") == "a<U+200D>b")
+  }
+
+  @Test func tableCellsShowControlCharactersAsQuestionMarks() {
+    #expect(OutputHygiene.tableCell("a\u{1B}[2J\u{9B}\u{7F}\nb") == "a?[2J???b")
+  }
+
+  @Test func severalLinesKeepTheirBreaksButNotTheirEscapes() {
+    #expect(OutputHygiene.lines("Error: '\u{1B}x'\nUsage: y\n") == "Error: '%1Bx'\nUsage: y\n")
+  }
+
+  @Test(arguments: [
+    ("=1+1", "'=1+1"),
+    ("+SUM(1,2)", "'+SUM(1,2)"),
+    ("-2+3", "'-2+3"),
+    ("@SUM(A1)", "'@SUM(A1)"),
+    ("\tx", "'\tx"),
+    ("\rx", "'%0Dx"),
+    ("=HYPERLINK(\"http://x\",\"y\")", "'=HYPERLINK(\"http://x\",\"y\")"),
+    ("a=1", "a=1"),
+    ("IMG_0001.JPG", "IMG_0001.JPG"),
+    ("'quoted", "'quoted"),
+    ("", ""),
+  ])
+  func csvTextThatStartsLikeAFormulaGetsAQuote(input: String, expected: String) {
+    #expect(OutputHygiene.csvText(input) == expected)
+  }
+
+  @Test func csvTextKeepsTabsButEscapesOtherControls() {
+    #expect(OutputHygiene.csvText("a\tb\u{1B}c\u{9B}d\ne") == "a\tb%1Bc%C2%9Bd%0Ae")
+  }
+
+  @Test func csvNeutralisesNamesButNotTheNumbersItMakes() throws {
+    let asset = try photo(named: "=1+1.JPG")
+    let fields = CSVFormatter.fields(for: asset)
+    let column = { (name: String) in fields[CSVFormatter.assetColumns.firstIndex(of: name) ?? 0] }
+    #expect(column("name") == "'=1+1.JPG")
+    // A negative latitude or longitude is a number the Demo wrote, not a formula.
+    let location = try #require(asset.location)
+    #expect(column("latitude") == location.latitude.description)
+    #expect(column("longitude") == location.longitude.description)
+    #expect(location.latitude < 0 || location.longitude < 0)
+  }
+
+  @Test func csvRecordsOfEscapeCodeNamesHoldNoControlCharacters() throws {
+    let asset = try photo(named: "clear-\u{1B}[2J\u{9B}31m\u{7}\nx.JPG")
+    let record = CSVFormatter.record(CSVFormatter.fields(for: asset))
+    let body = record.dropLast(2)  // the CRLF record end
+    #expect(!body.unicodeScalars.contains { OutputHygiene.isControl($0) && $0 != "\t" })
+    #expect(record.hasSuffix("\r\n"))
+  }
+
+  /// ``SampleAssets/photoWithGPS()``'s metadata under another name, in the Camera Roll.
+  private func photo(named name: String) throws -> Asset {
+    let path = LibraryPath(name)
+    return Asset(
+      path: path, group: .savedPhotos, groupPath: .root, type: .photo,
+      resources: [AssetResource(path: path, role: .photo, format: .jpeg, fileSize: 1)],
+      fileModificationDate: Date(timeIntervalSince1970: 1_700_000_000),
+      metadata: try SampleAssets.photoWithGPS().metadata)
+  }
+
+  @Test(
+    arguments: [
+      (nil, 80), ("", 80), ("abc", 80), ("0", 80), ("-5", 80), ("1", 1), ("132", 132),
+      ("1000", 1000), ("1001", 1000), ("10000000000", 1000), ("1000000000000000000000000", 1000),
+    ] as [(String?, Int)])
+  func columnsFromTheEnvironmentAreClampedToAThousand(value: String?, columns: Int) {
+    #expect(Terminal.columns(environment: value) == columns)
+  }
+
+  @Test func terminalWidthsAreClampedToOneToAThousand() {
+    #expect(Terminal.clampedColumns(0) == 1)
+    #expect(Terminal.clampedColumns(65535) == 1000)
+    #expect(Terminal.clampedColumns(80) == 80)
+  }
+}
+
+/// Exit statuses and write errors: 141 only for a closed pipe, 74 with a message for
+/// any other write error.
+@Suite struct ExitStatusTests {
+  @Test func aClosedPipeIs141AndQuiet() {
+    let outcome = DemoCommand.exitStatus(0, outputFailure: EPIPE)
+    #expect(outcome.status == 141)
+    #expect(outcome.message == nil)
+  }
+
+  @Test func aClosedPipeAfterAFailureKeepsTheFailure() {
+    #expect(DemoCommand.exitStatus(1, outputFailure: EPIPE).status == 1)
+  }
+
+  @Test(arguments: [ENOSPC, EIO, EBADF, EINVAL, EDQUOT])
+  func anyOtherWriteErrorIs74WithTheReason(code: Int32) {
+    let outcome = DemoCommand.exitStatus(0, outputFailure: code)
+    #expect(outcome.status == 74)
+    #expect(
+      outcome.message == "Error: cannot write the output: \(String(cString: strerror(code)))\n")
+  }
+
+  @Test func noFailureKeepsTheStatus() {
+    #expect(DemoCommand.exitStatus(64, outputFailure: nil).status == 64)
+    #expect(DemoCommand.exitStatus(0, outputFailure: nil).message == nil)
+  }
+
+  @Test func aStreamOnAFullDeviceRecordsENOSPC() throws {
+    let descriptor = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    var stream = FileDescriptorStream(descriptor: descriptor, capacity: 0)
+    stream.write("x")
+    #expect(stream.failure == ENOSPC)
+    #expect(stream.isBroken)
+  }
+
+  @Test func aStreamWhoseReaderWentAwayRecordsEPIPE() throws {
+    signal(SIGPIPE, SIG_IGN)
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    close(ends[0])
+    defer { close(ends[1]) }
+    var stream = FileDescriptorStream(descriptor: ends[1], capacity: 0)
+    stream.write("x")
+    #expect(stream.failure == EPIPE)
+  }
+
+  @Test func aClosedGateWritesNothingMore() throws {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    defer {
+      close(ends[0])
+      close(ends[1])
+    }
+    let gate = OutputGate()
+    var stream = FileDescriptorStream(descriptor: ends[1], capacity: 0, gate: gate)
+    stream.write("before")
+    gate.close()
+    stream.write("after")
+    stream.flush()
+    #expect(stream.failure == nil)
+    var buffer = [UInt8](repeating: 0, count: 64)
+    _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
+    let count = read(ends[0], &buffer, buffer.count)
+    #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "before")
+  }
+}

@@ -50,7 +50,7 @@ enum CR3MetadataReader {
   ///
   /// - Parameter header: The file's first bytes (8 are enough).
   static func isISOBaseMedia(header: [UInt8]) -> Bool {
-    BigEndian.uint32(header, at: 4) == FourCharacterCode.fileType.rawValue
+    IntegerReader.bigEndian.uint32(header, at: 4) == FourCharacterCode.fileType.rawValue
   }
 
   /// Reads everything the engine needs from a CR3. Never throws and never traps: what

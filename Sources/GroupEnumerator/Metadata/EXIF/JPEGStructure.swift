@@ -92,7 +92,7 @@ struct JPEGStructure {
           .init(.malformed, "The JPEG ends inside a segment header at byte \(position)."))
         return
       }
-      let length = Int(header[2]) << 8 | Int(header[3])
+      let length = Int(IntegerReader.bigEndian.uint16(header, at: 2) ?? 0)
       guard length >= 2 else {
         problems.append(
           .init(.malformed, "Segment FF \(hex(marker)) at byte \(position) has length \(length)."))
@@ -135,8 +135,8 @@ struct JPEGStructure {
         problems.append(.init(.malformed, "The frame header at byte \(start) is too short."))
         return
       }
-      let height = Int(frame[1]) << 8 | Int(frame[2])
-      let width = Int(frame[3]) << 8 | Int(frame[4])
+      let height = Int(IntegerReader.bigEndian.uint16(frame, at: 1) ?? 0)
+      let width = Int(IntegerReader.bigEndian.uint16(frame, at: 3) ?? 0)
       if width > 0 { frameWidth = width }
       if height > 0 { frameHeight = height }
     default:

@@ -290,7 +290,7 @@ enum HEIFMetadataReader {
   static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout [AssetProblem])
     -> [UInt8]?
   {
-    guard let offset = BigEndian.uint32(block, at: 0) else {
+    guard let offset = IntegerReader.bigEndian.uint32(block, at: 0) else {
       problems.append(
         .init(
           .malformed,

@@ -115,7 +115,7 @@ struct PNGStructure {
       return nil
     }
     let data = Array(bytes.prefix(header.length))
-    if let stored = BigEndian.uint32(bytes, at: header.length) {
+    if let stored = IntegerReader.bigEndian.uint32(bytes, at: header.length) {
       if stored != CRC32.checksum(header.type, data) {
         problems.append(
           .init(
@@ -136,8 +136,8 @@ struct PNGStructure {
   /// Takes the size from `IHDR`'s data: width and height, each 1 to 2^31 − 1 (PNG §11.2.2).
   private mutating func readHeader(_ data: [UInt8]?) {
     guard let data else { return }
-    guard data.count == 13, let width = BigEndian.uint32(data, at: 0),
-      let height = BigEndian.uint32(data, at: 4)
+    guard data.count == 13, let width = IntegerReader.bigEndian.uint32(data, at: 0),
+      let height = IntegerReader.bigEndian.uint32(data, at: 4)
     else {
       problems.append(
         .init(.malformed, "The PNG's IHDR chunk is \(data.count) bytes, not 13."))

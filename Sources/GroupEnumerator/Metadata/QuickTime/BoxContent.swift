@@ -22,7 +22,7 @@ struct BoxContent: Sendable {
 
   /// The unsigned big-endian integer of `width` bytes at `offset`.
   func unsigned(at offset: Int, width: Int) throws(BoxParsingError) -> UInt64 {
-    guard let value = BigEndian.unsigned(bytes, at: offset, width: width) else {
+    guard let value = IntegerReader.bigEndian.unsigned(bytes, at: offset, width: width) else {
       throw tooShort(needing: offset.addingReportingOverflow(width).partialValue)
     }
     return value

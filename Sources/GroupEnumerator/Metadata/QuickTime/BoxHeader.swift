@@ -103,8 +103,8 @@ struct BoxHeader: Hashable, Sendable {
     let available = max(0, parentEnd - offset)
     let usable = min(bytes.count, available)
     guard usable >= 8 else { throw .truncatedHeader(offset: offset, available: usable) }
-    let size32 = BigEndian.uint32(bytes, at: 0) ?? 0
-    let type = FourCharacterCode(rawValue: BigEndian.uint32(bytes, at: 4) ?? 0)
+    let size32 = IntegerReader.bigEndian.uint32(bytes, at: 0) ?? 0
+    let type = FourCharacterCode(rawValue: IntegerReader.bigEndian.uint32(bytes, at: 4) ?? 0)
     self.type = type
     self.offset = offset
     let declared: UInt64
@@ -116,7 +116,7 @@ struct BoxHeader: Hashable, Sendable {
       isTruncated = false
       return
     case 1:
-      guard usable >= 16, let large = BigEndian.uint64(bytes, at: 8) else {
+      guard usable >= 16, let large = IntegerReader.bigEndian.uint64(bytes, at: 8) else {
         throw .truncatedHeader(offset: offset, available: usable)
       }
       guard large >= 16 else {
@@ -146,31 +146,5 @@ struct BoxHeader: Hashable, Sendable {
     guard isTruncated, let declaredSize else { return nil }
     return .sizeOutOfBounds(
       type: type, offset: offset, declared: declaredSize, available: end - offset)
-  }
-}
-
-/// Big-endian reads from a byte array that return `nil` instead of trapping.
-enum BigEndian {
-  /// The unsigned integer of `width` bytes at `offset`, or `nil` past the end.
-  static func unsigned(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64? {
-    guard offset >= 0, width > 0, width <= 8, offset <= bytes.count - width else { return nil }
-    var value: UInt64 = 0
-    for index in offset..<(offset + width) { value = value << 8 | UInt64(bytes[index]) }
-    return value
-  }
-
-  /// The 16-bit value at `offset`, or `nil` past the end.
-  static func uint16(_ bytes: [UInt8], at offset: Int) -> UInt16? {
-    unsigned(bytes, at: offset, width: 2).map { UInt16(truncatingIfNeeded: $0) }
-  }
-
-  /// The 32-bit value at `offset`, or `nil` past the end.
-  static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32? {
-    unsigned(bytes, at: offset, width: 4).map { UInt32(truncatingIfNeeded: $0) }
-  }
-
-  /// The 64-bit value at `offset`, or `nil` past the end.
-  static func uint64(_ bytes: [UInt8], at offset: Int) -> UInt64? {
-    unsigned(bytes, at: offset, width: 8)
   }
 }

@@ -165,11 +165,3 @@ enum CR3MetadataReader {
     }
   }
 }
-
-extension FourCharacterCode {
-  /// `ftyp`, ISO/IEC 14496-12 §4.3.
-  static let fileType = FourCharacterCode(0x66, 0x74, 0x79, 0x70)
-  /// `uuid`, ISO/IEC 14496-12 §4.2: a box whose type is the 16-byte extended type that
-  /// follows its header.
-  static let uuid = FourCharacterCode(0x75, 0x75, 0x69, 0x64)
-}

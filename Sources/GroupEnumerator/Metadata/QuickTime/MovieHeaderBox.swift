@@ -28,13 +28,7 @@ struct MovieHeaderBox: Hashable, Sendable {
   ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
   ///   when the content is shorter than its version's fixed layout.
   init(parsing content: BoxContent) throws(BoxParsingError) {
-    let version = try content.version()
-    guard version <= 1 else {
-      throw .unsupportedVersion(
-        type: content.header.type, offset: content.header.offset, version: version)
-    }
-    try content.require(MovieHeaderBox.requiredLength(version: version))
-    self.version = version
+    version = try content.version(upTo: 1, requiredLength: MovieHeaderBox.requiredLength(version:))
     if version == 1 {
       creationTime = try content.uint64(at: 4)
       modificationTime = try content.uint64(at: 12)

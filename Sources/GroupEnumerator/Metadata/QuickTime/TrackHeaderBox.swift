@@ -28,13 +28,7 @@ struct TrackHeaderBox: Hashable, Sendable {
   ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
   ///   when the content is shorter than its version's fixed layout.
   init(parsing content: BoxContent) throws(BoxParsingError) {
-    let version = try content.version()
-    guard version <= 1 else {
-      throw .unsupportedVersion(
-        type: content.header.type, offset: content.header.offset, version: version)
-    }
-    try content.require(TrackHeaderBox.requiredLength(version: version))
-    self.version = version
+    version = try content.version(upTo: 1, requiredLength: TrackHeaderBox.requiredLength(version:))
     // Version 1: creation(8) modification(8) track_ID(4) reserved(4) duration(8);
     // version 0: the same with 4-byte times and duration.
     trackID = try content.uint32(at: version == 1 ? 20 : 12)

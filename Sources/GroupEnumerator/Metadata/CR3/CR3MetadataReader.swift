@@ -90,13 +90,7 @@ enum CR3MetadataReader {
           .malformed,
           "The Canon 'uuid' box at offset \(canon.offset) has no '\(type)' box (\(what))."))
     }
-    EXIFInterpreter.apply(table, to: &metadata)
-    if let width = table[.ifd0, EXIFTag.imageWidth]?.singleInteger,
-      let height = table[.ifd0, EXIFTag.imageLength]?.singleInteger, width > 0, height > 0
-    {
-      metadata.pixelWidth = width
-      metadata.pixelHeight = height
-    }
+    EXIFInterpreter.apply(table, to: &metadata, sizeFromIFD0: true)
     return metadata
   }
 
@@ -161,7 +155,7 @@ enum CR3MetadataReader {
         .init(
           .malformed,
           "The Canon '\(type)' box at offset \(content.header.offset) is damaged: "
-            + walker.faults.joined(separator: " ")))
+            + walker.faults.map(\.description).joined(separator: " ")))
     }
   }
 }

@@ -64,23 +64,11 @@ extension AssetsLibrary {
       bytes = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: still.path) {
         file throws(AssetProblem) -> [UInt8]? in
         let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
-        let format = MediaSniffer.format(ofHeader: header, name: still.path.lastComponentBytes)
-        switch format {
-        case .jpeg:
-          return JPEGMetadataReader.thumbnail(from: file)
-        case .heic, .avif:
-          return HEIFMetadataReader.thumbnail(from: file)
-        case .png:
-          // The PNG reader, not gexiv2, reads PNG metadata, so it answers here too.
-          return PNGMetadataReader.thumbnail(from: file)
-        case .raw where CR3MetadataReader.isISOBaseMedia(header: header):
-          // CR3 is read by our own box reader, which does not extract its THMB JPEG yet.
-          return nil
-        case .some(let format) where Exiv2MetadataReader.isAllowed(format):
-          return try Exiv2MetadataReader.largestJPEGPreview(from: file, format: format)?.bytes
-        default:
-          return nil
-        }
+        // The reader that reads the format's metadata answers, unless the table says.
+        guard
+          let format = MediaSniffer.format(ofHeader: header, name: still.path.lastComponentBytes)
+        else { return nil }
+        return try MetadataReaderTable.thumbnail(from: file, format: format)
       }
     } catch {
       throw .unreadable(error)

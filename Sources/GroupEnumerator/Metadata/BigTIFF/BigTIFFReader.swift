@@ -56,3 +56,9 @@ enum BigTIFFReader {
     return metadata
   }
 }
+
+extension BigTIFFReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+}

@@ -159,3 +159,9 @@ enum CR3MetadataReader {
     }
   }
 }
+
+extension CR3MetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+}

@@ -288,3 +288,12 @@ enum Exiv2MetadataReader {
   }
 
 }
+
+extension Exiv2MetadataReader: MetadataReader {
+  /// The largest JPEG preview exiv2 finds (``largestJPEGPreview(from:format:)``).
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) throws(AssetProblem)
+    -> [UInt8]?
+  {
+    try largestJPEGPreview(from: source, format: format)?.bytes
+  }
+}

@@ -400,3 +400,13 @@ enum HEIFMetadataReader {
     return bytes
   }
 }
+
+extension HEIFMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
+  }
+}

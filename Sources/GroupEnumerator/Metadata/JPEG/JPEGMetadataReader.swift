@@ -29,3 +29,13 @@ enum JPEGMetadataReader {
     JPEGStructure(parsing: source).exifBlock?.thumbnail
   }
 }
+
+extension JPEGMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
+  }
+}

@@ -73,3 +73,13 @@ enum PNGMetadataReader {
     return structure.exifBlock?.thumbnail
   }
 }
+
+extension PNGMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
+  }
+}

@@ -69,23 +69,18 @@ struct BoxContent: Sendable {
   /// A full box's version: the first content byte (ISO/IEC 14496-12 §4.2, `FullBox`).
   func version() throws(BoxParsingError) -> UInt8 { try uint8(at: 0) }
 
-  /// A full box's version, checked: at most `latest`, with the fixed layout that version
-  /// needs loaded.
+  /// The version of a ``TwoVersionFullBox``, checked: 0 or 1, with that version's fixed
+  /// layout loaded.
   ///
-  /// - Parameters:
-  ///   - latest: The highest version the box type defines.
-  ///   - requiredLength: The content length a version's fixed fields take.
-  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for a later
-  ///   version; ``BoxParsingError/contentTooShort(type:offset:needed:available:)`` when
-  ///   the content is shorter than the version's layout.
-  func version(upTo latest: UInt8, requiredLength: (UInt8) -> Int) throws(BoxParsingError)
-    -> UInt8
-  {
+  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for versions
+  ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
+  ///   when the content is shorter than its version's fixed layout.
+  func version<Box: TwoVersionFullBox>(of _: Box.Type) throws(BoxParsingError) -> UInt8 {
     let version = try version()
-    guard version <= latest else {
+    guard version <= 1 else {
       throw .unsupportedVersion(type: header.type, offset: header.offset, version: version)
     }
-    try require(requiredLength(version))
+    try require(Box.requiredLength(version: version))
     return version
   }
 

@@ -37,9 +37,6 @@ struct IntegerReader: Sendable, Hashable {
   /// Creates a reader for `byteOrder`.
   init(byteOrder: ByteOrder) { self.byteOrder = byteOrder }
 
-  /// Whether numbers are read big-endian.
-  var isBigEndian: Bool { byteOrder == .bigEndian }
-
   /// The integer of type `T` at `offset`, or `nil` when it does not lie wholly inside
   /// `bytes`.
   func read<T: FixedWidthInteger & UnsignedInteger>(

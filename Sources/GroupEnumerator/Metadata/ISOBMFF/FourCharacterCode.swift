@@ -11,15 +11,12 @@ struct FourCharacterCode: Hashable, Sendable, CustomStringConvertible {
 
   /// Creates a code from four bytes, first byte most significant.
   init(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
-    rawValue = UInt32(a) << 24 | UInt32(b) << 16 | UInt32(c) << 8 | UInt32(d)
+    rawValue = IntegerReader.bigEndian.uint32([a, b, c, d], at: 0) ?? 0
   }
 
   /// The four bytes, first byte first.
   var bytes: [UInt8] {
-    [
-      UInt8(rawValue >> 24), UInt8(rawValue >> 16 & 0xFF), UInt8(rawValue >> 8 & 0xFF),
-      UInt8(rawValue & 0xFF),
-    ]
+    withUnsafeBytes(of: rawValue.bigEndian) { Array($0) }
   }
 
   /// The code as printable text: `moov`, `©xyz` (byte 0xA9 is Mac Roman `©`), and

@@ -42,9 +42,17 @@ struct IntegerReader: Sendable, Hashable {
   func read<T: FixedWidthInteger & UnsignedInteger>(
     _: T.Type, at offset: Int, in bytes: ArraySlice<UInt8>
   ) -> T? {
+    bytes.withUnsafeBytes { read(T.self, at: offset, in: $0) }
+  }
+
+  /// The integer of type `T` at `offset` of raw memory, or `nil` when it does not lie
+  /// wholly inside `bytes`.
+  func read<T: FixedWidthInteger & UnsignedInteger>(
+    _: T.Type, at offset: Int, in bytes: UnsafeRawBufferPointer
+  ) -> T? {
     let width = MemoryLayout<T>.size
     guard offset >= 0, offset <= bytes.count - width else { return nil }
-    let stored = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
+    let stored = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
     return byteOrder == .bigEndian ? T(bigEndian: stored) : T(littleEndian: stored)
   }
 

@@ -40,7 +40,14 @@ struct TIFFDirectoryWalker<Source: ByteSource> {
     var tag: UInt16
     var type: UInt16
     var count: UInt64
-    var field: [UInt8]
+    /// The value field's bytes in file order, in the first 4 (classic) or 8 (BigTIFF)
+    /// bytes of this integer's memory: kept inline, so an entry allocates nothing.
+    var field: UInt64
+
+    /// Calls `body` with the value field's bytes (all 8; the layout says how many count).
+    func withFieldBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+      withUnsafeBytes(of: field, body)
+    }
   }
 
   /// Reads and checks the header.
@@ -153,7 +160,14 @@ struct TIFFDirectoryWalker<Source: ByteSource> {
         let type = reader.uint16(bytes, at: position + 2),
         let count = reader.unsigned(bytes, at: position + 4, width: width)
       else { break }
-      let field = Array(bytes[(position + 4 + width)..<(position + entryLength)])
+      var field: UInt64 = 0
+      withUnsafeMutableBytes(of: &field) { destination in
+        bytes.withUnsafeBytes { entryBytes in
+          let start = position + 4 + width
+          destination.copyMemory(
+            from: UnsafeRawBufferPointer(rebasing: entryBytes[start..<(start + width)]))
+        }
+      }
       entries.append(Entry(tag: tag, type: type, count: count, field: field))
     }
     return entries
@@ -164,8 +178,10 @@ struct TIFFDirectoryWalker<Source: ByteSource> {
   func subdirectoryOffset(of entry: Entry) -> UInt64? {
     guard entry.count == 1 else { return nil }
     switch entry.type {
-    case 4, 13: return reader.uint32(entry.field, at: 0).map(UInt64.init)
-    case 16, 18: return layout == .big ? reader.uint64(entry.field, at: 0) : nil
+    case 4, 13:
+      return entry.withFieldBytes { reader.read(UInt32.self, at: 0, in: $0) }.map(UInt64.init)
+    case 16, 18:
+      return layout == .big ? entry.withFieldBytes { reader.read(UInt64.self, at: 0, in: $0) } : nil
     default: return nil
     }
   }
@@ -173,7 +189,11 @@ struct TIFFDirectoryWalker<Source: ByteSource> {
   /// The offset (or the first 4 or 8 bytes of an inline value) an entry's value field
   /// holds, whatever its type.
   func fieldOffset(of entry: Entry) -> UInt64? {
-    reader.unsigned(entry.field, at: 0, width: layout.offsetWidth)
+    entry.withFieldBytes { field in
+      layout == .classic
+        ? reader.read(UInt32.self, at: 0, in: field).map(UInt64.init)
+        : reader.read(UInt64.self, at: 0, in: field)
+    }
   }
 
   /// The bytes of an entry's value, at most `maximumLength` of them, after checking that
@@ -187,7 +207,7 @@ struct TIFFDirectoryWalker<Source: ByteSource> {
     let (length, overflow) = count.multipliedReportingOverflow(by: unit)
     guard !overflow else { return nil }
     let wanted = min(length, maximumLength)
-    if length <= layout.offsetWidth { return Array(entry.field.prefix(wanted)) }
+    if length <= layout.offsetWidth { return entry.withFieldBytes { Array($0.prefix(wanted)) } }
     guard let offset = fieldOffset(of: entry), let start = Int(exactly: offset) else {
       return nil
     }

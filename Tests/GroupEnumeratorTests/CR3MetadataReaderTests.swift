@@ -228,11 +228,13 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
 
   /// The reader named in each row, as an identity to compare.
   private func reader(_ format: MediaFormat, header: [UInt8] = []) -> ObjectIdentifier {
-    ObjectIdentifier(MetadataReaderTable.row(for: format) { header }.reader)
+    ObjectIdentifier(
+      MetadataReaderTable.row(for: format, source: ArrayByteSource.self) { header }.reader)
   }
 
   private func thumbnailReader(_ format: MediaFormat, header: [UInt8] = []) -> ObjectIdentifier? {
-    MetadataReaderTable.row(for: format) { header }.thumbnailReader.map(ObjectIdentifier.init)
+    MetadataReaderTable.row(for: format, source: ArrayByteSource.self) { header }
+      .thumbnailReader.map(ObjectIdentifier.init)
   }
 
   @Test func theTableNamesOneReaderPerFormatAndTheThumbnailExceptions() {

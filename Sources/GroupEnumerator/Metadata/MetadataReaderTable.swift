@@ -16,35 +16,43 @@
 enum MetadataReaderTable {
   /// One row: the reader of the metadata, and the reader of the thumbnail (`nil`: the
   /// format's thumbnails are not read).
-  struct Row {
+  ///
+  /// A row is made for one kind of source, so that ``read`` calls the reader's code
+  /// specialized for it (the listing's hot path: no dynamic dispatch per byte read).
+  struct Row<Source: ByteSource> {
     /// Reads the format's metadata.
     let reader: any MetadataReader.Type
     /// Reads the format's embedded thumbnail, when anything does.
     let thumbnailReader: (any MetadataReader.Type)?
+    /// ``reader``'s `read(from:format:)` for this kind of source.
+    let read: (Source, MediaFormat) -> MediaMetadata
 
     /// A row whose reader reads both the metadata and the thumbnail.
-    init(_ reader: any MetadataReader.Type) {
-      self.reader = reader
-      self.thumbnailReader = reader
+    init<Reader: MetadataReader>(_ reader: Reader.Type) {
+      self.init(reader, thumbnails: reader)
     }
 
     /// A row whose thumbnail is read by another reader, or not at all.
-    init(_ reader: any MetadataReader.Type, thumbnails: (any MetadataReader.Type)?) {
+    init<Reader: MetadataReader>(_ reader: Reader.Type, thumbnails: (any MetadataReader.Type)?) {
       self.reader = reader
       self.thumbnailReader = thumbnails
+      self.read = { source, format in Reader.read(from: source, format: format) }
     }
   }
 
-  /// How many of a file's first bytes ``row(for:header:)`` may look at.
+  /// How many of a file's first bytes ``row(for:source:header:)`` may look at.
   static var headerLength: Int { 8 }
 
   /// The row for a file whose content sniffed as `format`.
   ///
   /// - Parameters:
   ///   - format: The sniffed format.
+  ///   - source: The kind of source the row's reader will read.
   ///   - header: The file's first ``headerLength`` bytes (fewer for a shorter file); only
   ///     evaluated for the formats whose row depends on them (TIFF and RAW).
-  static func row(for format: MediaFormat, header: () -> [UInt8]) -> Row {
+  static func row<Source: ByteSource>(
+    for format: MediaFormat, source: Source.Type, header: () -> [UInt8]
+  ) -> Row<Source> {
     switch format {
     case .jpeg: return Row(JPEGMetadataReader.self)
     case .heic, .avif: return Row(HEIFMetadataReader.self)
@@ -70,18 +78,18 @@ enum MetadataReaderTable {
   /// - Parameters:
   ///   - source: The file's bytes.
   ///   - format: The format the content sniffed as.
-  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    row(for: format) { Self.header(of: source) }.reader.read(from: source, format: format)
+  static func read<Source: ByteSource>(from source: Source, format: MediaFormat) -> MediaMetadata {
+    row(for: format, source: Source.self) { Self.header(of: source) }.read(source, format)
   }
 
   /// A file's embedded thumbnail, from the thumbnail reader of its row.
   ///
   /// - Returns: The bytes, or `nil` when the row reads no thumbnail or the file has none.
   /// - Throws: An ``AssetProblem`` when the file could not be read.
-  static func thumbnail(from source: some ByteSource, format: MediaFormat) throws(AssetProblem)
-    -> [UInt8]?
+  static func thumbnail<Source: ByteSource>(from source: Source, format: MediaFormat)
+    throws(AssetProblem) -> [UInt8]?
   {
-    let row = row(for: format) { Self.header(of: source) }
+    let row = row(for: format, source: Source.self) { Self.header(of: source) }
     return try row.thumbnailReader?.thumbnail(from: source, format: format)
   }
 

@@ -37,8 +37,12 @@ extension AssetsLibrary {
   ///   -ThumbnailImage` gives it).
   /// - HEIC, AVIF: the EXIF IFD1 thumbnail in the Exif item. The file's own thumbnail
   ///   items are HEVC or AV1, not JPEG, and are never returned.
-  /// - Camera RAW, DNG, TIFF, PNG, WebP, JPEG XL: the largest JPEG preview exiv2 finds
-  ///   (a RAW's embedded preview, or the EXIF thumbnail), which may be full-size.
+  /// - PNG: the EXIF IFD1 thumbnail of its EXIF block.
+  /// - Camera RAW, DNG, TIFF, WebP, JPEG XL: the largest JPEG preview exiv2 finds (a
+  ///   RAW's embedded preview, or the EXIF thumbnail), which may be full-size. Canon CR3:
+  ///   none yet.
+  ///
+  /// Which reader answers for which format is `MetadataReaderTable`'s thumbnail column.
   ///
   /// ``MediaMetadata/hasThumbnail`` says whether this returns bytes.
   ///

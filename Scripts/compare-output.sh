@@ -40,11 +40,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Prints the path of a Demo binary for a binary or a revision (building it).
+# Sets `demo` to the path of a Demo binary for a binary or a revision (building it). Not
+# run in a subshell, so that the worktree it adds is removed on exit.
 demo_for() {
   local spec="$1" label="$2"
   if [ -x "$spec" ] && [ -f "$spec" ]; then
-    echo "$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")"
+    demo="$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")"
     return
   fi
   local revision tree
@@ -61,11 +62,13 @@ demo_for() {
     echo "the build of $label failed; see $work/build-$label.log" >&2
     exit 1
   }
-  echo "$tree/.build/release/Demo"
+  demo="$tree/.build/release/Demo"
 }
 
-old_demo="$(demo_for "$old" old)" || exit $?
-new_demo="$(demo_for "$new" new)" || exit $?
+demo_for "$old" old
+old_demo="$demo"
+demo_for "$new" new
+new_demo="$demo"
 echo "old: $old_demo"
 echo "new: $new_demo"
 

@@ -36,8 +36,10 @@ test-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# The format check, then the metadata layers' one-way uses (Scripts/check-layers.py).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	python3 Scripts/check-layers.py
 
 build: deps
 	$(SWIFT) build -Xswiftc -warnings-as-errors --build-tests

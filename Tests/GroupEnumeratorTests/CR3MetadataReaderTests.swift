@@ -198,7 +198,7 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
 
 @Suite struct TIFFFamilyRoutingTests {
   @Test func aRAWThatIsISOBaseMediaGoesToTheCR3Reader() {
-    let metadata = AssetReader.readTIFFFamily(from: ArrayByteSource(goodCR3), format: .raw)
+    let metadata = MetadataReaderTable.read(from: ArrayByteSource(goodCR3), format: .raw)
     #expect(metadata.pixelWidth == 6000)
     #expect(metadata.problems.isEmpty)
   }
@@ -209,7 +209,7 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
     builder.ifd0 = [
       builder.short(EXIFTag.imageWidth, [8]), builder.short(EXIFTag.imageLength, [4]),
     ]
-    let metadata = AssetReader.readTIFFFamily(
+    let metadata = MetadataReaderTable.read(
       from: ArrayByteSource(builder.file()), format: format)
     #expect(metadata.pixelWidth == 8)
     #expect(metadata.pixelHeight == 4)
@@ -219,10 +219,38 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
   @Test func classicTIFFStillGoesToExiv2() {
     var builder = EXIFTestBuilder()
     builder.ifd0 = [(EXIFTag.dateTime, .ascii("2024:01:02 03:04:05"))]
-    let metadata = AssetReader.readTIFFFamily(
+    let metadata = MetadataReaderTable.read(
       from: ArrayByteSource(builder.tiff()), format: .tiff)
     // Neither of our readers: no 'moov', no BigTIFF complaint, whatever exiv2 makes of it.
     #expect(!metadata.problems.contains { $0.message.contains("moov") })
     #expect(!metadata.problems.contains { $0.message.contains("BigTIFF") })
+  }
+
+  /// The reader named in each row, as an identity to compare.
+  private func reader(_ format: MediaFormat, header: [UInt8] = []) -> ObjectIdentifier {
+    ObjectIdentifier(
+      MetadataReaderTable.row(for: format, source: ArrayByteSource.self) { header }.reader)
+  }
+
+  private func thumbnailReader(_ format: MediaFormat, header: [UInt8] = []) -> ObjectIdentifier? {
+    MetadataReaderTable.row(for: format, source: ArrayByteSource.self) { header }
+      .thumbnailReader.map(ObjectIdentifier.init)
+  }
+
+  @Test func theTableNamesOneReaderPerFormatAndTheThumbnailExceptions() {
+    let bigTIFF: [UInt8] = [0x49, 0x49, 0x2B, 0x00, 0x08, 0x00, 0x00, 0x00]
+    let cr3 = Array(goodCR3.prefix(8))
+    #expect(reader(.jpeg) == ObjectIdentifier(JPEGMetadataReader.self))
+    #expect(reader(.heic) == ObjectIdentifier(HEIFMetadataReader.self))
+    #expect(reader(.png) == ObjectIdentifier(PNGMetadataReader.self))
+    #expect(reader(.tiff, header: bigTIFF) == ObjectIdentifier(BigTIFFReader.self))
+    #expect(reader(.raw, header: cr3) == ObjectIdentifier(CR3MetadataReader.self))
+    #expect(reader(.tiff, header: cr3) == ObjectIdentifier(Exiv2MetadataReader.self))
+    #expect(reader(.mp4) == ObjectIdentifier(QuickTimeMetadataReader.self))
+    // The two exceptions: a BigTIFF's thumbnail is asked of gexiv2, a CR3's of nobody.
+    #expect(thumbnailReader(.tiff, header: bigTIFF) == ObjectIdentifier(Exiv2MetadataReader.self))
+    #expect(thumbnailReader(.raw, header: cr3) == nil)
+    #expect(thumbnailReader(.jpeg) == ObjectIdentifier(JPEGMetadataReader.self))
+    #expect(thumbnailReader(.quickTime) == ObjectIdentifier(QuickTimeMetadataReader.self))
   }
 }

@@ -28,7 +28,7 @@ private func sampleTIFF(makerNote: [UInt8]? = nil) -> [UInt8] {
     (EXIFTag.offsetTimeOriginal, .ascii("+05:30")),
     (EXIFTag.pixelXDimension, .long([4032])), (EXIFTag.pixelYDimension, .long([3024])),
   ]
-  if let makerNote { builder.exif.append((EXIFMakerNoteLocator.makerNoteTag, .byte(makerNote))) }
+  if let makerNote { builder.exif.append((EXIFTag.makerNote, .byte(makerNote))) }
   builder.gps = [
     (EXIFTag.gpsLatitudeRef, .ascii("S")),
     (EXIFTag.gpsLatitude, .rational([(12, 1), (30, 1), (0, 1)])),

@@ -44,7 +44,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 400) { round in
       let index = round % payloads.count
       let table = LibExifReader.read(payload: payloads[index])
-      let expected = EXIFValue.ascii(Array((dates[index] + "\0").utf8))
+      let expected = TIFFValue.ascii(Array((dates[index] + "\0").utf8))
       if table[.exif, 0x9003] != expected || table[.ifd0, 0x0132] != expected
         || table.entryCounts[.ifd0] != 1 + index * 150
       {

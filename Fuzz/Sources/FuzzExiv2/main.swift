@@ -22,7 +22,7 @@ public func fuzzExiv2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let metadata: MediaMetadata
   switch format {
   case .tiff, .raw:
-    metadata = AssetReader.readTIFFFamily(from: source, format: format)
+    metadata = MetadataReaderTable.read(from: source, format: format)
   case .webp, .jpegXL:
     metadata = Exiv2MetadataReader.read(from: source, format: format)
   default:

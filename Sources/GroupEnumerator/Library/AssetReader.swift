@@ -128,54 +128,10 @@ enum AssetReader {
   }
 
   /// Reads metadata from an open file whose content sniffed as `format`, with the reader
-  /// for that format.
+  /// ``MetadataReaderTable`` names for it.
   static func readMetadata(
     from source: PrefetchedByteSource<LibraryFile>, format: MediaFormat
   ) -> MediaMetadata {
-    switch format {
-    case .jpeg:
-      return JPEGMetadataReader.read(from: source)
-    case .heic, .avif:
-      // Our own box reader finds the primary item's size and the EXIF item (libexif reads
-      // it): faster than gexiv2 and right where exiv2 0.27.6 is not (README, formats).
-      return HEIFMetadataReader.read(from: source)
-    case .png:
-      // Our own chunk walk reads IHDR and the EXIF block (eXIf, or ImageMagick's raw
-      // profile in a text chunk, which exiv2 0.27.6 misses); libexif decodes it.
-      return PNGMetadataReader.read(from: source)
-    case .tiff, .raw:
-      // exiv2 0.27.6 reads neither BigTIFF nor CR3 (an ISO-BMFF RAW): our own readers do.
-      return readTIFFFamily(from: source, format: format)
-    case .webp, .jpegXL:
-      return Exiv2MetadataReader.read(from: source, format: format)
-    case .quickTime, .mp4, .m4v, .threeGPP:
-      // Never handed to gexiv2 (ROBUSTNESS §0.2): our own box reader reads movies.
-      return QuickTimeMetadataReader.read(from: source)
-    case .gif, .bmp:
-      // exiv2 0.27.6 reads no metadata from GIF or BMP; nothing else does yet.
-      return MediaMetadata()
-    case .avi, .matroska, .mpegTransportStream, .windowsMedia:
-      // Never handed to gexiv2 (its video code is unsafe here), and not ours to read yet.
-      var metadata = MediaMetadata()
-      metadata.problems.append(
-        AssetProblem(
-          .unsupported,
-          "The \(format.rawValue) container is not read; the date shown is the file's own time."))
-      return metadata
-    }
-  }
-
-  /// Reads a file that sniffed as TIFF or RAW: BigTIFF (`II+\0`, `MM\0+`, whatever its
-  /// name) with ``BigTIFFReader``, a RAW that is an ISO base media file (Canon CR3) with
-  /// ``CR3MetadataReader``, everything else with gexiv2.
-  static func readTIFFFamily(from file: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    let header = (try? file.bytes(at: 0, length: 8)) ?? []
-    if BigTIFFReader.isBigTIFF(header: header) {
-      return BigTIFFReader.read(from: file)
-    }
-    if format == .raw, CR3MetadataReader.isISOBaseMedia(header: header) {
-      return CR3MetadataReader.read(from: PrefetchedByteSource(file))
-    }
-    return Exiv2MetadataReader.read(from: file, format: format)
+    MetadataReaderTable.read(from: source, format: format)
   }
 }

@@ -37,8 +37,12 @@ extension AssetsLibrary {
   ///   -ThumbnailImage` gives it).
   /// - HEIC, AVIF: the EXIF IFD1 thumbnail in the Exif item. The file's own thumbnail
   ///   items are HEVC or AV1, not JPEG, and are never returned.
-  /// - Camera RAW, DNG, TIFF, PNG, WebP, JPEG XL: the largest JPEG preview exiv2 finds
-  ///   (a RAW's embedded preview, or the EXIF thumbnail), which may be full-size.
+  /// - PNG: the EXIF IFD1 thumbnail of its EXIF block.
+  /// - Camera RAW, DNG, TIFF, WebP, JPEG XL: the largest JPEG preview exiv2 finds (a
+  ///   RAW's embedded preview, or the EXIF thumbnail), which may be full-size. Canon CR3:
+  ///   none yet.
+  ///
+  /// Which reader answers for which format is `MetadataReaderTable`'s thumbnail column.
   ///
   /// ``MediaMetadata/hasThumbnail`` says whether this returns bytes.
   ///
@@ -64,23 +68,11 @@ extension AssetsLibrary {
       bytes = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: still.path) {
         file throws(AssetProblem) -> [UInt8]? in
         let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
-        let format = MediaSniffer.format(ofHeader: header, name: still.path.lastComponentBytes)
-        switch format {
-        case .jpeg:
-          return JPEGMetadataReader.thumbnail(from: file)
-        case .heic, .avif:
-          return HEIFMetadataReader.thumbnail(from: file)
-        case .png:
-          // The PNG reader, not gexiv2, reads PNG metadata, so it answers here too.
-          return PNGMetadataReader.thumbnail(from: file)
-        case .raw where CR3MetadataReader.isISOBaseMedia(header: header):
-          // CR3 is read by our own box reader, which does not extract its THMB JPEG yet.
-          return nil
-        case .some(let format) where Exiv2MetadataReader.isAllowed(format):
-          return try Exiv2MetadataReader.largestJPEGPreview(from: file, format: format)?.bytes
-        default:
-          return nil
-        }
+        // The reader that reads the format's metadata answers, unless the table says.
+        guard
+          let format = MediaSniffer.format(ofHeader: header, name: still.path.lastComponentBytes)
+        else { return nil }
+        return try MetadataReaderTable.thumbnail(from: file, format: format)
       }
     } catch {
       throw .unreadable(error)

@@ -175,7 +175,7 @@ enum MediaSniffer {
 
   /// The big-endian 32-bit value at `offset`, or `nil` when the header is shorter.
   private static func bigEndianUInt32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32? {
-    fourBytes(bytes, at: offset)?.reduce(0) { $0 << 8 | UInt32($1) }
+    IntegerReader.bigEndian.uint32(bytes, at: offset)
   }
 
   /// TIFF (classic and BigTIFF, either byte order) and the RAWs with their own TIFF-like
@@ -210,10 +210,11 @@ enum MediaSniffer {
   /// BMP: `BM`, then a DIB header whose size is one of the defined ones — two letters
   /// alone would claim text files that happen to start with "BM".
   private static func isBMP(_ bytes: ArraySlice<UInt8>) -> Bool {
-    guard bytes.starts(with: Array("BM".utf8)), let size = fourBytes(bytes, at: 14) else {
+    guard bytes.starts(with: Array("BM".utf8)),
+      let dibHeaderSize = IntegerReader.littleEndian.uint32(bytes, at: 14)
+    else {
       return false
     }
-    let dibHeaderSize = size.reversed().reduce(0) { $0 << 8 | UInt32($1) }
     return [12, 16, 40, 52, 56, 64, 108, 124].contains(dibHeaderSize)
   }
 

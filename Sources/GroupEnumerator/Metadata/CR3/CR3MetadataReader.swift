@@ -50,7 +50,7 @@ enum CR3MetadataReader {
   ///
   /// - Parameter header: The file's first bytes (8 are enough).
   static func isISOBaseMedia(header: [UInt8]) -> Bool {
-    BigEndian.uint32(header, at: 4) == FourCharacterCode.fileType.rawValue
+    IntegerReader.bigEndian.uint32(header, at: 4) == FourCharacterCode.fileType.rawValue
   }
 
   /// Reads everything the engine needs from a CR3. Never throws and never traps: what
@@ -90,13 +90,7 @@ enum CR3MetadataReader {
           .malformed,
           "The Canon 'uuid' box at offset \(canon.offset) has no '\(type)' box (\(what))."))
     }
-    EXIFInterpreter.apply(table, to: &metadata)
-    if let width = table[.ifd0, EXIFTag.imageWidth]?.singleInteger,
-      let height = table[.ifd0, EXIFTag.imageLength]?.singleInteger, width > 0, height > 0
-    {
-      metadata.pixelWidth = width
-      metadata.pixelHeight = height
-    }
+    EXIFInterpreter.apply(table, to: &metadata, sizeFromIFD0: true)
     return metadata
   }
 
@@ -161,15 +155,13 @@ enum CR3MetadataReader {
         .init(
           .malformed,
           "The Canon '\(type)' box at offset \(content.header.offset) is damaged: "
-            + walker.faults.joined(separator: " ")))
+            + walker.faults.map(\.description).joined(separator: " ")))
     }
   }
 }
 
-extension FourCharacterCode {
-  /// `ftyp`, ISO/IEC 14496-12 §4.3.
-  static let fileType = FourCharacterCode(0x66, 0x74, 0x79, 0x70)
-  /// `uuid`, ISO/IEC 14496-12 §4.2: a box whose type is the 16-byte extended type that
-  /// follows its header.
-  static let uuid = FourCharacterCode(0x75, 0x75, 0x69, 0x64)
+extension CR3MetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
 }

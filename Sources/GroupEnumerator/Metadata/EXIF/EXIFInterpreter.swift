@@ -3,9 +3,20 @@
 /// Works on an ``EXIFTagTable``, so it is the same for tags read through libexif and
 /// for tags read by ``TIFFDirectoryWalker``. A value of the wrong type, count or range
 /// is left out and reported as an ``AssetProblem/Code/invalidValue`` problem.
+///
+/// The rules every format shares live here once: the dates, the location, the
+/// orientation, the size (EXIF `PixelXDimension` × `PixelYDimension` when the format gave
+/// none; IFD0's `ImageWidth` × `ImageLength` for TIFF-structured files), the thumbnail
+/// flag, and Apple's content identifier from the MakerNote.
 enum EXIFInterpreter {
   /// Fills the EXIF-derived fields of `metadata` from `table`.
-  static func apply(_ table: EXIFTagTable, to metadata: inout MediaMetadata) {
+  ///
+  /// - Parameter sizeFromIFD0: Whether IFD0's `ImageWidth` × `ImageLength` is the stored
+  ///   size, whatever was set before: true for files that are TIFF structures themselves
+  ///   (BigTIFF, Canon CR3), where it is what exiftool's `Composite:ImageSize` gives.
+  static func apply(
+    _ table: EXIFTagTable, to metadata: inout MediaMetadata, sizeFromIFD0: Bool = false
+  ) {
     applyDates(table, to: &metadata)
     applyLocation(table, to: &metadata)
     applyOrientation(table, to: &metadata)
@@ -18,6 +29,12 @@ enum EXIFInterpreter {
     }
     metadata.hasThumbnail = metadata.hasThumbnail || table.hasThumbnail
     applyContentIdentifier(table, to: &metadata)
+    if sizeFromIFD0, let width = table[.ifd0, EXIFTag.imageWidth]?.singleInteger,
+      let height = table[.ifd0, EXIFTag.imageLength]?.singleInteger, width > 0, height > 0
+    {
+      metadata.pixelWidth = width
+      metadata.pixelHeight = height
+    }
   }
 
   /// Apple's content identifier (a Live Photo's link to its movie) from the MakerNote.
@@ -76,7 +93,7 @@ enum EXIFInterpreter {
   }
 
   private static func captureDate(
-    _ value: EXIFValue, name: String, zone: CaptureDate.Zone, subsecond: String?,
+    _ value: TIFFValue, name: String, zone: CaptureDate.Zone, subsecond: String?,
     source: CaptureDate.Source, into metadata: inout MediaMetadata
   ) -> CaptureDate? {
     guard case .ascii(let bytes) = value else {
@@ -106,7 +123,7 @@ enum EXIFInterpreter {
   }
 
   /// The text of an ASCII value without its padding, as stored.
-  private static func rawText(_ value: EXIFValue) -> String? {
+  private static func rawText(_ value: TIFFValue) -> String? {
     guard case .ascii(let bytes) = value else { return nil }
     var end = bytes.endIndex
     while end > bytes.startIndex, bytes[end - 1] == 0 || bytes[end - 1] == UInt8(ascii: " ") {
@@ -116,7 +133,7 @@ enum EXIFInterpreter {
   }
 
   private static func zone(
-    _ value: EXIFValue?, name: String, into metadata: inout MediaMetadata
+    _ value: TIFFValue?, name: String, into metadata: inout MediaMetadata
   ) -> CaptureDate.Zone {
     guard let value else { return .unknown }
     if case .ascii(let bytes) = value, let parsed = EXIFDateText.parseOffset(bytes) {
@@ -127,7 +144,7 @@ enum EXIFInterpreter {
   }
 
   private static func subsecond(
-    _ value: EXIFValue?, name: String, _ metadata: inout MediaMetadata
+    _ value: TIFFValue?, name: String, _ metadata: inout MediaMetadata
   ) -> String? {
     guard let value else { return nil }
     if case .ascii(let bytes) = value, let parsed = EXIFDateText.parseSubsecond(bytes) {

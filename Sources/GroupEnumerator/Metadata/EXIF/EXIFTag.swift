@@ -57,4 +57,8 @@ enum EXIFTag {
       + exif.map { .init(directory: .exif, tag: $0) }
       + gps.map { .init(directory: .gps, tag: $0) }
   }()
+
+  /// The tags decoded by the TIFF walker (``TIFFDirectoryWalker/read()``): those the
+  /// interpreter reads, and IFD0's image size.
+  static let walked = Set(interpreted + imageSize)
 }

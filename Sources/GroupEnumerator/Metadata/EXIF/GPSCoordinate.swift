@@ -14,7 +14,7 @@ enum GPSCoordinate {
   /// A field of `0/0` counts as zero: many cameras write it for unused seconds (and
   /// exiftool reads it so). A non-zero numerator over zero is rejected, as are minutes or
   /// seconds over 60 (exactly 60 is a writer's rounding and is accepted). An `SRATIONAL` triple is accepted when no part is negative.
-  static func degrees(_ value: EXIFValue?) -> Result<Double, Rejection> {
+  static func degrees(_ value: TIFFValue?) -> Result<Double, Rejection> {
     guard let parts = value?.unsignedRationals, parts.count == 3 else {
       return .failure(Rejection(reason: "is not three non-negative RATIONALs"))
     }
@@ -43,7 +43,7 @@ enum GPSCoordinate {
   /// The value must be ASCII whose first character is one of the two letters, followed
   /// only by NULs or spaces.
   static func sign(
-    of reference: EXIFValue?, positive: Character, negative: Character
+    of reference: TIFFValue?, positive: Character, negative: Character
   ) -> Result<Double, Rejection> {
     guard case .ascii(let bytes) = reference else {
       return .failure(Rejection(reason: "reference is missing or not ASCII"))
@@ -59,7 +59,7 @@ enum GPSCoordinate {
   ///
   /// - Returns: A rejection when the value is not one `RATIONAL`, has a zero denominator,
   ///   or the reference is not 0 (above) or 1 (below sea level).
-  static func altitude(reference: EXIFValue?, value: EXIFValue?) -> Result<Double?, Rejection> {
+  static func altitude(reference: TIFFValue?, value: TIFFValue?) -> Result<Double?, Rejection> {
     guard let value else { return .success(nil) }
     guard let parts = value.unsignedRationals, parts.count == 1, let part = parts.first else {
       return .failure(Rejection(reason: "altitude is not one non-negative RATIONAL"))

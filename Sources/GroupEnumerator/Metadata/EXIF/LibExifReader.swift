@@ -70,7 +70,7 @@ enum LibExifReader {
   private static let maximumComponents = 16
 
   /// Decodes one entry's raw bytes, after checking that its size covers its components.
-  private static func value(of entry: ExifEntry, order: ExifByteOrder) -> EXIFValue? {
+  private static func value(of entry: ExifEntry, order: ExifByteOrder) -> TIFFValue? {
     guard let bytes = entry.data, let components = Int(exactly: entry.components) else {
       return nil
     }
@@ -91,7 +91,7 @@ enum LibExifReader {
     case EXIF_FORMAT_LONG:
       return .long((0..<numericCount).map { exif_get_long(bytes + $0 * unit, order) })
     case EXIF_FORMAT_UNDEFINED:
-      let kept = min(components, EXIFValue.maximumUndefinedLength)
+      let kept = min(components, TIFFValue.maximumUndefinedLength)
       return .undefined(Array(UnsafeBufferPointer(start: bytes, count: kept)))
     case EXIF_FORMAT_SLONG:
       return .signedLong((0..<numericCount).map { exif_get_slong(bytes + $0 * unit, order) })
@@ -99,13 +99,13 @@ enum LibExifReader {
       return .rational(
         (0..<numericCount).map {
           let rational = exif_get_rational(bytes + $0 * unit, order)
-          return EXIFRational(numerator: rational.numerator, denominator: rational.denominator)
+          return TIFFRational(numerator: rational.numerator, denominator: rational.denominator)
         })
     case EXIF_FORMAT_SRATIONAL:
       return .signedRational(
         (0..<numericCount).map {
           let rational = exif_get_srational(bytes + $0 * unit, order)
-          return EXIFSignedRational(
+          return TIFFSignedRational(
             numerator: rational.numerator, denominator: rational.denominator)
         })
     default:

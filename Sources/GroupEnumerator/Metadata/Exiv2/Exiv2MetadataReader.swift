@@ -214,17 +214,17 @@ enum Exiv2MetadataReader {
     }
   }
 
-  /// One tag's value as an ``EXIFValue`` of the type the interpreter expects, or of
+  /// One tag's value as an ``TIFFValue`` of the type the interpreter expects, or of
   /// another type (`.other`) when exiv2's value is not of that shape.
   private static func value(
     of tag: UInt16, named name: String, in image: borrowing Exiv2Image
-  ) -> Exiv2Image.Lookup<EXIFValue> {
+  ) -> Exiv2Image.Lookup<TIFFValue> {
     switch kind(of: tag, named: name) {
     case .ascii:
       return map(image.bytes(name)) { .ascii($0) }
     case .undefined:
       return map(image.bytes(name)) {
-        .undefined(Array($0.prefix(EXIFValue.maximumUndefinedLength)))
+        .undefined(Array($0.prefix(TIFFValue.maximumUndefinedLength)))
       }
     case .rationals:
       switch image.rationals(name) {
@@ -249,8 +249,8 @@ enum Exiv2MetadataReader {
   }
 
   private static func map(
-    _ lookup: Exiv2Image.Lookup<[UInt8]>, _ transform: ([UInt8]) -> EXIFValue
-  ) -> Exiv2Image.Lookup<EXIFValue> {
+    _ lookup: Exiv2Image.Lookup<[UInt8]>, _ transform: ([UInt8]) -> TIFFValue
+  ) -> Exiv2Image.Lookup<TIFFValue> {
     switch lookup {
     case .value(let bytes): .value(transform(bytes))
     case .absent: .absent
@@ -271,20 +271,29 @@ enum Exiv2MetadataReader {
   /// `SRATIONAL` when a part is negative (the interpreter then rejects it), else `.other`.
   private static func rationalValue(
     _ parts: [(numerator: Int64, denominator: Int64)]
-  ) -> EXIFValue {
-    let unsigned = parts.compactMap { part -> EXIFRational? in
+  ) -> TIFFValue {
+    let unsigned = parts.compactMap { part -> TIFFRational? in
       guard let top = UInt32(exactly: part.numerator),
         let bottom = UInt32(exactly: part.denominator)
       else { return nil }
-      return EXIFRational(numerator: top, denominator: bottom)
+      return TIFFRational(numerator: top, denominator: bottom)
     }
     if unsigned.count == parts.count { return .rational(unsigned) }
-    let signed = parts.compactMap { part -> EXIFSignedRational? in
+    let signed = parts.compactMap { part -> TIFFSignedRational? in
       guard let top = Int32(exactly: part.numerator), let bottom = Int32(exactly: part.denominator)
       else { return nil }
-      return EXIFSignedRational(numerator: top, denominator: bottom)
+      return TIFFSignedRational(numerator: top, denominator: bottom)
     }
     return signed.count == parts.count ? .signedRational(signed) : .other(type: 0)
   }
 
+}
+
+extension Exiv2MetadataReader: MetadataReader {
+  /// The largest JPEG preview exiv2 finds (``largestJPEGPreview(from:format:)``).
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) throws(AssetProblem)
+    -> [UInt8]?
+  {
+    try largestJPEGPreview(from: source, format: format)?.bytes
+  }
 }

@@ -8,8 +8,8 @@
 ///   ``MediaMetadata/orientation``.
 /// - the EXIF item (`iinf` item type `Exif`; the one whose `cdsc` reference points to the
 ///   primary item, else the first): its bytes are found through `iloc` (in the file or in
-///   `idat`), its first 4 bytes give the TIFF header's offset, and the block goes through
-///   ``JPEGMetadataReader/exifTable(payload:problems:)`` and ``EXIFInterpreter``.
+///   `idat`), its first 4 bytes give the TIFF header's offset, and the TIFF bytes go to
+///   ``EXIFBlock`` (libexif, the TIFF walker, ``EXIFInterpreter``).
 /// - Apple's content identifier from the EXIF MakerNote (``AppleMakerNote``).
 ///
 /// Size and orientation rule: ``MediaMetadata/pixelWidth`` and
@@ -87,7 +87,7 @@ enum HEIFMetadataReader {
     guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &problems) else {
       return nil
     }
-    return LibExifReader.thumbnail(payload: JPEGStructure.exifIdentifier + tiff)
+    return EXIFBlock(tiff: tiff).thumbnail
   }
 
   // MARK: - Structure
@@ -271,17 +271,8 @@ enum HEIFMetadataReader {
     }
     guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &metadata.problems)
     else { return }
-    let table = JPEGMetadataReader.exifTable(
-      payload: JPEGStructure.exifIdentifier + tiff, problems: &metadata.problems)
-    EXIFInterpreter.apply(table, to: &metadata)
-    guard let makerNote = EXIFMakerNoteLocator.makerNote(inTIFF: tiff) else { return }
-    switch AppleMakerNote.contentIdentifier(in: makerNote) {
-    case .found(let identifier): metadata.contentIdentifier = identifier
-    case .absent: break
-    case .invalid(let reason):
-      metadata.problems.append(
-        .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
-    }
+    // The MakerNote is also looked up directly: libexif skips one stored as BYTE.
+    EXIFBlock(tiff: tiff).read(into: &metadata, locatesMakerNote: true)
   }
 
   /// The TIFF block inside an EXIF item's bytes: after the 4-byte big-endian offset to the
@@ -290,7 +281,7 @@ enum HEIFMetadataReader {
   static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout [AssetProblem])
     -> [UInt8]?
   {
-    guard let offset = BigEndian.uint32(block, at: 0) else {
+    guard let offset = IntegerReader.bigEndian.uint32(block, at: 0) else {
       problems.append(
         .init(
           .malformed,
@@ -306,11 +297,9 @@ enum HEIFMetadataReader {
             + "\(block.count - 4) bytes of data."))
       return nil
     }
-    var tiff = Array(block[(4 + skip)...])
-    if tiff.starts(with: JPEGStructure.exifIdentifier) {
-      tiff.removeFirst(JPEGStructure.exifIdentifier.count)
-    }
-    return tiff
+    let tiff = block[(4 + skip)...]
+    let identifier = EXIFBlock.identifier
+    return Array(tiff.starts(with: identifier) ? tiff.dropFirst(identifier.count) : tiff)
   }
 
   /// An item's bytes, gathered from its extents in the file or in `idat`.
@@ -409,5 +398,15 @@ enum HEIFMetadataReader {
       bytes += chunk
     }
     return bytes
+  }
+}
+
+extension HEIFMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
   }
 }

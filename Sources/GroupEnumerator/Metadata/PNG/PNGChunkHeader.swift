@@ -26,7 +26,9 @@ struct PNGChunkHeader: Equatable {
   /// - Throws: An ``AssetProblem`` when the length is over 2^31 − 1 or the type is not
   ///   four ASCII letters.
   init?(_ bytes: [UInt8], offset: Int) throws(AssetProblem) {
-    guard bytes.count >= 8, let length = BigEndian.uint32(bytes, at: 0) else { return nil }
+    guard bytes.count >= 8, let length = IntegerReader.bigEndian.uint32(bytes, at: 0) else {
+      return nil
+    }
     self.offset = offset
     self.type = Array(bytes[4..<8])
     guard let length = Int(exactly: length), length <= Self.maximumLength else {

@@ -13,8 +13,7 @@
 /// raw profile is a legacy copy. (ExifTool instead uses whichever comes first; on a file
 /// whose two copies differ, `nom-exif/exif-both.png`, that is a raw profile with a
 /// damaged GPS pointer, and ExifTool then refuses the `eXIf` copy as a directory loop
-/// because its IFD0 sits at the same offset.) The block goes through
-/// ``JPEGMetadataReader/exifTable(payload:problems:)`` and ``EXIFInterpreter``.
+/// because its IFD0 sits at the same offset.) The block is read by ``EXIFBlock``.
 ///
 /// How it stays safe: chunk headers are read 8 bytes at a time and image data (`IDAT`) is
 /// skipped by offset, never read; the walk ends at `IEND`, at the first `IDAT` when EXIF
@@ -52,10 +51,7 @@ enum PNGMetadataReader {
     }
     var metadata = MediaMetadata()
     metadata.problems = structure.problems
-    if let payload = structure.exifPayload {
-      let table = JPEGMetadataReader.exifTable(payload: payload, problems: &metadata.problems)
-      EXIFInterpreter.apply(table, to: &metadata)
-    }
+    structure.exifBlock?.read(into: &metadata)
     // IHDR decides, whatever EXIF said (PixelXDimension).
     metadata.pixelWidth = structure.width
     metadata.pixelHeight = structure.height
@@ -74,7 +70,16 @@ enum PNGMetadataReader {
     } catch {
       // What was found before the fault still counts, as in read(from:).
     }
-    guard let payload = structure.exifPayload else { return nil }
-    return LibExifReader.thumbnail(payload: payload)
+    return structure.exifBlock?.thumbnail
+  }
+}
+
+extension PNGMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
   }
 }

@@ -14,9 +14,9 @@ struct PNGStructure {
   var width: Int?
   /// The `IHDR` height; `nil` when there is no valid `IHDR`.
   var height: Int?
-  /// The EXIF block as an `APP1` payload: `Exif\0\0` then the TIFF bytes.
-  var exifPayload: [UInt8]?
-  /// Where ``exifPayload`` came from.
+  /// The EXIF block.
+  var exifBlock: EXIFBlock?
+  /// Where ``exifBlock`` came from.
   var exifOrigin: EXIFOrigin?
   /// How many chunk headers were read.
   var chunkCount = 0
@@ -115,7 +115,7 @@ struct PNGStructure {
       return nil
     }
     let data = Array(bytes.prefix(header.length))
-    if let stored = BigEndian.uint32(bytes, at: header.length) {
+    if let stored = IntegerReader.bigEndian.uint32(bytes, at: header.length) {
       if stored != CRC32.checksum(header.type, data) {
         problems.append(
           .init(
@@ -136,8 +136,8 @@ struct PNGStructure {
   /// Takes the size from `IHDR`'s data: width and height, each 1 to 2^31 − 1 (PNG §11.2.2).
   private mutating func readHeader(_ data: [UInt8]?) {
     guard let data else { return }
-    guard data.count == 13, let width = BigEndian.uint32(data, at: 0),
-      let height = BigEndian.uint32(data, at: 4)
+    guard data.count == 13, let width = IntegerReader.bigEndian.uint32(data, at: 0),
+      let height = IntegerReader.bigEndian.uint32(data, at: 4)
     else {
       problems.append(
         .init(.malformed, "The PNG's IHDR chunk is \(data.count) bytes, not 13."))
@@ -157,14 +157,14 @@ struct PNGStructure {
 
   /// Takes an `eXIf` chunk's TIFF bytes as the EXIF block.
   private mutating func useEXIFChunk(_ data: [UInt8], header: PNGChunkHeader) {
-    guard let payload = Self.exifPayload(data) else {
+    guard let tiff = Self.exifTIFF(data) else {
       problems.append(
         .init(
           .malformed,
           "The PNG eXIf chunk at offset \(header.offset) does not start with a TIFF header."))
       return
     }
-    exifPayload = payload
+    exifBlock = EXIFBlock(tiff: tiff)
     exifOrigin = .exifChunk
   }
 
@@ -203,25 +203,25 @@ struct PNGStructure {
           "\(subject) has \(profile.trailingBytes) bytes after its declared \(profile.bytes.count) "
             + "bytes of hex; they were ignored."))
     }
-    guard let payload = Self.exifPayload(profile.bytes) else {
+    guard let tiff = Self.exifTIFF(profile.bytes) else {
       // An APP1 profile may hold XMP instead; only an exif profile must hold EXIF.
       guard keywordText.lowercased() == PNGMetadataReader.exifProfileKeywords[0] else { return }
       problems.append(
         .init(.malformed, "\(subject) holds no EXIF block (no Exif header or TIFF header)."))
       return
     }
-    exifPayload = payload
+    exifBlock = EXIFBlock(tiff: tiff)
     exifOrigin = .rawProfile(keyword: keywordText)
   }
 
-  /// An `APP1`-style payload for an EXIF block that is TIFF bytes, or `Exif\0\0` and TIFF
-  /// bytes; `nil` when neither starts it.
-  static func exifPayload(_ block: [UInt8]) -> [UInt8]? {
-    let identifier = JPEGStructure.exifIdentifier
+  /// The TIFF bytes of an EXIF block that is TIFF bytes, or `Exif\0\0` and TIFF bytes;
+  /// `nil` when neither starts it.
+  static func exifTIFF(_ block: [UInt8]) -> [UInt8]? {
+    let identifier = EXIFBlock.identifier
     let tiff = block.starts(with: identifier) ? Array(block.dropFirst(identifier.count)) : block
     let littleEndian: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
     let bigEndian: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
     guard tiff.starts(with: littleEndian) || tiff.starts(with: bigEndian) else { return nil }
-    return identifier + tiff
+    return tiff
   }
 }

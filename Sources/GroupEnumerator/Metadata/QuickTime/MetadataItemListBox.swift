@@ -31,11 +31,8 @@ struct MetadataDataBox: Hashable, Sendable {
     case 1: return String(validating: value, as: UTF8.self)
     case 2:
       guard value.count % 2 == 0 else { return nil }
-      var units: [UInt16] = []
-      var index = 0
-      while index + 1 < value.count {
-        units.append(UInt16(value[index]) << 8 | UInt16(value[index + 1]))
-        index += 2
+      let units = stride(from: 0, to: value.count, by: 2).compactMap {
+        IntegerReader.bigEndian.uint16(value, at: $0)
       }
       return String(validating: units, as: UTF16.self)
     default: return nil

@@ -3,7 +3,7 @@
 /// ISO/IEC 14496-12 §8.2.2 ("Movie Header Box"); Apple, *QuickTime File Format*,
 /// "Movie header atom". A full box: version 0 stores times and duration in 32 bits,
 /// version 1 in 64 bits. Times count seconds since 1904-01-01 00:00:00 UTC.
-struct MovieHeaderBox: Hashable, Sendable {
+struct MovieHeaderBox: TwoVersionFullBox, Hashable, Sendable {
   /// The box version, 0 or 1.
   let version: UInt8
   /// Seconds since 1904-01-01 UTC; 0 when the writer did not set it.
@@ -15,26 +15,16 @@ struct MovieHeaderBox: Hashable, Sendable {
   /// Length in ``timescale`` units; all ones means unknown.
   let duration: UInt64
 
-  /// The content length each version needs: version and flags, the times, timescale and
-  /// duration, then rate, volume, reserved, matrix, six pre-defined and next_track_ID.
-  static func requiredLength(version: UInt8) -> Int { version == 1 ? 112 : 100 }
-
-  /// How many content bytes the reader loads; enough for either version.
-  static let loadLength = 112
+  /// Version and flags, the times, timescale and duration, then rate, volume, reserved,
+  /// matrix, six pre-defined and next_track_ID.
+  static var requiredLengths: (version0: Int, version1: Int) { (100, 112) }
 
   /// Parses an `mvhd` box's content.
   ///
-  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for versions
-  ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
-  ///   when the content is shorter than its version's fixed layout.
+  /// - Throws: What ``BoxContent/version(of:)`` throws for a version other than 0 or 1
+  ///   or a content shorter than its layout.
   init(parsing content: BoxContent) throws(BoxParsingError) {
-    let version = try content.version()
-    guard version <= 1 else {
-      throw .unsupportedVersion(
-        type: content.header.type, offset: content.header.offset, version: version)
-    }
-    try content.require(MovieHeaderBox.requiredLength(version: version))
-    self.version = version
+    version = try content.version(of: MovieHeaderBox.self)
     if version == 1 {
       creationTime = try content.uint64(at: 4)
       modificationTime = try content.uint64(at: 12)

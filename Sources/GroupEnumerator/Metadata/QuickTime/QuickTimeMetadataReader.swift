@@ -372,3 +372,9 @@ private struct MovieWalk<Source: ByteSource> {
     }
   }
 }
+
+extension QuickTimeMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+}

@@ -4,7 +4,7 @@
 /// "Track header atom". A full box; version 1 widens the times and duration to 64 bits.
 /// `width` and `height` are unsigned 16.16 fixed-point numbers; the matrix
 /// `{a, b, u, c, d, v, x, y, w}` holds 16.16 values except `u`, `v`, `w` (2.30).
-struct TrackHeaderBox: Hashable, Sendable {
+struct TrackHeaderBox: TwoVersionFullBox, Hashable, Sendable {
   /// The box version, 0 or 1.
   let version: UInt8
   /// The track's identifier.
@@ -16,25 +16,13 @@ struct TrackHeaderBox: Hashable, Sendable {
   /// Height as 16.16 fixed point.
   let heightFixed: UInt32
 
-  /// The content length each version needs.
-  static func requiredLength(version: UInt8) -> Int { version == 1 ? 96 : 84 }
+  /// Through the matrix, then width and height.
+  static var requiredLengths: (version0: Int, version1: Int) { (84, 96) }
 
-  /// How many content bytes the reader loads; enough for either version.
-  static let loadLength = 96
-
-  /// Parses a `tkhd` box's content.
-  ///
-  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for versions
-  ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
-  ///   when the content is shorter than its version's fixed layout.
+  /// Parses a `tkhd` box's content (a version other than 0 or 1, or a content shorter
+  /// than its layout, throws what ``BoxContent/version(of:)`` throws).
   init(parsing content: BoxContent) throws(BoxParsingError) {
-    let version = try content.version()
-    guard version <= 1 else {
-      throw .unsupportedVersion(
-        type: content.header.type, offset: content.header.offset, version: version)
-    }
-    try content.require(TrackHeaderBox.requiredLength(version: version))
-    self.version = version
+    version = try content.version(of: TrackHeaderBox.self)
     // Version 1: creation(8) modification(8) track_ID(4) reserved(4) duration(8);
     // version 0: the same with 4-byte times and duration.
     trackID = try content.uint32(at: version == 1 ? 20 : 12)

@@ -13,8 +13,6 @@ protocol ByteSource {
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8]
 }
 
-extension AssetProblem: Error {}
-
 /// A byte source over an in-memory array.
 struct ArrayByteSource: ByteSource {
   let storage: [UInt8]

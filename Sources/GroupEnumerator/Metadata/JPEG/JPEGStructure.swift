@@ -5,17 +5,14 @@
 /// begins. Each segment header is read on its own, so a file is never read whole: only
 /// the EXIF `APP1` payload (at most 65,533 bytes) and a few bytes of `SOFn` are fetched.
 struct JPEGStructure {
-  /// The payload of the first `APP1` segment that starts with `Exif\0\0`, header included.
-  var exifPayload: [UInt8]?
+  /// The EXIF block of the first `APP1` segment that starts with `Exif\0\0`.
+  var exifBlock: EXIFBlock?
   /// The frame size from the first `SOFn` segment (the stored, not displayed, size).
   var frameWidth: Int?
   /// The frame height from the first `SOFn` segment; `nil` when it is 0 (defined by `DNL`).
   var frameHeight: Int?
   /// What was wrong with the marker structure, in the order found.
   var problems: [AssetProblem] = []
-
-  /// The `Exif\0\0` identifier that starts an EXIF `APP1` payload (EXIF 2.32 §4.5.4).
-  static let exifIdentifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
 
   /// Walks the markers of `source` up to `SOS`.
   ///
@@ -92,7 +89,7 @@ struct JPEGStructure {
           .init(.malformed, "The JPEG ends inside a segment header at byte \(position)."))
         return
       }
-      let length = Int(header[2]) << 8 | Int(header[3])
+      let length = Int(IntegerReader.bigEndian.uint16(header, at: 2) ?? 0)
       guard length >= 2 else {
         problems.append(
           .init(.malformed, "Segment FF \(hex(marker)) at byte \(position) has length \(length)."))
@@ -117,8 +114,8 @@ struct JPEGStructure {
     marker: UInt8, at start: Int, length: Int, from source: some ByteSource
   ) throws(AssetProblem) {
     switch marker {
-    case 0xE1 where exifPayload == nil && length >= Self.exifIdentifier.count:
-      guard try source.bytes(at: start, length: Self.exifIdentifier.count) == Self.exifIdentifier
+    case 0xE1 where exifBlock == nil && length >= EXIFBlock.identifier.count:
+      guard try source.bytes(at: start, length: EXIFBlock.identifier.count) == EXIFBlock.identifier
       else { return }
       let payload = try source.bytes(at: start, length: length)
       guard payload.count == length else {
@@ -126,7 +123,7 @@ struct JPEGStructure {
           .init(.malformed, "The EXIF segment at byte \(start) could not be read whole."))
         return
       }
-      exifPayload = payload
+      exifBlock = EXIFBlock(app1Payload: payload)
     case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
       guard frameWidth == nil, frameHeight == nil else { return }
       // P (1 byte), Y (2), X (2): T.81 B.2.2.
@@ -135,8 +132,8 @@ struct JPEGStructure {
         problems.append(.init(.malformed, "The frame header at byte \(start) is too short."))
         return
       }
-      let height = Int(frame[1]) << 8 | Int(frame[2])
-      let width = Int(frame[3]) << 8 | Int(frame[4])
+      let height = Int(IntegerReader.bigEndian.uint16(frame, at: 1) ?? 0)
+      let width = Int(IntegerReader.bigEndian.uint16(frame, at: 3) ?? 0)
       if width > 0 { frameWidth = width }
       if height > 0 { frameHeight = height }
     default:

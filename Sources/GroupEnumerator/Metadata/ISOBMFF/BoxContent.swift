@@ -22,7 +22,7 @@ struct BoxContent: Sendable {
 
   /// The unsigned big-endian integer of `width` bytes at `offset`.
   func unsigned(at offset: Int, width: Int) throws(BoxParsingError) -> UInt64 {
-    guard let value = BigEndian.unsigned(bytes, at: offset, width: width) else {
+    guard let value = IntegerReader.bigEndian.unsigned(bytes, at: offset, width: width) else {
       throw tooShort(needing: offset.addingReportingOverflow(width).partialValue)
     }
     return value
@@ -68,6 +68,21 @@ struct BoxContent: Sendable {
 
   /// A full box's version: the first content byte (ISO/IEC 14496-12 §4.2, `FullBox`).
   func version() throws(BoxParsingError) -> UInt8 { try uint8(at: 0) }
+
+  /// The version of a ``TwoVersionFullBox``, checked: 0 or 1, with that version's fixed
+  /// layout loaded.
+  ///
+  /// - Throws: ``BoxParsingError/unsupportedVersion(type:offset:version:)`` for versions
+  ///   other than 0 and 1; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
+  ///   when the content is shorter than its version's fixed layout.
+  func version<Box: TwoVersionFullBox>(of _: Box.Type) throws(BoxParsingError) -> UInt8 {
+    let version = try version()
+    guard version <= 1 else {
+      throw .unsupportedVersion(type: header.type, offset: header.offset, version: version)
+    }
+    try require(Box.requiredLength(version: version))
+    return version
+  }
 
   /// An error describing a field that runs past the content.
   func tooShort(needing needed: Int) -> BoxParsingError {

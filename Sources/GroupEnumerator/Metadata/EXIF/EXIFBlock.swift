@@ -1,0 +1,98 @@
+/// One EXIF block: a TIFF structure (EXIF 2.32, CIPA DC-008, §4.5.2) as a format stores it
+/// — in a JPEG's `APP1` segment after `Exif\0\0`, a HEIF's Exif item, a PNG's `eXIf`
+/// chunk or raw profile.
+///
+/// Reading it: libexif (``LibExifReader``) decodes the tags; when libexif finds no EXIF
+/// or GPS sub-IFD although IFD0 points to one (libexif 0.6.24 gives up on IFD0 at an
+/// out-of-range pointer), ``TIFFDirectoryWalker`` recovers them; ``EXIFInterpreter``
+/// checks and converts the values.
+struct EXIFBlock {
+  /// The `Exif\0\0` identifier that starts an EXIF `APP1` payload (EXIF 2.32 §4.5.4),
+  /// and that libexif requires in front of the TIFF bytes it loads.
+  static let identifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+
+  /// The bytes kept: the TIFF structure, possibly after ``identifier``.
+  private let storage: [UInt8]
+  /// Whether ``storage`` starts with ``identifier``.
+  private let hasIdentifier: Bool
+
+  /// A block from an `APP1` payload that starts with ``identifier`` (the caller checked).
+  init(app1Payload payload: [UInt8]) {
+    storage = payload
+    hasIdentifier = true
+  }
+
+  /// A block from TIFF bytes.
+  init(tiff: [UInt8]) {
+    storage = tiff
+    hasIdentifier = false
+  }
+
+  /// The TIFF structure.
+  var tiff: ArraySlice<UInt8> { storage.dropFirst(hasIdentifier ? Self.identifier.count : 0) }
+
+  /// The block as libexif loads it: ``identifier``, then the TIFF bytes (only a block made
+  /// from bare TIFF bytes is copied).
+  private var libExifPayload: [UInt8] { hasIdentifier ? storage : Self.identifier + storage }
+
+  /// Reads the block's tags into `metadata` through ``EXIFInterpreter``.
+  ///
+  /// - Parameters:
+  ///   - metadata: What the format reader found so far; gets the values and problems.
+  ///   - locatesMakerNote: Whether the MakerNote is also looked up directly in the TIFF
+  ///     structure (``TIFFDirectoryWalker/makerNote()``), for a format whose MakerNote
+  ///     libexif may miss (HEIF: any `BYTE`/`UNDEFINED` MakerNote is Apple's candidate).
+  ///   - sizeFromIFD0: Whether IFD0's `ImageWidth` × `ImageLength` is the stored size
+  ///     (TIFF-structured files), as ``EXIFInterpreter/apply(_:to:sizeFromIFD0:)`` says.
+  func read(
+    into metadata: inout MediaMetadata, locatesMakerNote: Bool = false, sizeFromIFD0: Bool = false
+  ) {
+    var table = tagTable(problems: &metadata.problems)
+    if locatesMakerNote, let walker = walker(), let note = walker.makerNote() {
+      table.values[.init(directory: .exif, tag: EXIFTag.makerNote)] = .undefined(note)
+    }
+    EXIFInterpreter.apply(table, to: &metadata, sizeFromIFD0: sizeFromIFD0)
+  }
+
+  /// The embedded (IFD1) thumbnail, byte for byte, or `nil` when the block has none.
+  var thumbnail: [UInt8]? { LibExifReader.thumbnail(payload: libExifPayload) }
+
+  /// The EXIF tags: libexif's, completed by the walker when libexif lost the sub-IFDs.
+  func tagTable(problems: inout [AssetProblem]) -> EXIFTagTable {
+    var table = LibExifReader.read(payload: libExifPayload)
+    let lostDirectories = [EXIFDirectory.exif, .gps].filter { (table.entryCounts[$0] ?? 0) == 0 }
+    guard !lostDirectories.isEmpty, var walker = walker() else {
+      if table.entryCounts.values.allSatisfy({ $0 == 0 }) {
+        problems.append(.init(.malformed, "The EXIF block could not be read."))
+      }
+      return table
+    }
+    let walked = walker.read()
+    var recovered: [String] = []
+    for directory in lostDirectories where (walked.entryCounts[directory] ?? 0) > 0 {
+      recovered.append(directory == .exif ? "EXIF" : "GPS")
+      table.entryCounts[directory] = walked.entryCounts[directory]
+      for (key, value) in walked.values where key.directory == directory {
+        table.values[key] = value
+      }
+    }
+    let faults = walker.faults.map { " " + $0.description }.joined()
+    if table.entryCounts.values.allSatisfy({ $0 == 0 }) {
+      problems.append(.init(.malformed, "The EXIF block could not be read." + faults))
+    } else if !recovered.isEmpty {
+      problems.append(
+        .init(
+          .malformed,
+          "libexif skipped the \(recovered.joined(separator: " and ")) IFD (typically after an "
+            + "out-of-range pointer); it was read directly." + faults))
+    } else if !walker.faults.isEmpty {
+      problems.append(.init(.malformed, "The EXIF block is damaged:" + faults))
+    }
+    return table
+  }
+
+  /// A classic TIFF walker over the block, or `nil` when it has no TIFF header.
+  private func walker() -> TIFFDirectoryWalker<ArrayByteSource>? {
+    TIFFDirectoryWalker(tiff: hasIdentifier ? Array(tiff) : storage)
+  }
+}

@@ -1,0 +1,41 @@
+/// Reads a JPEG's metadata: markers in Swift, the EXIF block through libexif.
+///
+/// The marker walk (``JPEGStructure``) finds the EXIF `APP1` payload and the frame size;
+/// ``EXIFBlock`` reads the EXIF block (libexif, completed by the TIFF walker, then
+/// ``EXIFInterpreter``).
+enum JPEGMetadataReader {
+  /// Reads everything the engine needs from a JPEG file. Never throws and never traps:
+  /// what cannot be read becomes an entry in ``MediaMetadata/problems``.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: Dates, location, stored pixel size (from `SOFn`, else from EXIF
+  ///   `PixelXDimension`/`PixelYDimension`), orientation and whether an IFD1 thumbnail
+  ///   exists, with the problems found.
+  static func read(from source: some ByteSource) -> MediaMetadata {
+    let structure = JPEGStructure(parsing: source)
+    var metadata = MediaMetadata()
+    metadata.problems = structure.problems
+    metadata.pixelWidth = structure.frameWidth
+    metadata.pixelHeight = structure.frameHeight
+    structure.exifBlock?.read(into: &metadata)
+    return metadata
+  }
+
+  /// The embedded EXIF (IFD1) thumbnail of a JPEG, byte for byte.
+  ///
+  /// - Parameter source: The file's bytes.
+  /// - Returns: The thumbnail's bytes, or `nil` when the file has none.
+  static func thumbnail(from source: some ByteSource) -> [UInt8]? {
+    JPEGStructure(parsing: source).exifBlock?.thumbnail
+  }
+}
+
+extension JPEGMetadataReader: MetadataReader {
+  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
+    read(from: source)
+  }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
+  }
+}

@@ -1,0 +1,15 @@
+/// The box and handler types the QuickTime reader looks for (ISO/IEC 14496-12 and Apple,
+/// *QuickTime File Format*).
+extension FourCharacterCode {
+  static let movieHeader = FourCharacterCode(0x6D, 0x76, 0x68, 0x64)  // mvhd
+  static let track = FourCharacterCode(0x74, 0x72, 0x61, 0x6B)  // trak
+  static let trackHeader = FourCharacterCode(0x74, 0x6B, 0x68, 0x64)  // tkhd
+  static let media = FourCharacterCode(0x6D, 0x64, 0x69, 0x61)  // mdia
+  static let userData = FourCharacterCode(0x75, 0x64, 0x74, 0x61)  // udta
+  static let metadataKeys = FourCharacterCode(0x6B, 0x65, 0x79, 0x73)  // keys
+  static let metadataItemList = FourCharacterCode(0x69, 0x6C, 0x73, 0x74)  // ilst
+  static let data = FourCharacterCode(0x64, 0x61, 0x74, 0x61)  // data
+  static let userDataLocation = FourCharacterCode(0xA9, 0x78, 0x79, 0x7A)  // ©xyz
+  static let videoHandler = FourCharacterCode(0x76, 0x69, 0x64, 0x65)  // vide
+  static let metadataHandler = FourCharacterCode(0x6D, 0x64, 0x74, 0x61)  // mdta
+}

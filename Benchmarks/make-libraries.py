@@ -10,6 +10,12 @@ or $GROUPENUMERATOR_BENCH_DIR, or --dir):
   lib-100k/   1,000 albums x 100 JPEGs, plus the same Camera Roll
   lib-mixed/  ~2,000 phone-style files: HEIC, JPEG, PNG, MOV, MP4 and Live Photo
               pairs (IMG_nnnn.HEIC + IMG_nnnn.MOV), in DCIM/100APPLE and 19 albums
+  lib-camera/ the cold-cache library (built only when asked for with --only camera):
+              100 albums x 100 camera-sized JPEGs (~0.3 MB each: EXIF and an IFD1
+              thumbnail in front of a large image) and 3 albums x 100 videos (~0.5 MB MP4
+              and MOV, `moov` at the end as ffmpeg writes them).
+              Every file is its own copy (`cp`, never a link), so the page cache holds
+              each one apart, as on a real disk (~3 GB).
 
 The seeds are made once with ImageMagick (/usr/bin/convert), exiftool and ffmpeg; the
 libraries are made by copying them with `cp`. Each library is finished by writing a
@@ -99,6 +105,50 @@ def make_seeds(seeds):
     (seeds / ".stamp").write_text(GENERATOR_VERSION)
 
 
+def make_camera_seeds(seeds):
+    """Camera-sized seeds, made only for lib-camera: 10 JPEGs of ~0.3 MB (noise, so the
+    image data does not compress away) with the EXIF of the small seeds and an IFD1
+    thumbnail, and 4 videos of ~0.5 MB (MP4 and MOV, moov at the end)."""
+    seeds.mkdir(parents=True, exist_ok=True)
+    thumb = seeds / "thumb.jpg"
+    run([CONVERT, "-size", "160x120", "gradient:navy-gold", "-quality", "70", str(thumb)])
+    for index in range(10):
+        out = seeds / f"seed{index:02d}.jpg"
+        run([CONVERT, "-seed", str(index + 1), "-size", "1600x1200", "plasma:fractal",
+             "-attenuate", "0.3", "+noise", "Gaussian", "-quality", "80", str(out)], env={**os.environ,
+             "MAGICK_THREAD_LIMIT": "1"})
+        run(["exiftool", "-q", "-overwrite_original", *exif_tags(index),
+             f"-ThumbnailImage<={thumb}", str(out)])
+    for variant, container in enumerate(("mp4", "mov", "mp4", "mov")):
+        out = seeds / f"video{variant:02d}.{container}"
+        run(["ffmpeg", "-loglevel", "error", "-y", "-f", "lavfi",
+             "-i", f"testsrc=size=640x480:rate=25:duration={8 + variant}",
+             "-c:v", "mpeg4", "-b:v", "1800k", "-bitexact",
+             "-metadata", f"creation_time=2021-05-0{1 + variant}T12:00:00Z", str(out)])
+    (seeds / ".stamp").write_text(GENERATOR_VERSION)
+
+
+def build_camera_library(lib, seeds):
+    if lib.exists():
+        shutil.rmtree(lib)
+    stamp = seeds / ".stamp"
+    if not stamp.exists() or stamp.read_text() != GENERATOR_VERSION:
+        if seeds.exists():
+            shutil.rmtree(seeds)
+        print(f"making camera seeds in {seeds}", file=sys.stderr)
+        make_camera_seeds(seeds)
+    jpegs = sorted(seeds.glob("seed*.jpg"))
+    videos = sorted(seeds.glob("video*"))
+    lib.mkdir(parents=True)
+    for index in range(1, 101):
+        copy_album([jpegs[(index + i) % len(jpegs)] for i in range(100)],
+                   lib / f"Album {index:04d}", [f"DSC_{i:04d}.JPG" for i in range(1, 101)])
+    for index in range(1, 4):
+        sources = [videos[(index + i) % len(videos)] for i in range(100)]
+        copy_album(sources, lib / f"Videos {index}",
+                   [f"MVI_{i:04d}.{s.suffix[1:].upper()}" for i, s in enumerate(sources, 1)])
+
+
 def copy_album(source_files, album, names):
     """Copies `source_files[i]` to `album/names[i]` with one `cp` per file into a template,
     used only for the first album of each kind; the rest are `cp -r` of that."""
@@ -183,7 +233,7 @@ def jpeg_files(name):
 
 def library_name(text):
     """Checks a library name: `mixed`, or a JPEG library size such as `10k` or `2500`."""
-    if text == "mixed" or re.fullmatch(r"[1-9][0-9]*k?", text):
+    if text in ("mixed", "camera") or re.fullmatch(r"[1-9][0-9]*k?", text):
         return text
     raise argparse.ArgumentTypeError(f"not a library name: {text!r}")
 
@@ -194,8 +244,8 @@ def main():
         "GROUPENUMERATOR_BENCH_DIR", "/tmp/groupenumerator-bench"))
     parser.add_argument("--force", action="store_true", help="rebuild everything")
     parser.add_argument("--only", action="append", type=library_name,
-                        help="build only these libraries (repeatable): 10k, 100k, mixed, or"
-                        " a JPEG library of N files (N or Nk, in albums of 100)")
+                        help="build only these libraries (repeatable): 10k, 100k, mixed,"
+                        " camera, or a JPEG library of N files (N or Nk, in albums of 100)")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     repo = Path(__file__).resolve().parent.parent
@@ -213,6 +263,8 @@ def main():
     def builder(name):
         if name == "mixed":
             return lambda lib: build_mixed_library(lib, seeds)
+        if name == "camera":
+            return lambda lib: build_camera_library(lib, root / "camera-seeds")
         return lambda lib: build_jpeg_library(lib, seeds, max(1, jpeg_files(name) // 100))
 
     builders = {name: builder(name) for name in wanted}

@@ -1,0 +1,83 @@
+/// How an XMP packet says that its file is a motion photo: a still with a short video
+/// appended after the image data, as Android cameras write them.
+///
+/// Three forms exist:
+/// - Google Motion Photo (`GCamera:MotionPhoto = 1`) with a `Container:Directory`: a list
+///   of the file's parts in order, the primary image first; every later part (the video,
+///   sometimes more) sits at the end of the file, and its `Item:Length` (plus
+///   `Item:Padding`) says how many bytes it takes.
+/// - The older Google MicroVideo (`GCamera:MicroVideo = 1`): `GCamera:MicroVideoOffset`
+///   is the number of bytes from the video's first byte to the end of the file.
+/// - Samsung (`GCamera:MotionPhoto = 1` without a directory): the video sits in a
+///   `MotionPhoto_Data` field of the trailer that Samsung's `SEFH`…`SEFT` directory at the
+///   very end of the file locates; the XMP only says that there is one.
+struct MotionPhotoDescription: Sendable, Equatable {
+  /// Where the video is, as far as the XMP says.
+  enum Placement: Sendable, Equatable {
+    /// The video is the `length` bytes that end `bytesAfter` bytes before the end of the
+    /// file (items listed after it in the directory take those).
+    case fromEnd(length: Int, bytesAfter: Int)
+    /// The XMP says there is a video but not where: look for Samsung's trailer.
+    case trailer
+  }
+
+  /// The video's MIME type as the directory gives it (`video/mp4`), when it does.
+  var mimeType: String?
+  /// Where the video is.
+  var placement: Placement
+  /// When in the video the still was taken, in microseconds, when given.
+  var presentationTimestamp: Int?
+
+  /// Reads the description from an XMP packet's properties and directory items.
+  ///
+  /// - Returns: `nil` when the packet does not say the file is a motion photo.
+  init?(properties: [XMPPropertyName: String], items: [[String: String]]) {
+    func camera(_ name: String) -> String? {
+      properties[XMPPropertyName(namespace: XMPNamespace.googleCamera, name: name)]?
+        .trimmingXMPSpaces()
+    }
+    func count(_ text: String?) -> Int? {
+      guard let text, !text.isEmpty, text.utf8.count <= 18,
+        text.allSatisfy({ $0.isASCII && $0.isNumber })
+      else { return nil }
+      return Int(text)
+    }
+    if camera("MotionPhoto") == "1" {
+      presentationTimestamp = count(camera("MotionPhotoPresentationTimestampUs"))
+      if let videoIndex = items.firstIndex(where: {
+        ($0["Semantic"] == "MotionPhoto") || ($0["Mime"]?.hasPrefix("video/") ?? false)
+      }), videoIndex > 0, let length = count(items[videoIndex]["Length"]), length > 0 {
+        var after = count(items[videoIndex]["Padding"]) ?? 0
+        for item in items[(videoIndex + 1)...] {
+          after += (count(item["Length"]) ?? 0) + (count(item["Padding"]) ?? 0)
+        }
+        mimeType = items[videoIndex]["Mime"]
+        placement = .fromEnd(length: length, bytesAfter: after)
+      } else {
+        placement = .trailer
+      }
+    } else if camera("MicroVideo") == "1", let offset = count(camera("MicroVideoOffset")),
+      offset > 0
+    {
+      presentationTimestamp = count(camera("MicroVideoPresentationTimestampUs"))
+      mimeType = "video/mp4"
+      placement = .fromEnd(length: offset, bytesAfter: 0)
+    } else {
+      return nil
+    }
+  }
+
+  /// The byte range of the video in a file of `fileSize` bytes whose image data ends at
+  /// `imageEnd` (the video must lie wholly after it), when the XMP places it.
+  ///
+  /// - Returns: `nil` for ``Placement/trailer``, or when the lengths do not fit the file.
+  func videoRange(fileSize: Int, imageEnd: Int) -> Range<Int>? {
+    guard case .fromEnd(let length, let bytesAfter) = placement else { return nil }
+    let (end, endOverflow) = fileSize.subtractingReportingOverflow(bytesAfter)
+    let (start, startOverflow) = end.subtractingReportingOverflow(length)
+    guard !endOverflow, !startOverflow, start >= imageEnd, start < end, end <= fileSize else {
+      return nil
+    }
+    return start..<end
+  }
+}

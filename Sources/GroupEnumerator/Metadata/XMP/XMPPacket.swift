@@ -1,0 +1,339 @@
+internal import Foundation
+
+#if canImport(FoundationXML)
+  internal import FoundationXML
+#endif
+
+/// What an XMP packet says that the engine uses: capture dates, a place, and whether the
+/// file is a motion photo (a still with its video appended).
+///
+/// XMP (ISO 16684-1) is RDF/XML. A property can be written as an attribute of
+/// `rdf:Description` or as a child element holding text, under any prefix the packet
+/// binds to the property's namespace, so properties are matched by namespace URI and
+/// local name, never by prefix.
+///
+/// The packet is parsed with Foundation's `XMLParser` (libxml2 underneath, shipped with
+/// the toolchain, so no new C library is linked): a real, namespace-aware XML parser that
+/// never resolves external entities. On top of that, a packet larger than
+/// ``maximumSize`` or one that declares a DOCTYPE (XMP never needs one; entity bombs
+/// do) is refused before the parser sees it.
+struct XMPPacket: Sendable, Equatable {
+  /// The largest packet read: a JPEG carries at most 64 KiB of main XMP, while
+  /// Lightroom and darktable sidecars with a long edit history reach a few hundred KiB.
+  static let maximumSize = 2 << 20
+
+  /// The capture dates the packet holds, best first (see ``XMPDateProperty``).
+  var dates: [XMPDate] = []
+  /// `exif:GPSLatitude`/`exif:GPSLongitude` (and `exif:GPSAltitude` with its ref).
+  var location: Location?
+  /// The motion-photo description, when the packet says the file is one.
+  var motionPhoto: MotionPhotoDescription?
+  /// What was wrong with the packet or one of its values.
+  var problems: [AssetProblem] = []
+
+  /// The best capture date: the first of ``dates``.
+  var bestDate: XMPDate? { dates.first }
+
+  /// Parses a packet.
+  ///
+  /// - Parameter bytes: The packet (`<?xpacket …?>` wrapper optional), UTF-8.
+  /// - Returns: What it says; problems for a packet or value that could not be read.
+  static func parse(_ bytes: [UInt8]) -> XMPPacket {
+    var packet = XMPPacket()
+    guard bytes.count <= maximumSize else {
+      packet.problems.append(
+        AssetProblem(
+          .malformed,
+          "The XMP packet is \(bytes.count) bytes, more than the \(maximumSize) read; ignored."))
+      return packet
+    }
+    if containsDoctype(bytes) {
+      packet.problems.append(
+        AssetProblem(.malformed, "The XMP packet declares a DOCTYPE, which XMP never has; ignored.")
+      )
+      return packet
+    }
+    let collector = XMPPropertyCollector()
+    let parser = XMLParser(data: Data(bytes))
+    parser.shouldProcessNamespaces = true
+    parser.shouldReportNamespacePrefixes = true
+    parser.shouldResolveExternalEntities = false
+    parser.delegate = collector
+    // Foundation's parser reports success for a document that simply stops (no root
+    // element, or one never closed), so completeness is checked here too.
+    if !parser.parse() || !collector.isComplete {
+      let line = parser.lineNumber
+      packet.problems.append(
+        AssetProblem(.malformed, "The XMP packet is not well-formed XML (line \(line)); ignored."))
+      return packet
+    }
+    packet.interpret(collector.properties, items: collector.directoryItems)
+    return packet
+  }
+
+  /// Whether `<!DOCTYPE` occurs anywhere in the bytes.
+  private static func containsDoctype(_ bytes: [UInt8]) -> Bool {
+    let needle = Array("<!DOCTYPE".utf8)
+    guard bytes.count >= needle.count else { return false }
+    return bytes.withUnsafeBufferPointer { buffer in
+      var index = 0
+      while index <= buffer.count - needle.count {
+        if buffer[index] == needle[0] && buffer[index + 1] == needle[1]
+          && Array(buffer[index..<(index + needle.count)]) == needle
+        {
+          return true
+        }
+        index += 1
+      }
+      return false
+    }
+  }
+
+  private mutating func interpret(
+    _ properties: [XMPPropertyName: String], items: [[String: String]]
+  ) {
+    for property in XMPDateProperty.allCases {
+      guard let text = properties[property.name] else { continue }
+      if let date = XMPValueText.date(text) {
+        dates.append(XMPDate(property: property, components: date))
+      } else {
+        problems.append(
+          AssetProblem(
+            .invalidValue,
+            "XMP \(property.name.qualified) is not a date and time: \(Self.quoted(text))."))
+      }
+    }
+    interpretLocation(properties)
+    motionPhoto = MotionPhotoDescription(properties: properties, items: items)
+  }
+
+  private mutating func interpretLocation(_ properties: [XMPPropertyName: String]) {
+    let latitudeText = properties[.exif("GPSLatitude")]
+    let longitudeText = properties[.exif("GPSLongitude")]
+    guard latitudeText != nil || longitudeText != nil else { return }
+    guard let latitudeText, let longitudeText,
+      let latitude = XMPValueText.coordinate(latitudeText, positive: "N", negative: "S"),
+      let longitude = XMPValueText.coordinate(longitudeText, positive: "E", negative: "W")
+    else {
+      problems.append(
+        AssetProblem(
+          .invalidValue,
+          "XMP GPS position is incomplete or not in DDD,MM,SSk / DDD,MM.mmk form: "
+            + "latitude \(Self.quoted(latitudeText ?? "none")), "
+            + "longitude \(Self.quoted(longitudeText ?? "none"))."))
+      return
+    }
+    var altitude: Double?
+    if let altitudeText = properties[.exif("GPSAltitude")] {
+      if let value = XMPValueText.rational(altitudeText) {
+        let below = properties[.exif("GPSAltitudeRef")]?.trimmingXMPSpaces() == "1"
+        altitude = below ? -value : value
+      } else {
+        problems.append(
+          AssetProblem(
+            .invalidValue,
+            "XMP exif:GPSAltitude is not a number: \(Self.quoted(altitudeText)); ignored."))
+      }
+    }
+    guard let location = Location(latitude: latitude, longitude: longitude, altitude: altitude)
+    else {
+      problems.append(
+        AssetProblem(
+          .invalidValue,
+          "XMP GPS position \(latitude), \(longitude) is out of range; ignored."))
+      return
+    }
+    self.location = location
+  }
+
+  /// A value from a file, quoted for a problem message and cut to 64 characters.
+  static func quoted(_ text: String) -> String {
+    let cut = text.count > 64 ? String(text.prefix(64)) + "…" : text
+    return "\"" + cut + "\""
+  }
+}
+
+/// A capture date read from XMP, with the property it came from.
+struct XMPDate: Sendable, Equatable {
+  /// The property.
+  var property: XMPDateProperty
+  /// The date's components as written (the `source` of a ``CaptureDate`` is chosen by
+  /// the caller, which knows whether the packet was embedded or a sidecar).
+  var components: XMPValueText.DateComponents
+
+  /// The date as a ``CaptureDate`` from `source`.
+  func captureDate(source: CaptureDate.Source) -> CaptureDate? {
+    CaptureDate(
+      year: components.year, month: components.month, day: components.day,
+      hour: components.hour, minute: components.minute, second: components.second,
+      subsecond: components.subsecond, zone: components.zone, source: source)
+  }
+}
+
+/// The XMP properties that can say when a shot was taken, best first: the moment the
+/// shutter fired (`DateTimeOriginal`, in the XMP basic or the EXIF schema), the date the
+/// photographer gave (`photoshop:DateCreated`), then when the file was first made
+/// (`xmp:CreateDate`).
+enum XMPDateProperty: String, Sendable, CaseIterable {
+  case xmpDateTimeOriginal = "xmp:DateTimeOriginal"
+  case exifDateTimeOriginal = "exif:DateTimeOriginal"
+  case photoshopDateCreated = "photoshop:DateCreated"
+  case xmpCreateDate = "xmp:CreateDate"
+
+  /// The property's namespace and local name.
+  var name: XMPPropertyName {
+    switch self {
+    case .xmpDateTimeOriginal: .xmp("DateTimeOriginal")
+    case .exifDateTimeOriginal: .exif("DateTimeOriginal")
+    case .photoshopDateCreated:
+      XMPPropertyName(namespace: XMPNamespace.photoshop, name: "DateCreated")
+    case .xmpCreateDate: .xmp("CreateDate")
+    }
+  }
+}
+
+/// A property's namespace URI and local name.
+struct XMPPropertyName: Sendable, Hashable {
+  var namespace: String
+  var name: String
+
+  static func exif(_ name: String) -> XMPPropertyName {
+    XMPPropertyName(namespace: XMPNamespace.exif, name: name)
+  }
+
+  static func xmp(_ name: String) -> XMPPropertyName {
+    XMPPropertyName(namespace: XMPNamespace.xmp, name: name)
+  }
+
+  /// The name with the namespace's usual prefix, for messages (`exif:GPSLatitude`).
+  var qualified: String {
+    let prefix = XMPNamespace.usualPrefixes[namespace] ?? namespace
+    return prefix + ":" + name
+  }
+}
+
+/// The namespace URIs the engine reads.
+enum XMPNamespace {
+  static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+  static let xmp = "http://ns.adobe.com/xap/1.0/"
+  static let exif = "http://ns.adobe.com/exif/1.0/"
+  static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+  static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
+  static let container = "http://ns.google.com/photos/1.0/container/"
+  static let containerItem = "http://ns.google.com/photos/1.0/container/item/"
+
+  static let usualPrefixes: [String: String] = [
+    rdf: "rdf", xmp: "xmp", exif: "exif", photoshop: "photoshop", googleCamera: "GCamera",
+    container: "Container", containerItem: "Item",
+  ]
+}
+
+/// Collects simple properties (attributes of `rdf:Description` and text-only property
+/// elements, first value wins) and the items of a Google `Container:Directory`.
+private final class XMPPropertyCollector: NSObject, XMLParserDelegate {
+  /// The largest number of properties kept; a packet with more keeps the first ones.
+  static let maximumProperties = 4096
+  /// The largest number of directory items kept.
+  static let maximumItems = 64
+
+  var properties: [XMPPropertyName: String] = [:]
+  var directoryItems: [[String: String]] = []
+  /// Whether a root element was opened and every element was closed again.
+  var isComplete: Bool { sawElement && path.isEmpty }
+  private var sawElement = false
+
+  /// Prefix → namespace URI, innermost binding last.
+  private var bindings: [(prefix: String, uri: String)] = []
+  /// The element path as (namespace, local name).
+  private var path: [XMPPropertyName] = []
+  /// The text of the current leaf element.
+  private var text = ""
+  /// Whether the current element has had a child (then its text is not a simple value).
+  private var hadChild: [Bool] = []
+  /// The depth of `Container:Directory`, when inside it.
+  private var directoryDepth: Int?
+
+  func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String)
+  {
+    bindings.append((prefix, namespaceURI))
+  }
+
+  func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
+    if let index = bindings.lastIndex(where: { $0.prefix == prefix }) {
+      bindings.remove(at: index)
+    }
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+  ) {
+    if !hadChild.isEmpty { hadChild[hadChild.count - 1] = true }
+    let element = XMPPropertyName(namespace: namespaceURI ?? "", name: elementName)
+    sawElement = true
+    path.append(element)
+    hadChild.append(false)
+    text = ""
+    if element == XMPPropertyName(namespace: XMPNamespace.container, name: "Directory") {
+      directoryDepth = path.count
+    }
+    var attributes: [XMPPropertyName: String] = [:]
+    for (qualified, value) in attributeDict {
+      guard let name = resolve(qualified), name.namespace != XMPNamespace.rdf else { continue }
+      attributes[name] = value
+    }
+    if directoryDepth != nil,
+      element == XMPPropertyName(namespace: XMPNamespace.container, name: "Item"),
+      directoryItems.count < Self.maximumItems
+    {
+      var item: [String: String] = [:]
+      for (name, value) in attributes where name.namespace == XMPNamespace.containerItem {
+        item[name.name] = value
+      }
+      directoryItems.append(item)
+      return
+    }
+    for (name, value) in attributes { keep(name, value) }
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) {
+    if text.utf8.count < XMPPacket.maximumSize { text += string }
+  }
+
+  func parser(
+    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+    qualifiedName qName: String?
+  ) {
+    guard let element = path.popLast() else { return }
+    let isLeaf = !(hadChild.popLast() ?? true)
+    if let depth = directoryDepth {
+      if path.count < depth {
+        directoryDepth = nil
+      } else if isLeaf, element.namespace == XMPNamespace.containerItem,
+        let last = directoryItems.indices.last
+      {
+        // `<Item:Length>123</Item:Length>` inside a `Container:Item`.
+        directoryItems[last][element.name] = directoryItems[last][element.name] ?? text
+      }
+    } else if isLeaf, element.namespace != XMPNamespace.rdf, !element.namespace.isEmpty {
+      keep(element, text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    text = ""
+  }
+
+  private func keep(_ name: XMPPropertyName, _ value: String) {
+    guard properties[name] == nil, properties.count < Self.maximumProperties else { return }
+    properties[name] = value
+  }
+
+  /// The namespace and local name of an attribute's qualified name (`exif:GPSLatitude`).
+  private func resolve(_ qualified: String) -> XMPPropertyName? {
+    guard let colon = qualified.firstIndex(of: ":") else { return nil }
+    let prefix = String(qualified[..<colon])
+    let local = String(qualified[qualified.index(after: colon)...])
+    guard prefix != "xmlns", let binding = bindings.last(where: { $0.prefix == prefix }) else {
+      return nil
+    }
+    return XMPPropertyName(namespace: binding.uri, name: local)
+  }
+}

@@ -1,0 +1,401 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+/// The files of `Fixtures/Phones`, made by `Fixtures/make-phones.sh`.
+private let phones = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Fixtures/Phones")
+
+private func fileBytes(_ path: String) throws -> [UInt8] {
+  [UInt8](try Data(contentsOf: phones.appendingPathComponent(path)))
+}
+
+/// The `<x:xmpmeta>…</x:xmpmeta>` packet inside a file, found by its delimiters (the
+/// container readers find it by structure; these tests only need the packet).
+private func embeddedPacket(_ path: String) throws -> [UInt8] {
+  let bytes = try fileBytes(path)
+  let open = Array("<x:xmpmeta".utf8)
+  let close = Array("</x:xmpmeta>".utf8)
+  let start = try #require(firstIndex(of: open, in: bytes))
+  let end = try #require(firstIndex(of: close, in: bytes, from: start))
+  return Array(bytes[start..<(end + close.count)])
+}
+
+private func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int = 0) -> Int? {
+  guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
+  return (start...(bytes.count - needle.count)).first {
+    Array(bytes[$0..<($0 + needle.count)]) == needle
+  }
+}
+
+private func packet(_ text: String) -> XMPPacket { XMPPacket.parse(Array(text.utf8)) }
+
+private func description(_ body: String, namespaces: String = "") -> String {
+  """
+  <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF \
+  xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" \
+  xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" \
+  xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" \
+  xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" \(namespaces) \(body)
+  </rdf:Description></rdf:RDF></x:xmpmeta>
+  """
+}
+
+@Suite struct XMPPacketTests {
+  @Test func anEditorsJPEGGivesItsDateWithOffsetAndItsPlaceFromXMPAlone() throws {
+    let read = XMPPacket.parse(try embeddedPacket("XMP/edited.jpg"))
+    #expect(read.problems.isEmpty)
+    let date = try #require(read.bestDate)
+    #expect(date.property == .exifDateTimeOriginal)
+    #expect(
+      date.captureDate(source: .fileModificationTime)?.iso8601 == "2019-07-14T15:30:00+02:00")
+    let location = try #require(read.location)
+    #expect(abs(location.latitude - 43.7384) < 1e-9)
+    #expect(abs(location.longitude - -7.4246) < 1e-9)
+    #expect(location.altitude == nil)
+    #expect(read.motionPhoto == nil)
+  }
+
+  @Test func aSidecarXMPFileIsAPacketWithADateAndASouthernPlace() throws {
+    let read = XMPPacket.parse(try fileBytes("XMP/DSC_0001.xmp"))
+    #expect(read.problems.isEmpty)
+    #expect(
+      read.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2019-07-18T12:00:00")
+    #expect(abs((read.location?.latitude ?? 0) - -41.9028) < 1e-9)
+    #expect(abs((read.location?.longitude ?? 0) - 12.4964) < 1e-9)
+  }
+
+  @Test func photoshopAndXMPBasicDatesAreReadFromAPNGAndATIFF() throws {
+    let png = XMPPacket.parse(try embeddedPacket("XMP/edited.png"))
+    #expect(png.bestDate?.property == .photoshopDateCreated)
+    #expect(
+      png.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2019-07-15T09:00:00")
+    let tiff = XMPPacket.parse(try embeddedPacket("XMP/edited.tif"))
+    #expect(tiff.bestDate?.property == .xmpCreateDate)
+    #expect(
+      tiff.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2019-07-16T10:00:00")
+  }
+
+  @Test func theShutterTimeWinsOverTheCreationAndTheGivenDate() {
+    let read = packet(
+      description(
+        """
+        xmp:CreateDate="2020-01-03T00:00:00" photoshop:DateCreated="2020-01-02T00:00:00" \
+        exif:DateTimeOriginal="2020-01-01T10:20:30.5Z">
+        """))
+    #expect(
+      read.dates.map(\.property) == [.exifDateTimeOriginal, .photoshopDateCreated, .xmpCreateDate])
+    #expect(
+      read.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2020-01-01T10:20:30.5Z"
+    )
+  }
+
+  @Test func propertiesAreMatchedByNamespaceNotByPrefix() {
+    let renamed = packet(
+      """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF \
+      xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description \
+      xmlns:e="http://ns.adobe.com/exif/1.0/" e:GPSLatitude="10,30N" \
+      e:GPSLongitude="20,15,36W"><e:DateTimeOriginal>2021-02-03T04:05</e:DateTimeOriginal>\
+      </rdf:Description></rdf:RDF></x:xmpmeta>
+      """)
+    #expect(renamed.problems.isEmpty)
+    #expect(renamed.location?.latitude == 10.5)
+    #expect(renamed.location?.longitude == -(20 + 15.0 / 60 + 36.0 / 3600))
+    #expect(
+      renamed.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2021-02-03T04:05:00"
+    )
+    let impostor = packet(
+      """
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF \
+      xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description \
+      xmlns:exif="http://example.com/not-exif/" exif:DateTimeOriginal="2021-02-03T04:05"/>\
+      </rdf:RDF></x:xmpmeta>
+      """)
+    #expect(impostor.dates.isEmpty)
+  }
+
+  @Test func altitudeIsARationalWithItsReference() {
+    let read = packet(
+      description(
+        """
+        exif:GPSLatitude="1,0N" exif:GPSLongitude="2,0E" exif:GPSAltitude="125/10" \
+        exif:GPSAltitudeRef="1">
+        """))
+    #expect(read.location?.altitude == -12.5)
+  }
+
+  @Test(arguments: [
+    "2019", "2019-07", "2019-07-14", "2019-02-30T10:00:00", "2019-07-14T25:00:00",
+    "2019-07-14T10:00:00+19:00", "2019-07-14T10:00:00+0200", "2019-07-14T10:00:00.", "yesterday",
+  ])
+  func aDateWithoutATimeOfDayOrImpossibleIsAProblemNotADate(text: String) {
+    let read = packet(description("exif:DateTimeOriginal=\"\(text)\">"))
+    #expect(read.dates.isEmpty)
+    #expect(read.problems.map(\.code) == [.invalidValue])
+    #expect(read.problems.first?.message.contains("exif:DateTimeOriginal") == true)
+  }
+
+  @Test(arguments: [
+    ("43,44.304N", 43.7384), ("0,30S", -0.5), ("10,30,36N", 10.51), (" 5,6.0n ", 5.1),
+  ])
+  func coordinatesInBothXMPFormsAreRead(text: String, expected: Double) throws {
+    let value = try #require(XMPValueText.coordinate(text, positive: "N", negative: "S"))
+    #expect(abs(value - expected) < 1e-9)
+  }
+
+  @Test(arguments: ["43.7384", "43,44.304E", "43,60N", "43,4.5,6N", "-43,1N", "43,,1N", "N"])
+  func coordinatesInOtherFormsAreRefused(text: String) {
+    #expect(XMPValueText.coordinate(text, positive: "N", negative: "S") == nil)
+  }
+
+  @Test func aPositionWithOnlyOneHalfIsAProblem() {
+    let read = packet(description("exif:GPSLatitude=\"1,0N\">"))
+    #expect(read.location == nil)
+    #expect(read.problems.map(\.code) == [.invalidValue])
+  }
+}
+
+@Suite struct XMPHostilePacketTests {
+  @Test func anEntityBombIsRefusedBeforeParsing() {
+    var text = "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\">"
+    for level in 1...9 {
+      text +=
+        "<!ENTITY a\(level) \""
+        + String(repeating: "&a\(level == 1 ? "" : String(level - 1));", count: 10) + "\">"
+    }
+    text += "]><x>&a9;</x>"
+    let read = packet(text)
+    #expect(read.problems.map(\.code) == [.malformed])
+    #expect(read.problems.first?.message.contains("DOCTYPE") == true)
+  }
+
+  @Test func anExternalEntityIsNeverFetched() {
+    let read = packet(
+      "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
+        + description("exif:DateTimeOriginal=\"&e;\">"))
+    #expect(read.dates.isEmpty)
+    #expect(read.problems.map(\.code) == [.malformed])
+  }
+
+  @Test func aPacketLargerThanTheBudgetIsAProblem() {
+    let body = String(repeating: " ", count: XMPPacket.maximumSize)
+    let read = packet(description(body + ">"))
+    #expect(read.problems.map(\.code) == [.malformed])
+    #expect(read.problems.first?.message.contains("more than the \(XMPPacket.maximumSize)") == true)
+  }
+
+  @Test(arguments: [
+    "", "<x:xmpmeta", "not xml at all", "<a><b></a></b>", "\u{0}\u{1}\u{2}",
+    "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF>",
+  ])
+  func brokenXMLIsAProblemAndNothingElse(text: String) {
+    let read = packet(text)
+    #expect(read.dates.isEmpty && read.location == nil && read.motionPhoto == nil)
+    #expect(read.problems.map(\.code) == [.malformed])
+  }
+
+  @Test func aFloodOfPropertiesIsBoundedAndStillParsed() {
+    var body = ""
+    for index in 0..<20_000 { body += "exif:P\(index)=\"\(index)\" " }
+    let read = packet(description(body + "exif:DateTimeOriginal=\"2020-01-01T00:00\">"))
+    #expect(read.problems.isEmpty)
+  }
+
+  @Test func aVeryLongValueIsCutInItsProblemMessage() throws {
+    let long = String(repeating: "9", count: 10_000)
+    let read = packet(description("exif:DateTimeOriginal=\"\(long)\">"))
+    let message = try #require(read.problems.first?.message)
+    #expect(message.count < 200)
+  }
+}
+
+@Suite struct MotionPhotoXMPTests {
+  @Test func aGoogleMotionPhotoPlacesItsVideoAtTheEndOfTheFile() throws {
+    let path = "Motion/PXL_20240202_100000000.MP.jpg"
+    let bytes = try fileBytes(path)
+    let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
+    #expect(motion.mimeType == "video/mp4")
+    #expect(motion.presentationTimestamp == 500_000)
+    #expect(motion.placement == .fromEnd(length: 2269, bytesAfter: 0))
+    let range = try #require(motion.videoRange(fileSize: bytes.count, imageEnd: 2))
+    #expect(range == (bytes.count - 2269)..<bytes.count)
+    #expect(Array(bytes[(range.lowerBound + 4)..<(range.lowerBound + 8)]) == Array("ftyp".utf8))
+  }
+
+  @Test func aGoogleMotionPhotoInAHEICIsPlacedTheSameWay() throws {
+    let path = "Motion/PXL_20240202_100015000.MP.heic"
+    let bytes = try fileBytes(path)
+    let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
+    let range = try #require(motion.videoRange(fileSize: bytes.count, imageEnd: 0))
+    #expect(Array(bytes[(range.lowerBound + 4)..<(range.lowerBound + 8)]) == Array("ftyp".utf8))
+  }
+
+  @Test func aMicroVideoOffsetCountsFromTheEnd() throws {
+    let path = "Motion/MVIMG_20240202_100005.jpg"
+    let bytes = try fileBytes(path)
+    let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
+    #expect(motion.placement == .fromEnd(length: 2269, bytesAfter: 0))
+    #expect(
+      motion.videoRange(fileSize: bytes.count, imageEnd: 2) == (bytes.count - 2269)..<bytes.count)
+  }
+
+  @Test func aSamsungMotionPhotoIsFoundThroughItsTrailer() throws {
+    let path = "Motion/20240202_110010.jpg"
+    let bytes = try fileBytes(path)
+    let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
+    #expect(motion.placement == .trailer)
+    #expect(motion.videoRange(fileSize: bytes.count, imageEnd: 0) == nil)
+    let range = try #require(
+      try SamsungTrailer.videoRange(in: ArrayByteSource(bytes), imageEnd: 2))
+    // The MP4 the script appended: 2,269 bytes, starting with its `ftyp` box.
+    #expect(range.count == 2269)
+    #expect(Array(bytes[(range.lowerBound + 4)..<(range.lowerBound + 8)]) == Array("ftyp".utf8))
+    // The video and the trailer's directory (SEFH, one entry, length, SEFT) end the file.
+    #expect(range.upperBound == bytes.count - (12 + 12 + 8))
+  }
+
+  @Test func directoryLengthsThatDoNotFitTheFileAreNotTrusted() {
+    let huge = description(
+      """
+      GCamera:MotionPhoto="1" xmlns:Container="http://ns.google.com/photos/1.0/container/" \
+      xmlns:Item="http://ns.google.com/photos/1.0/container/item/"><Container:Directory>\
+      <rdf:Seq><rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="Primary" \
+      Item:Mime="image/jpeg"/></rdf:li><rdf:li rdf:parseType="Resource"><Container:Item \
+      Item:Semantic="MotionPhoto" Item:Mime="video/mp4" Item:Length="999999999999"/>\
+      </rdf:li></rdf:Seq></Container:Directory>
+      """)
+    let motion = XMPPacket.parse(Array(huge.utf8)).motionPhoto
+    #expect(motion?.placement == .fromEnd(length: 999_999_999_999, bytesAfter: 0))
+    #expect(motion?.videoRange(fileSize: 5000, imageEnd: 2) == nil)
+    // A video that would start inside the image data is refused too.
+    #expect(motion?.videoRange(fileSize: 1_000_000_000_000, imageEnd: 2_000) == nil)
+  }
+
+  @Test func itemPropertiesWrittenAsElementsAreReadToo() {
+    let text = description(
+      """
+      GCamera:MotionPhoto="1" xmlns:Container="http://ns.google.com/photos/1.0/container/" \
+      xmlns:Item="http://ns.google.com/photos/1.0/container/item/"><Container:Directory>\
+      <rdf:Seq><rdf:li rdf:parseType="Resource"><Container:Item rdf:parseType="Resource">\
+      <Item:Mime>image/jpeg</Item:Mime><Item:Semantic>Primary</Item:Semantic>\
+      </Container:Item></rdf:li><rdf:li rdf:parseType="Resource"><Container:Item \
+      rdf:parseType="Resource"><Item:Mime>video/mp4</Item:Mime>\
+      <Item:Semantic>MotionPhoto</Item:Semantic><Item:Length>300</Item:Length>\
+      <Item:Padding>4</Item:Padding></Container:Item></rdf:li></rdf:Seq></Container:Directory>
+      """)
+    let motion = XMPPacket.parse(Array(text.utf8)).motionPhoto
+    #expect(motion?.placement == .fromEnd(length: 300, bytesAfter: 4))
+    #expect(motion?.videoRange(fileSize: 1000, imageEnd: 100) == 696..<996)
+  }
+}
+
+@Suite struct SamsungTrailerTests {
+  /// A trailer as Samsung writes it after `imageLength` bytes of image, with the
+  /// directory's numbers replaceable.
+  private func file(
+    imageLength: Int = 100, video: [UInt8] = Array(repeating: 7, count: 50),
+    distance: UInt32? = nil, length: UInt32? = nil, entries: UInt32 = 1,
+    directoryLength: UInt32? = nil, name: String = "MotionPhoto_Data"
+  ) -> [UInt8] {
+    func le(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+    let nameBytes = Array(name.utf8)
+    let field = [0, 0, 0x30, 0x0A] + le(UInt32(nameBytes.count)) + nameBytes + video
+    let directory =
+      Array("SEFH".utf8) + le(106) + le(entries) + [0, 0, 0x30, 0x0A]
+      + le(distance ?? UInt32(field.count)) + le(length ?? UInt32(field.count))
+    return Array(repeating: 0xAB, count: imageLength) + field + directory
+      + le(directoryLength ?? UInt32(directory.count)) + Array("SEFT".utf8)
+  }
+
+  @Test func aWellFormedTrailerGivesExactlyTheVideoBytes() throws {
+    let bytes = file()
+    let range = try #require(
+      try SamsungTrailer.videoRange(in: ArrayByteSource(bytes), imageEnd: 100))
+    #expect(Array(bytes[range]) == Array(repeating: 7, count: 50))
+  }
+
+  @Test(arguments: [
+    ("distance past the start", UInt32?.some(1_000_000), UInt32?.none, UInt32(1), UInt32?.none),
+    ("length past the directory", nil, 1_000_000, 1, nil),
+    ("a million entries", nil, nil, 1_000_000, nil),
+    ("directory longer than the file", nil, nil, 1, 0xFFFF_FFF0),
+    ("directory too short", nil, nil, 1, 4),
+  ])
+  func numbersThatDoNotAddUpGiveNoVideo(
+    name: String, distance: UInt32?, length: UInt32?, entries: UInt32, directoryLength: UInt32?
+  ) throws {
+    let bytes = file(
+      distance: distance, length: length, entries: entries, directoryLength: directoryLength)
+    #expect(try SamsungTrailer.videoRange(in: ArrayByteSource(bytes), imageEnd: 100) == nil)
+  }
+
+  @Test func aFieldInsideTheImageDataOrWithAnotherNameIsNotTheVideo() throws {
+    #expect(try SamsungTrailer.videoRange(in: ArrayByteSource(file()), imageEnd: 120) == nil)
+    let renamed = file(name: "Other_Data_123456")
+    #expect(try SamsungTrailer.videoRange(in: ArrayByteSource(renamed), imageEnd: 100) == nil)
+  }
+
+  @Test func aFileWithoutATrailerHasNone() throws {
+    let jpeg = try fileBytes("Motion/MVIMG_20240202_100005.jpg")
+    #expect(try SamsungTrailer.videoRange(in: ArrayByteSource(jpeg), imageEnd: 2) == nil)
+    #expect(try SamsungTrailer.videoRange(in: ArrayByteSource([]), imageEnd: 0) == nil)
+  }
+}
+
+@Suite struct TakeoutSidecarTests {
+  @Test func aTakeoutSidecarGivesTheTakenTimeAndThePlaceNotTheUploadTime() throws {
+    let bytes = try fileBytes("Takeout/IMG_20190801_140000.jpg.json")
+    #expect(TakeoutSidecar.isTakeoutSidecar(bytes))
+    let sidecar = TakeoutSidecar.parse(bytes)
+    #expect(sidecar.problems.isEmpty)
+    #expect(sidecar.takenTime == Date(timeIntervalSince1970: 1_564_668_000))
+    #expect(sidecar.location == Location(latitude: 51.5007, longitude: -0.1246, altitude: 11))
+  }
+
+  @Test func otherJSONFilesAreNotTakeoutSidecars() throws {
+    #expect(!TakeoutSidecar.isTakeoutSidecar(try fileBytes("Other/settings.json")))
+    #expect(!TakeoutSidecar.isTakeoutSidecar(Array("[1, 2]".utf8)))
+    #expect(!TakeoutSidecar.isTakeoutSidecar([]))
+  }
+
+  @Test func aZeroPlaceFallsBackToTheCamerasPlaceAndTwoZeroPlacesAreNone() {
+    let camera = TakeoutSidecar.parse(
+      Array(
+        """
+        {"photoTakenTime": {"timestamp": "0"}, "geoData": {"latitude": 0.0, "longitude": 0.0},
+         "geoDataExif": {"latitude": -33.5, "longitude": 151.25, "altitude": 3.0}}
+        """.utf8))
+    #expect(camera.takenTime == Date(timeIntervalSince1970: 0))
+    #expect(camera.location == Location(latitude: -33.5, longitude: 151.25, altitude: 3))
+    let none = TakeoutSidecar.parse(
+      Array(#"{"geoData": {"latitude": 0.0, "longitude": 0.0}}"#.utf8))
+    #expect(none.location == nil && none.problems.isEmpty)
+  }
+
+  @Test(arguments: [
+    #"{"photoTakenTime": {"timestamp": "soon"}}"#,
+    #"{"photoTakenTime": {"timestamp": "99999999999999999999"}}"#,
+    #"{"geoData": {"latitude": 95.0, "longitude": 10.0}}"#,
+  ])
+  func impossibleValuesAreProblems(text: String) {
+    let sidecar = TakeoutSidecar.parse(Array(text.utf8))
+    #expect(sidecar.takenTime == nil && sidecar.location == nil)
+    #expect(sidecar.problems.map(\.code) == [.invalidValue])
+  }
+
+  @Test(arguments: ["", "{", #"{"photoTakenTime": 12}"#, "\u{0}"])
+  func brokenJSONIsAProblem(text: String) {
+    let sidecar = TakeoutSidecar.parse(Array(text.utf8))
+    #expect(sidecar.takenTime == nil)
+    #expect(sidecar.problems.map(\.code) == [.malformed])
+  }
+
+  @Test func aSidecarLargerThanTheBudgetIsAProblem() {
+    let bytes = Array(repeating: UInt8(ascii: " "), count: TakeoutSidecar.maximumSize + 1)
+    #expect(!TakeoutSidecar.isTakeoutSidecar(bytes))
+    #expect(TakeoutSidecar.parse(bytes).problems.map(\.code) == [.malformed])
+  }
+}

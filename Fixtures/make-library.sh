@@ -185,7 +185,8 @@ ffmpeg -nostdin -hide_banner -loglevel error \
   -fflags +bitexact -flags:v +bitexact -map_metadata -1 \
   -metadata creation_time=2021-07-04T12:00:00Z -f mp4 "$LIB/Videos/clip.mp4"
 
-# A container the engine lists but does not read (AVI): its date is the file's own time.
+# An AVI: its header list gives the size and duration; it holds no date, so the date is the
+# file's own time.
 ffmpeg -nostdin -hide_banner -loglevel error \
   -f lavfi -i 'testsrc2=size=32x24:rate=5:duration=0.4' \
   -c:v mjpeg -q:v 20 -threads 1 -fflags +bitexact -flags:v +bitexact -map_metadata -1 \

@@ -6,7 +6,7 @@ script stands in for module boundaries: it collects the names of the types decla
 the top level of each folder of Sources/GroupEnumerator/Metadata (and Model), then
 flags every use of such a name in a folder whose layer may not depend on it.
 
-    format readers (JPEG, PNG, HEIF, QuickTime, CR3, BigTIFF, Exiv2)
+    format readers (JPEG, PNG, HEIF, QuickTime, CR3, BigTIFF, Exiv2, GIF, BMP, AVI)
       -> EXIF -> TIFF -> Bytes -> Model
       -> XMP (packets, motion-photo trailers, Takeout sidecars) -> Bytes -> Model
       -> ISOBMFF -> Bytes -> Model
@@ -26,7 +26,7 @@ import pathlib
 import re
 import sys
 
-FORMATS = ["JPEG", "PNG", "HEIF", "QuickTime", "CR3", "BigTIFF", "Exiv2"]
+FORMATS = ["JPEG", "PNG", "HEIF", "QuickTime", "CR3", "BigTIFF", "Exiv2", "GIF", "BMP", "AVI"]
 BELOW_FORMATS = ["EXIF", "XMP", "ISOBMFF", "TIFF", "Bytes", "Model", "Protocol"]
 
 # layer -> the layers it may use (besides itself)

@@ -313,14 +313,17 @@ struct SystemProcessTests {
     terminal.closeTerminalSide()
     let stdout = Mutex(Data())
     let readers = DispatchGroup()
+    // Ctrl-C once the bar is drawn: the walk is over and the reads are under way. Standard
+    // output is read only after it, so the streamed JSON fills the pipe and the Demo is
+    // surely still running when the signal comes, however slow this test is under load.
+    let drawn = terminal.waitFor(Array("Loading photos (".utf8), limit: .seconds(60))
+    #expect(drawn, "no progress bar within a minute")
+    #expect(process.isRunning)
+    process.interrupt()
     DispatchQueue.global().async(group: readers) {
       let data = output.fileHandleForReading.readDataToEndOfFile()
       stdout.withLock { $0 = data }
     }
-    // Ctrl-C once the bar is drawn: the walk is over and the reads are under way.
-    let drawn = terminal.waitFor(Array("Loading photos (".utf8), limit: .seconds(60))
-    #expect(drawn, "no progress bar within a minute")
-    process.interrupt()
     process.waitUntilExit()
     readers.wait()
     let screen = terminal.finish()
@@ -350,12 +353,16 @@ struct SystemProcessTests {
     try process.run()
     let collected = Mutex([Data(), Data()])
     let readers = DispatchGroup()
-    for (index, pipe) in [output, errors].enumerated() {
+    func collect(_ pipe: Pipe, into index: Int) {
       DispatchQueue.global().async(group: readers) {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         collected.withLock { $0[index] = data }
       }
     }
+    // Standard output is not read until after the Ctrl-C: the streamed JSON fills the pipe
+    // and the Demo waits on it, so it is surely still running when the signal comes, however
+    // slow this test's polling is on a loaded machine.
+    collect(errors, into: 1)
     // Ctrl-C once the Demo has the library open (its SIGINT handler is in place by then).
     let deadline = ContinuousClock.now + .seconds(60)
     while !hasOpened(library, process: process.processIdentifier), process.isRunning,
@@ -363,7 +370,9 @@ struct SystemProcessTests {
     {
       usleep(2_000)
     }
+    #expect(process.isRunning)
     process.interrupt()
+    collect(output, into: 0)
     process.waitUntilExit()
     readers.wait()
     let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }

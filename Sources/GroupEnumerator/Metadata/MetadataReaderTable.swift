@@ -68,8 +68,10 @@ enum MetadataReaderTable {
       return Row(Exiv2MetadataReader.self)
     case .webp, .jpegXL: return Row(Exiv2MetadataReader.self)
     case .quickTime, .mp4, .m4v, .threeGPP: return Row(QuickTimeMetadataReader.self)
-    case .gif, .bmp: return Row(UnreadStillReader.self)
-    case .avi, .matroska, .mpegTransportStream, .windowsMedia: return Row(UnreadVideoReader.self)
+    case .gif: return Row(GIFMetadataReader.self, thumbnails: nil)
+    case .bmp: return Row(BMPMetadataReader.self, thumbnails: nil)
+    case .avi: return Row(AVIMetadataReader.self, thumbnails: nil)
+    case .matroska, .mpegTransportStream, .windowsMedia: return Row(UnreadVideoReader.self)
     }
   }
 
@@ -98,14 +100,7 @@ enum MetadataReaderTable {
   }
 }
 
-/// GIF and BMP: exiv2 0.27.6 reads no metadata from them, and nothing else does yet.
-enum UnreadStillReader: MetadataReader {
-  static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    MediaMetadata()
-  }
-}
-
-/// AVI, Matroska, MPEG-TS and Windows Media: never handed to gexiv2 (its video code is
+/// Matroska, MPEG-TS and Windows Media: never handed to gexiv2 (its video code is
 /// unsafe here), and not ours to read yet; listed with a problem saying so.
 enum UnreadVideoReader: MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {

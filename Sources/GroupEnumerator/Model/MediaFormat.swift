@@ -16,7 +16,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case mp4 = "MP4"
   case m4v = "M4V"
   case threeGPP = "3GP"
-  /// AVI (RIFF `AVI `): listed as a video, its container is not read.
+  /// AVI (RIFF `AVI `): its header list gives the size and duration.
   case avi = "AVI"
   /// Matroska or WebM (EBML): listed as a video, its container is not read.
   case matroska = "MKV"
@@ -38,7 +38,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// listed with their file time and a problem saying so).
   public var isReadable: Bool {
     switch self {
-    case .avi, .matroska, .mpegTransportStream, .windowsMedia, .gif, .bmp: false
+    case .matroska, .mpegTransportStream, .windowsMedia: false
     default: true
     }
   }

@@ -9,16 +9,18 @@ enum EXIFDateText {
   enum Parsed: Equatable {
     /// The field was blank (only spaces and NULs).
     case blank
-    /// A date-shaped text; `text` is the text without its padding, `zone` the zone it
-    /// carried itself (only the ISO 8601 variant can).
+    /// A date-shaped text; `text` is the text without its padding, `subsecond` the
+    /// fraction written inside it (`…:33.847`), `zone` the zone it carried itself (only
+    /// the ISO 8601 variant can).
     case date(
-      year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, text: String,
-      zone: CaptureDate.Zone?)
+      year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+      subsecond: String?, text: String, zone: CaptureDate.Zone?)
     /// Anything else: wrong shape or non-digits.
     case invalid
   }
 
-  /// Parses `YYYY:MM:DD HH:MM:SS`, allowing trailing NULs and spaces.
+  /// Parses `YYYY:MM:DD HH:MM:SS`, then optionally `.` and fraction digits, allowing
+  /// trailing NULs and spaces.
   ///
   /// Some phone software writes ISO 8601 instead (`2023-09-27T14:32:53+02:00`); that
   /// variant is accepted too — `YYYY-MM-DD`, `T` or a space, `HH:MM:SS`, then optionally
@@ -41,7 +43,16 @@ enum EXIFDateText {
       }
     }
     var zone: CaptureDate.Zone?
-    let suffix = Array(trimmed[19...])
+    var suffix = Array(trimmed[19...])
+    // Some writers put the fraction of a second inside the field
+    // (`2018:06:26 17:46:33.847`) instead of in SubSecTime*: it is kept as the sub-seconds.
+    var subsecond: String?
+    if suffix.first == UInt8(ascii: ".") {
+      let digits = suffix.dropFirst().prefix(while: isDigit)
+      guard !digits.isEmpty else { return .invalid }
+      subsecond = String(decoding: digits, as: UTF8.self)
+      suffix = Array(suffix.dropFirst(1 + digits.count))
+    }
     if !suffix.isEmpty {
       guard isISO, let parsed = parseISOZone(suffix) else { return .invalid }
       zone = parsed
@@ -51,8 +62,8 @@ enum EXIFDateText {
     }
     return .date(
       year: number(0, 4), month: number(5, 2), day: number(8, 2), hour: number(11, 2),
-      minute: number(14, 2), second: number(17, 2), text: String(decoding: trimmed, as: UTF8.self),
-      zone: zone)
+      minute: number(14, 2), second: number(17, 2), subsecond: subsecond,
+      text: String(decoding: trimmed, as: UTF8.self), zone: zone)
   }
 
   /// Parses the zone after an ISO 8601 time: `Z`, `±HH:MM` or `±HHMM`.

@@ -109,11 +109,12 @@ enum EXIFInterpreter {
         .init(.invalidValue, "\(name) '\(printable(bytes))' is not a YYYY:MM:DD HH:MM:SS date."))
       return nil
     case .date(
-      let year, let month, let day, let hour, let minute, let second, let text, let ownZone):
+      let year, let month, let day, let hour, let minute, let second, let ownSubsecond, let text,
+      let ownZone):
       guard
         let date = CaptureDate(
           year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-          subsecond: subsecond, zone: ownZone ?? zone, source: source)
+          subsecond: subsecond ?? ownSubsecond, zone: ownZone ?? zone, source: source)
       else {
         metadata.problems.append(.init(.invalidValue, "\(name) '\(text)' is not a real date."))
         return nil

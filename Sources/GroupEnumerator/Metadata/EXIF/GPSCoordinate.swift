@@ -68,16 +68,13 @@ enum GPSCoordinate {
       return .failure(Rejection(reason: "altitude has a zero denominator"))
     }
     let metres = Double(part.numerator) / Double(part.denominator)
-    switch reference {
-    case nil: return .success(metres)
-    case .byte(let bytes) where bytes.count == 1:
-      switch bytes.first {
-      case 0: return .success(metres)
-      case 1: return .success(-metres)
-      default: break
-      }
-    default: break
+    guard let reference else { return .success(metres) }
+    // EXIF says BYTE; Samsung phones write a SHORT. Any one integer is taken, as exiftool
+    // does: strict on the value, tolerant on the type.
+    switch reference.singleInteger {
+    case 0: return .success(metres)
+    case 1: return .success(-metres)
+    default: return .failure(Rejection(reason: "altitude reference is not 0 or 1"))
     }
-    return .failure(Rejection(reason: "altitude reference is not 0 or 1"))
   }
 }

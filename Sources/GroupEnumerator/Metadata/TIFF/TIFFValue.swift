@@ -54,9 +54,13 @@ enum TIFFValue: Hashable, Sendable {
     }
   }
 
-  /// The single unsigned integer of a one-component `SHORT` or `LONG` value.
+  /// The single integer of a one-component `BYTE`, `SHORT`, `LONG` or `SLONG` value:
+  /// writers disagree on the type of small integer fields (Samsung stores
+  /// `GPSAltitudeRef` as a SHORT where EXIF says BYTE), so the type is not held against a
+  /// value that is right.
   var singleInteger: Int? {
     switch self {
+    case .byte(let values) where values.count == 1: values.first.map { Int($0) }
     case .short(let values) where values.count == 1: values.first.map { Int($0) }
     case .long(let values) where values.count == 1: values.first.map { Int($0) }
     case .signedLong(let values) where values.count == 1: values.first.map { Int($0) }

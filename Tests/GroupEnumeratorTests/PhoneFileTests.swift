@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+/// The files of `Fixtures/Phones`, made by `Fixtures/make-phones.sh` the way phones and
+/// editors write them (see `Fixtures/Phones.md`).
+private let phones = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Fixtures/Phones")
+
+private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadata {
+  let bytes = [UInt8](try Data(contentsOf: phones.appendingPathComponent(path)))
+  return MetadataReaderTable.read(from: ArrayByteSource(bytes), format: format)
+}
+
+@Suite struct PhoneFileTests {
+  @Test func aFractionInsideDateTimeOriginalIsItsSubsecondsNotAReasonToFallBack() throws {
+    let metadata = try read("Dates/fraction.jpg", as: .jpeg)
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    let original = try #require(metadata.dateTimeOriginal)
+    #expect(original.iso8601 == "2018-06-26T17:46:33.847")
+    #expect(original.source == .exifDateTimeOriginal)
+    // DateTimeDigitized, seven years earlier, is still read but never preferred.
+    #expect(metadata.dateTimeDigitized?.iso8601 == "2011-01-01T00:00:00")
+  }
+
+  @Test func anISOFormDateTimeOriginalIsRead() throws {
+    let metadata = try read("Dates/iso.jpg", as: .jpeg)
+    #expect(metadata.problems.isEmpty)
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2023-10-02T10:00:00")
+  }
+
+  @Test func aSamsungAltitudeReferenceStoredAsAShortIsRead() throws {
+    let metadata = try read("Samsung/20240101_120000.heic", as: .heic)
+    let location = try #require(metadata.location)
+    #expect(abs(location.latitude - 52.52) < 1e-6 && abs(location.longitude - 13.405) < 1e-6)
+    #expect(location.altitude == -12.5)
+    #expect(!metadata.problems.contains { $0.message.contains("altitude") })
+  }
+
+  @Test(arguments: [
+    ("2018:06:26 17:46:33.", EXIFDateText.Parsed.invalid),
+    ("2018:06:26 17:46:33.5x", .invalid),
+    ("2018:06:26 17:46:33x", .invalid),
+  ])
+  func aFractionMustBeDigitsAndNothingAfterIt(text: String, expected: EXIFDateText.Parsed) {
+    #expect(EXIFDateText.parseDate(Array(text.utf8)) == expected)
+  }
+
+  @Test func anISODateCanCarryAFractionAndAZone() {
+    let parsed = EXIFDateText.parseDate(Array("2023-10-02T10:00:00.25+02:00\0".utf8))
+    guard case .date(_, _, _, _, _, _, let subsecond, _, let zone) = parsed else {
+      Issue.record("not a date: \(parsed)")
+      return
+    }
+    #expect(subsecond == "25")
+    #expect(zone == .offset(seconds: 7200))
+  }
+}

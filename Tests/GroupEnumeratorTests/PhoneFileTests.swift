@@ -57,4 +57,23 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
     #expect(subsecond == "25")
     #expect(zone == .offset(seconds: 7200))
   }
+
+  @Test func anEditorsJPEGTakesItsDateAndPlaceFromXMPWhenItsEXIFHasNone() async throws {
+    let library = AssetsLibrary(root: phones.appendingPathComponent("XMP"))
+    let asset = try #require(try await library.asset(at: LibraryPath("edited.jpg")))
+    #expect(asset.problems.isEmpty, "\(asset.problems)")
+    #expect(asset.creationDate?.iso8601 == "2019-07-14T15:30:00+02:00")
+    #expect(asset.creationDate?.source == .xmpEXIFDateTimeOriginal)
+    #expect(asset.creationDate?.source.rawValue == "xmp:exif:DateTimeOriginal")
+    let location = try #require(asset.location)
+    #expect(abs(location.latitude - 43.7384) < 1e-9 && abs(location.longitude - -7.4246) < 1e-9)
+  }
+
+  @Test func theFilesOwnEXIFDateWinsOverItsXMP() throws {
+    // A motion photo's still: EXIF DateTimeOriginal 11:00:00 +01:00, and XMP (the motion
+    // photo's description) without a date.
+    let metadata = try read("Motion/PXL_20240202_100000000.MP.jpg", as: .jpeg)
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2024-02-02T11:00:00+01:00")
+    #expect(metadata.xmpDate == nil)
+  }
 }

@@ -189,7 +189,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var duration: Double? { storage.metadata.duration }
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
-  /// DateTimeDigitized, then the TIFF DateTime; videos take Apple's creationdate, then the
+  /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP; videos take Apple's creationdate, then the
   /// movie header; Live Photos take the still's dates, then the movie's; all fall back to
   /// the file's modification time.
   public var creationDate: CaptureDate? {
@@ -199,11 +199,14 @@ public struct Asset: Sendable, Hashable, Identifiable {
       case .video:
         [metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate]
       case .photo:
-        [metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime]
+        [
+          metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
+          metadata.xmpDate,
+        ]
       case .livePhoto:
         [
           metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
-          metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
+          metadata.xmpDate, metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
         ]
       }
     for case let date? in candidates { return date }

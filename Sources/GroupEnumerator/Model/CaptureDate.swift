@@ -11,6 +11,12 @@ public struct CaptureDate: Sendable, Hashable {
     case exifDateTimeOriginal = "exif:DateTimeOriginal"
     case exifDateTimeDigitized = "exif:DateTimeDigitized"
     case exifDateTime = "exif:DateTime"
+    /// XMP embedded in the file (`xmp:` + the property): used only when the file's EXIF
+    /// has no date; an editor's record of when the shot was taken, or first saved.
+    case xmpDateTimeOriginal = "xmp:xmp:DateTimeOriginal"
+    case xmpEXIFDateTimeOriginal = "xmp:exif:DateTimeOriginal"
+    case xmpPhotoshopDateCreated = "xmp:photoshop:DateCreated"
+    case xmpCreateDate = "xmp:xmp:CreateDate"
     case quickTimeCreationDate = "quicktime:creationdate"
     case quickTimeMovieHeader = "quicktime:mvhd"
     case fileModificationTime = "file:mtime"

@@ -10,6 +10,9 @@ public struct MediaMetadata: Sendable, Hashable {
   public var dateTimeDigitized: CaptureDate?
   /// The TIFF `DateTime` as a date (zone from `OffsetTime` when present).
   public var modificationDateTime: CaptureDate?
+  /// The best capture date of the XMP embedded in the file (an `xmp:…` source); read only
+  /// when the file's EXIF has no date, and used only then.
+  public var xmpDate: CaptureDate?
   /// Apple's `com.apple.quicktime.creationdate` (local time with offset).
   public var quickTimeCreationDate: CaptureDate?
   /// The movie header's creation time (a UTC instant).

@@ -18,6 +18,7 @@ enum JPEGMetadataReader {
     metadata.pixelWidth = structure.frameWidth
     metadata.pixelHeight = structure.frameHeight
     structure.exifBlock?.read(into: &metadata)
+    if let packet = structure.xmpPacket { XMPFallback.apply(packet, to: &metadata) }
     return metadata
   }
 

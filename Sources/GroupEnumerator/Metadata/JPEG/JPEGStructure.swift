@@ -7,6 +7,9 @@
 struct JPEGStructure {
   /// The EXIF block of the first `APP1` segment that starts with `Exif\0\0`.
   var exifBlock: EXIFBlock?
+  /// The XMP packet of the first `APP1` segment that starts with XMP's namespace
+  /// (`http://ns.adobe.com/xap/1.0/` and a NUL), without that identifier.
+  var xmpPacket: [UInt8]?
   /// The frame size from the first `SOFn` segment (the stored, not displayed, size).
   var frameWidth: Int?
   /// The frame height from the first `SOFn` segment; `nil` when it is 0 (defined by `DNL`).
@@ -114,16 +117,8 @@ struct JPEGStructure {
     marker: UInt8, at start: Int, length: Int, from source: some ByteSource
   ) throws(AssetProblem) {
     switch marker {
-    case 0xE1 where exifBlock == nil && length >= EXIFBlock.identifier.count:
-      guard try source.bytes(at: start, length: EXIFBlock.identifier.count) == EXIFBlock.identifier
-      else { return }
-      let payload = try source.bytes(at: start, length: length)
-      guard payload.count == length else {
-        problems.append(
-          .init(.malformed, "The EXIF segment at byte \(start) could not be read whole."))
-        return
-      }
-      exifBlock = EXIFBlock(app1Payload: payload)
+    case 0xE1:
+      try readAPP1(at: start, length: length, from: source)
     case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
       guard frameWidth == nil, frameHeight == nil else { return }
       // P (1 byte), Y (2), X (2): T.81 B.2.2.
@@ -140,6 +135,36 @@ struct JPEGStructure {
       return
     }
   }
+
+  /// An `APP1` segment: the first EXIF one and the first XMP one are kept.
+  private mutating func readAPP1(at start: Int, length: Int, from source: some ByteSource)
+    throws(AssetProblem)
+  {
+    let identifier = try source.bytes(at: start, length: min(length, Self.xmpIdentifier.count))
+    if exifBlock == nil, identifier.starts(with: EXIFBlock.identifier) {
+      let payload = try source.bytes(at: start, length: length)
+      guard payload.count == length else {
+        problems.append(
+          .init(.malformed, "The EXIF segment at byte \(start) could not be read whole."))
+        return
+      }
+      exifBlock = EXIFBlock(app1Payload: payload)
+    } else if xmpPacket == nil, length > Self.xmpIdentifier.count,
+      identifier == Self.xmpIdentifier
+    {
+      let packetLength = length - Self.xmpIdentifier.count
+      let packet = try source.bytes(at: start + Self.xmpIdentifier.count, length: packetLength)
+      guard packet.count == packetLength else {
+        problems.append(
+          .init(.malformed, "The XMP segment at byte \(start) could not be read whole."))
+        return
+      }
+      xmpPacket = packet
+    }
+  }
+
+  /// What starts an XMP `APP1` payload (XMP Specification Part 3, 1.1.3).
+  static let xmpIdentifier = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
   private func hex(_ byte: UInt8) -> String {
     let digits = String(byte, radix: 16, uppercase: true)

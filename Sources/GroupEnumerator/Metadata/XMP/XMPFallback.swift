@@ -1,0 +1,31 @@
+/// Fills what a file's EXIF left out from the XMP packet embedded in it: the capture date
+/// and the place. The file's own EXIF always wins; XMP only fills a gap.
+///
+/// The packet is parsed only when there is a gap to fill (no EXIF date, or no EXIF
+/// place), so a camera JPEG with complete EXIF pays nothing for its XMP.
+enum XMPFallback {
+  /// Applies `packet` to `metadata` where its EXIF has no date or no place.
+  static func apply(_ packet: [UInt8], to metadata: inout MediaMetadata) {
+    let needsDate =
+      metadata.dateTimeOriginal == nil && metadata.dateTimeDigitized == nil
+      && metadata.modificationDateTime == nil
+    let needsPlace = metadata.location == nil
+    guard needsDate || needsPlace else { return }
+    let read = XMPPacket.parse(packet)
+    metadata.problems += read.problems
+    if needsDate, let best = read.bestDate {
+      metadata.xmpDate = best.captureDate(source: source(of: best.property))
+    }
+    if needsPlace, let location = read.location { metadata.location = location }
+  }
+
+  /// The capture-date source of an embedded XMP property.
+  static func source(of property: XMPDateProperty) -> CaptureDate.Source {
+    switch property {
+    case .xmpDateTimeOriginal: .xmpDateTimeOriginal
+    case .exifDateTimeOriginal: .xmpEXIFDateTimeOriginal
+    case .photoshopDateCreated: .xmpPhotoshopDateCreated
+    case .xmpCreateDate: .xmpCreateDate
+    }
+  }
+}

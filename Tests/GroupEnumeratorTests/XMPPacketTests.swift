@@ -127,11 +127,18 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(read.location?.altitude == -12.5)
   }
 
+  @Test(arguments: ["2019", "2019-07", "2019-07-14", " 2003-08-31 "])
+  func aDateWithoutATimeOfDayIsNeitherADateNorAProblem(text: String) {
+    let read = packet(description("photoshop:DateCreated=\"\(text)\">"))
+    #expect(read.dates.isEmpty)
+    #expect(read.problems.isEmpty)
+  }
+
   @Test(arguments: [
-    "2019", "2019-07", "2019-07-14", "2019-02-30T10:00:00", "2019-07-14T25:00:00",
+    "2019-07-14T10", "2019-07-1", "2019-02-30T10:00:00", "2019-07-14T25:00:00",
     "2019-07-14T10:00:00+19:00", "2019-07-14T10:00:00+0200", "2019-07-14T10:00:00.", "yesterday",
   ])
-  func aDateWithoutATimeOfDayOrImpossibleIsAProblemNotADate(text: String) {
+  func anImpossibleDateIsAProblemNotADate(text: String) {
     let read = packet(description("exif:DateTimeOriginal=\"\(text)\">"))
     #expect(read.dates.isEmpty)
     #expect(read.problems.map(\.code) == [.invalidValue])

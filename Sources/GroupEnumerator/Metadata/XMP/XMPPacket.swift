@@ -96,6 +96,10 @@ struct XMPPacket: Sendable, Equatable {
       guard let text = properties[property.name] else { continue }
       if let date = XMPValueText.date(text) {
         dates.append(XMPDate(property: property, components: date))
+      } else if XMPValueText.isDateWithoutTime(text) {
+        // Valid XMP (`photoshop:DateCreated` is often just a day), but it does not say
+        // when in the day: not a capture time, and not a fault either.
+        continue
       } else {
         problems.append(
           AssetProblem(

@@ -80,6 +80,19 @@ enum XMPValueText {
     return components
   }
 
+  /// Whether `text` is an XMP date without a time of day: `YYYY`, `YYYY-MM` or
+  /// `YYYY-MM-DD` (digits only).
+  static func isDateWithoutTime(_ text: String) -> Bool {
+    let bytes = Array(text.trimmingXMPSpaces().utf8)
+    let shapes = ["dddd", "dddd-dd", "dddd-dd-dd"]
+    return shapes.contains { shape in
+      shape.utf8.count == bytes.count
+        && zip(shape.utf8, bytes).allSatisfy { pattern, byte in
+          pattern == UInt8(ascii: "d") ? isDigit(byte) : byte == pattern
+        }
+    }
+  }
+
   /// Parses an XMP GPS coordinate (XMP Specification Part 2, EXIF schema `GPSCoordinate`):
   /// `DDD,MM,SSk` or `DDD,MM.mmk`, where `k` is the hemisphere letter. Degrees are whole;
   /// minutes below 60; seconds below 60.

@@ -96,11 +96,13 @@ lookup-check: deps
 	python3 Scripts/lookup-check.py --demo .build/release/Demo --corpus $(SHARED)/corpus \
 	  --survive $(SHARED)/corpus/bad $(if $(wildcard $(SHARED)/hostile),--survive $(SHARED)/hostile)
 
-# The Demo's JSON `legacy` object equals Asset.legacyDictionary for every photo of the
-# corpus, the bad corpus and the hostile files (LegacyJSONTests, run over them).
+# The Demo's JSON `legacy` object equals Asset.legacyDictionary for every photo, and
+# JSONEncoder().encode(asset) equals the Demo's JSON object for every asset, of the corpus,
+# the bad corpus and the hostile files (LegacyJSONTests and AssetEncodingTests over them).
+JSON_LIBRARIES = $(subst $(eval) ,:,$(wildcard $(SHARED)/corpus $(SHARED)/corpus/bad $(SHARED)/hostile))
 legacy-check: build
-	GROUPENUMERATOR_LEGACY_LIBRARIES=$(subst $(eval) ,:,$(wildcard $(SHARED)/corpus $(SHARED)/corpus/bad $(SHARED)/hostile)) \
-	  $(SWIFT) test --skip-build --filter LegacyJSONTests
+	GROUPENUMERATOR_LEGACY_LIBRARIES=$(JSON_LIBRARIES) GROUPENUMERATOR_JSON_LIBRARIES=$(JSON_LIBRARIES) \
+	  $(SWIFT) test --skip-build --filter 'LegacyJSONTests|AssetEncodingTests'
 
 # The benchmark (docs/Performance.md): synthetic libraries outside the repo (made once, reused), the Demo
 # in release, a lean C libexif loop and exiftool side by side. BENCH_ARGS e.g. --runs 3,

@@ -32,7 +32,7 @@ a Live Photo. Per family and overall it counts agreement on:
               not claim one); videos: Keys:CreationDate -> source quicktime:creationdate,
               same wall clock and offset; else a real QuickTime:CreateDate -> source
               quicktime:mvhd, that time with `Z`; else source file:mtime
-  dateTime    TIFF DateTime, raw, or "0" (photos only)
+  dateTime    TIFF DateTime, raw, or null (photos only; the legacy dictionary's "0")
   location    GPSLatitude/GPSLongitude within 1e-4 degrees, or no location when truth
               has none (photos and videos)
   size        ImageWidth x ImageHeight as displayed: swapped for Orientation 5-8; for
@@ -240,10 +240,9 @@ def render(value: Any) -> str:
 def check_jpeg(
     path: bytes, asset: dict[str, Any], truth: dict[str, Any], fields: dict[str, Field]
 ) -> None:
-    # TIFF DateTime, raw; "0" when the file has none.
-    want = real_date(truth.get("IFD0:DateTime"))
-    fields["dateTime"].check(path, asset.get("dateTime") == (want if want is not None else "0"),
-                             asset.get("dateTime"), want if want is not None else "0")
+    # TIFF DateTime, raw; null when the file has none (only `legacy` keeps "0").
+    want = real_date(truth.get("IFD0:DateTime")) or None
+    fields["dateTime"].check(path, asset.get("dateTime") == want, asset.get("dateTime"), want)
 
     # DateTimeOriginal: the source, the wall-clock time, and the offset when there is one.
     dto = real_date(truth.get("ExifIFD:DateTimeOriginal"))
@@ -449,9 +448,8 @@ def check_claimed(path: bytes, asset: dict[str, Any], truth: dict[str, Any], fam
         check_duration(path, asset, truth, fields["duration"])
     else:
         check_taken_photo(path, asset, truth, fields["takenDate"])
-        want = real_date(truth.get("IFD0:DateTime"))
-        fields["dateTime"].check(path, asset.get("dateTime") == (want or "0"),
-                                 asset.get("dateTime"), want or "0")
+        want = real_date(truth.get("IFD0:DateTime")) or None
+        fields["dateTime"].check(path, asset.get("dateTime") == want, asset.get("dateTime"), want)
     check_location(path, asset, truth, fields["location"])
     check_size(path, asset, truth, family, fields["size"])
 

@@ -126,7 +126,7 @@ def escapes(demo: str, root: str) -> None:
               f"escapes: {name}: {len(bad)} control characters {bad[:3]}")
         if is_csv and result.returncode == 0:
             rows = list(csv.DictReader(io.StringIO(stdout, newline="")))
-            text_columns = ["path", "name", "group", "dateTime", "problems"]
+            text_columns = ["path", "name", "group", "resources", "dateTime", "problems"]
             unsafe = [row[column] for row in rows for column in text_columns
                       if column in row and row[column][:1] in ("=", "+", "-", "@", "\t", "\r")]
             formulas = sum(1 for row in rows for column in text_columns

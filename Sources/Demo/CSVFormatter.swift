@@ -4,14 +4,20 @@ import GroupEnumerator
 /// The `--format csv` output: RFC 4180 (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).
 ///
-/// Text from names and files (path, name, group, the raw `dateTime`, problems) goes
-/// through ``OutputHygiene/csvText(_:)``: a `'` before a leading `=`, `+`, `-`, `@`, tab or
-/// CR, and control characters as `%XX`. Values the Demo makes itself (numbers such as a
-/// negative latitude, dates, identifiers) are written as they are.
+/// Text from names and files (path, name, group, the raw `dateTime`) goes through
+/// ``OutputHygiene/csvText(_:)``: a `'` before a leading `=`, `+`, `-`, `@`, tab or CR, and
+/// control characters as `%XX`. Values the Demo makes itself (numbers such as a negative
+/// latitude, dates, identifiers) are written as they are.
+///
+/// Absent values are empty fields. `resources` and `problems` are compact JSON arrays in
+/// one field each (`[{"name":…,"path":…,"role":…}]` and `["code: message"]`, `[]` when
+/// none), written as `--format json` writes them, so a message holding `;` or `,` stays
+/// one element and control characters stay escaped (`\u001b`).
 enum CSVFormatter {
   /// The header row's fields, in column order.
   static let assetColumns = [
-    "id", "url", "path", "name", "group", "type", "width", "height", "orientation", "duration",
+    "id", "url", "path", "name", "group", "type", "resources", "width", "height", "orientation",
+    "duration",
     "creationDate", "creationDateSource", "dateTime", "latitude", "longitude", "altitude",
     "fileSize", "hasThumbnail", "problems",
   ]
@@ -21,8 +27,7 @@ enum CSVFormatter {
     "id", "url", "name", "type", "path", "count", "photos", "livePhotos", "videos",
   ]
 
-  /// The header and one record per asset. Absent values are empty fields; problems
-  /// are joined with `"; "`.
+  /// The header and one record per asset.
   static func format(assets: [Asset]) -> String {
     var text = record(assetColumns)
     for asset in assets { text += record(fields(for: asset)) }
@@ -36,13 +41,16 @@ enum CSVFormatter {
     return [
       asset.id.uuidString, asset.urlString, OutputHygiene.csvText(asset.path.escaped),
       OutputHygiene.csvText(asset.name), OutputHygiene.csvText(group.name), asset.type.rawValue,
+      OutputHygiene.csvText(JSONFormatter.compactResources(of: asset)),
       text(asset.pixelWidth), text(asset.pixelHeight),
       text(asset.metadata.orientation), text(asset.duration),
       asset.creationDate?.iso8601 ?? "", asset.creationDate?.source.rawValue ?? "",
-      OutputHygiene.csvText(asset.metadata.dateTime ?? "0"), text(location?.latitude),
-      text(location?.longitude),
-      text(location?.altitude), String(asset.fileSize), String(asset.metadata.hasThumbnail),
-      OutputHygiene.csvText(asset.problems.map(\.description).joined(separator: "; ")),
+      OutputHygiene.csvText(asset.metadata.dateTime ?? ""),
+      text(location?.latitude, decimalPlaces: Location.coordinateDecimalPlaces),
+      text(location?.longitude, decimalPlaces: Location.coordinateDecimalPlaces),
+      text(location?.altitude, decimalPlaces: Location.altitudeDecimalPlaces),
+      String(asset.fileSize), String(asset.metadata.hasThumbnail),
+      OutputHygiene.csvText(JSONFormatter.compactProblems(of: asset)),
     ]
   }
 
@@ -77,5 +85,10 @@ enum CSVFormatter {
   private static func text(_ value: Double?) -> String {
     guard let value, value.isFinite else { return "" }
     return value.description
+  }
+
+  private static func text(_ value: Double?, decimalPlaces places: Int) -> String {
+    guard let value, value.isFinite else { return "" }
+    return DecimalText.fixed(value, decimalPlaces: places)
   }
 }

@@ -37,7 +37,7 @@ import Synchronization
       var standardError = FileDescriptorStream.standardError()
       let status = await DemoCommand.run(
         arguments: arguments, rawArguments: rawArguments, stdout: &standardOutput,
-        stderr: &standardError, progressBar: progressBar)
+        stderr: &standardError, progressBar: progressBar, tableWidth: Terminal.tableWidth())
       standardOutput.flush()
       return (status, standardOutput.failure)
     }
@@ -161,11 +161,13 @@ final class SharedTerminal: Sendable {
   ///   - stdout: Where results and help go.
   ///   - stderr: Where errors go.
   ///   - progressBar: The bar to draw while reading, or `nil` (not a terminal).
+  ///   - tableWidth: The widest line `--format table` may write, or `nil` for no limit
+  ///     (``Terminal/tableWidth(columnsVariable:terminalColumns:)``).
   /// - Returns: The exit status: 0, 1, 64 or 130 (74 and 141 come from the caller,
   ///   which owns the real standard output).
   static func run(
     arguments: [String], rawArguments: [[UInt8]]? = nil, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil
+    stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil, tableWidth: Int? = nil
   ) async -> Int32 {
     let parsed: ParsedArguments
     do {
@@ -193,10 +195,12 @@ final class SharedTerminal: Sendable {
       switch options.command {
       case .list:
         try await list(
-          options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar)
+          options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
+          tableWidth: tableWidth)
         return success
       case .groups:
-        try await groups(options, location.library, stdout: &stdout, stderr: &stderr)
+        try await groups(
+          options, location.library, stdout: &stdout, stderr: &stderr, tableWidth: tableWidth)
         return success
       case .lookup:
         return try await lookup(options, location, stdout: &stdout, stderr: &stderr)
@@ -251,13 +255,14 @@ final class SharedTerminal: Sendable {
 
   private static func list(
     _ options: DemoOptions, _ library: AssetsLibrary, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream, progressBar: ProgressBar?
+    stderr: inout some TextOutputStream, progressBar: ProgressBar?, tableWidth: Int?
   ) async throws(LibraryError) {
     let strings = Strings(language: options.language)
     switch options.format {
     case .table:
       try await stream(
-        TableListingWriter(strings: strings), options, library, stdout: &stdout,
+        TableListingWriter(strings: strings, maximumWidth: tableWidth), options, library,
+        stdout: &stdout,
         stderr: &stderr, progressBar: progressBar)
     case .json:
       try await stream(
@@ -346,12 +351,13 @@ final class SharedTerminal: Sendable {
 
   private static func groups(
     _ options: DemoOptions, _ library: AssetsLibrary, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream
+    stderr: inout some TextOutputStream, tableWidth: Int?
   ) async throws(LibraryError) {
     let groups = try await library.groups(types: [.all, .library])
     switch options.format {
     case .table:
-      let formatter = TableFormatter(strings: Strings(language: options.language))
+      let formatter = TableFormatter(
+        strings: Strings(language: options.language), maximumWidth: tableWidth)
       stdout.write(formatter.format(groups: groups))
     case .json:
       stdout.write(JSONFormatter.format(groups: groups))

@@ -78,3 +78,60 @@ enum DisplayWidth {
     String(repeating: " ", count: max(0, width - of(text))) + text
   }
 }
+
+extension DisplayWidth {
+  /// The ellipsis that marks where text was cut.
+  static let ellipsis: Character = "…"
+
+  /// `text` cut to at most `width` columns by replacing its middle with `…`, keeping the
+  /// end — a file's extension — visible: `IMG_20240202_1….MP.jpg`. Text that fits is
+  /// returned unchanged; a width below 1 gives empty text.
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
+  static func truncatedMiddle(_ text: String, to width: Int) -> String {
+    guard of(text) > width else { return text }
+    guard width > 1 else { return width == 1 ? String(ellipsis) : "" }
+    let characters = Array(text)
+    let available = width - 1
+    // The tail is at least the extension (`.jpg`), when that leaves a character or more
+    // for the head; otherwise the columns are shared about evenly, head first.
+    let extensionWidth = characters.lastIndex(of: ".").map { of(String(characters[$0...])) }
+    var tailWidth = available / 2
+    if let extensionWidth, extensionWidth < available { tailWidth = max(tailWidth, extensionWidth) }
+    var tail: [Character] = []
+    var used = 0
+    for character in characters.reversed() {
+      let next = of(character)
+      guard used + next <= tailWidth else { break }
+      tail.append(character)
+      used += next
+    }
+    var head = ""
+    var headWidth = 0
+    for character in characters {
+      let next = of(character)
+      guard headWidth + next <= available - used else { break }
+      head.append(character)
+      headWidth += next
+    }
+    return head + String(ellipsis) + String(tail.reversed())
+  }
+
+  /// `text` cut to at most `width` columns at its end, with `…` as its last column.
+  /// Text that fits is returned unchanged; a width below 1 gives empty text.
+  ///
+  /// - Complexity: O(*n*) in the length of `text`.
+  static func truncatedEnd(_ text: String, to width: Int) -> String {
+    guard of(text) > width else { return text }
+    guard width > 0 else { return "" }
+    var head = ""
+    var used = 0
+    for character in text {
+      let next = of(character)
+      guard used + next <= width - 1 else { break }
+      head.append(character)
+      used += next
+    }
+    return head + String(ellipsis)
+  }
+}

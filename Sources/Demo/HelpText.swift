@@ -106,9 +106,10 @@ enum HelpText {
 
     OPTIONS:
     \(libraryOption)
-      --format <format>       How to print the assets: table (for people), json
-                              (one array, one object per asset), csv (RFC 4180)
-                              or ndjson (one object per line, as each is read).
+      --format <format>       How to print the assets: table (for people, as wide
+                              as COLUMNS or the terminal), json (one array, one
+                              object per asset), csv (RFC 4180) or ndjson (one
+                              object per line, as each is read).
                               (default: table)
       --filter <filter>       Which assets to list: photos (with Live Photos),
                               videos or all. (default: all)

@@ -162,9 +162,7 @@ enum JSONFormatter {
         writeLegacyDictionary(for: asset, url: url, name: name, to: &json)
       }
       json.key("problems")
-      json.array { array in
-        for problem in asset.problems { array.string(problem.description) }
-      }
+      writeProblems(of: asset, to: &json)
     }
   }
 
@@ -190,6 +188,27 @@ enum JSONFormatter {
     }
   }
 
+  /// The asset's `resources` array on one line, as CSV's `resources` field holds it.
+  static func compactResources(of asset: Asset) -> String {
+    var writer = JSONWriter(compact: true)
+    writeResources(of: asset, primary: (asset.path.escaped, asset.name), to: &writer)
+    return writer.text
+  }
+
+  /// The asset's `problems` array on one line, as CSV's `problems` field holds it.
+  static func compactProblems(of asset: Asset) -> String {
+    var writer = JSONWriter(compact: true)
+    writeProblems(of: asset, to: &writer)
+    return writer.text
+  }
+
+  /// The `problems` array: each problem's `code: message`.
+  private static func writeProblems(of asset: Asset, to writer: inout JSONWriter) {
+    writer.array { array in
+      for problem in asset.problems { array.string(problem.description) }
+    }
+  }
+
   /// The members `width`, `height`, `orientation` and `duration`.
   private static func writeMeasures(of asset: Asset, to json: inout JSONWriter) {
     json.key("width")
@@ -202,17 +221,20 @@ enum JSONFormatter {
     json.number(asset.duration)
   }
 
-  /// The members `creationDate`, `creationDateSource` and `dateTime`.
+  /// The members `creationDate`, `creationDateSource` and `dateTime` (the raw TIFF
+  /// DateTime, `null` when absent: only the legacy dictionary keeps the original's `"0"`).
   private static func writeDates(of asset: Asset, to json: inout JSONWriter) {
     json.key("creationDate")
     json.string(iso8601: asset.creationDate)
     json.key("creationDateSource")
     json.string(asset.creationDate?.source.rawValue)
     json.key("dateTime")
-    json.string(asset.metadata.dateTime ?? "0")
+    json.string(asset.metadata.dateTime)
   }
 
-  /// The signed `latitude`, `longitude` and `altitude`, or `null` without GPS.
+  /// The signed `latitude`, `longitude` (at most ``Location/coordinateDecimalPlaces``
+  /// decimals) and `altitude` (at most ``Location/altitudeDecimalPlaces``), or `null`
+  /// without GPS.
   private static func writeLocation(of asset: Asset, to writer: inout JSONWriter) {
     guard let location = asset.location else {
       writer.null()
@@ -220,11 +242,11 @@ enum JSONFormatter {
     }
     writer.object { json in
       json.key("latitude")
-      json.number(location.latitude)
+      json.number(location.latitude, decimalPlaces: Location.coordinateDecimalPlaces)
       json.key("longitude")
-      json.number(location.longitude)
+      json.number(location.longitude, decimalPlaces: Location.coordinateDecimalPlaces)
       json.key("altitude")
-      json.number(location.altitude)
+      json.number(location.altitude, decimalPlaces: Location.altitudeDecimalPlaces)
     }
   }
 

@@ -96,6 +96,17 @@ struct JSONWriter {
     }
   }
 
+  /// `value` rounded to `places` decimals (``Location/rounded(_:decimalPlaces:)``) in
+  /// plain decimal notation with trailing zeros dropped (`-22.9068`, `12.0`, never
+  /// `1e-05` or float noise such as `-22.906799999999997`); `null` when it is `nil` or
+  /// not finite.
+  mutating func number(_ value: Double?, decimalPlaces places: Int) {
+    startValue()
+    guard let value, value.isFinite else { return append("null") }
+    var text = DecimalText.fixed(value, decimalPlaces: places)
+    text.withUTF8 { buffer.append($0) }
+  }
+
   /// `value` as a JSON string (see ``quoted(_:)``), or `null` when it is `nil`.
   mutating func string(_ value: String?) {
     startValue()

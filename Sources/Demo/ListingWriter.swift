@@ -77,8 +77,9 @@ struct CSVListingWriter: ListingWriter {
 }
 
 /// `--format table`: column widths come from the header and the first ``window`` rows,
-/// which are held until then; later rows use those widths, and a wider cell pushes the
-/// rest of its own row to the right rather than hold every row in memory.
+/// which are held until then, fitted to the formatter's width limit; later rows use those
+/// widths: a wider cell is cut with `…` when there is a limit, and pushes the rest of its
+/// own row to the right when there is none, rather than hold every row in memory.
 struct TableListingWriter: ListingWriter {
   /// One asset's row and what the summary counts.
   struct Row: Sendable {
@@ -93,13 +94,15 @@ struct TableListingWriter: ListingWriter {
   let formatter: TableFormatter
   private let table: TextTable
   private var held: [[String]] = []
-  private var widths: [Int]?
+  private var widths: [Int?]?
   private var assets = 0
   private var videos = 0
   private var withProblems = 0
 
-  init(strings: Strings) {
-    formatter = TableFormatter(strings: strings)
+  /// A writer in `strings`' language whose lines are at most `maximumWidth` columns
+  /// (`nil`: no limit).
+  init(strings: Strings, maximumWidth: Int? = nil) {
+    formatter = TableFormatter(strings: strings, maximumWidth: maximumWidth)
     table = formatter.assetTable
   }
 
@@ -133,10 +136,10 @@ struct TableListingWriter: ListingWriter {
 
   private mutating func flushHeld(to stream: inout some ByteOutputStream) {
     let header = table.header.map(OutputHygiene.tableCell)
-    let widths = TextTable.widths(of: [header] + held, columns: header.count)
+    let widths = table.layout(natural: TextTable.widths(of: [header] + held, columns: header.count))
     self.widths = widths
     stream.write(table.line(header, widths))
-    stream.write(table.line(widths.map { String(repeating: "-", count: $0) }, widths))
+    stream.write(table.rule(widths))
     for row in held { stream.write(table.line(row, widths)) }
     held = []
   }

@@ -179,6 +179,26 @@ enum Terminal {
     return clampedColumns(number)
   }
 
+  /// The widest line `--format table` writes: `COLUMNS` when it is a positive number,
+  /// else the width of the terminal standard output is, else no limit (`nil`: a table
+  /// piped to a file or a program keeps whole names); clamped to 1…``maximumColumns``.
+  static func tableWidth() -> Int? {
+    tableWidth(
+      columnsVariable: getenv("COLUMNS").map { String(cString: $0) },
+      terminalColumns: isTerminal(1) ? columns(of: 1) : nil)
+  }
+
+  /// ``tableWidth()`` from the `COLUMNS` variable's value and the width of the terminal
+  /// on standard output (`nil` when it is not a terminal).
+  static func tableWidth(columnsVariable value: String?, terminalColumns: Int?) -> Int? {
+    if let value, !value.isEmpty, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+      value.utf8.contains(where: { $0 != 0x30 })
+    {
+      return columns(environment: value)
+    }
+    return terminalColumns.map(clampedColumns)
+  }
+
   /// `columns` within 1…``maximumColumns``.
   static func clampedColumns(_ columns: Int) -> Int {
     min(max(columns, 1), maximumColumns)

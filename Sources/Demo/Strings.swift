@@ -18,12 +18,15 @@ struct Strings: Sendable {
   }
 
   /// The asset table's column headers: name, group, taken date, the date's source,
-  /// size, length, GPS.
+  /// pixel dimensions, length, GPS, problems.
   var assetColumns: [String] {
     switch language {
-    case .english: ["Name", "Group", "Taken", "Source", "Size", "Length", "GPS"]
-    case .simplifiedChinese: ["文件名", "相簿", "拍摄时间", "时间来源", "尺寸", "时长", "GPS"]
-    case .japanese: ["ファイル名", "アルバム", "撮影日時", "日時の出典", "サイズ", "長さ", "GPS"]
+    case .english:
+      ["Name", "Group", "Taken", "Source", "Dimensions", "Length", "GPS", "Problems"]
+    case .simplifiedChinese:
+      ["文件名", "相簿", "拍摄时间", "时间来源", "尺寸", "时长", "GPS", "问题"]
+    case .japanese:
+      ["ファイル名", "アルバム", "撮影日時", "日時の出典", "サイズ", "長さ", "GPS", "問題"]
     }
   }
 
@@ -47,9 +50,9 @@ struct Strings: Sendable {
     case (.quickTimeMovieHeader, .english): "movie header (UTC)"
     case (.quickTimeMovieHeader, .simplifiedChinese): "影片头 (UTC)"
     case (.quickTimeMovieHeader, .japanese): "ムービーヘッダ (UTC)"
-    case (.fileModificationTime, .english): "file time"
-    case (.fileModificationTime, .simplifiedChinese): "文件时间"
-    case (.fileModificationTime, .japanese): "ファイル日時"
+    case (.fileModificationTime, .english): "file time (UTC)"
+    case (.fileModificationTime, .simplifiedChinese): "文件时间 (UTC)"
+    case (.fileModificationTime, .japanese): "ファイル日時 (UTC)"
     }
   }
 

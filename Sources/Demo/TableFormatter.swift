@@ -1,71 +1,47 @@
 import Foundation
 import GroupEnumerator
 
-/// Text columns for people: widths measured in terminal columns (CJK counts two), a
-/// rule under the header, two spaces between columns, no trailing spaces.
-struct TextTable {
-  /// How a column's cells line up.
-  enum Alignment {
-    /// Text starts at the column's left edge.
-    case left
-    /// Text ends at the column's right edge (numbers).
-    case right
-  }
-
-  /// The header cells.
-  var header: [String]
-  /// How each column lines up; missing entries mean `.left`.
-  var alignments: [Alignment] = []
-  /// The body rows; each has as many cells as the header.
-  var rows: [[String]] = []
-
-  /// The table as lines, each ending in a newline.
-  ///
-  /// - Complexity: O(*n*) in the total length of the cells.
-  func render() -> String {
-    let cells = ([header] + rows).map { $0.map(OutputHygiene.tableCell) }
-    let widths = TextTable.widths(of: cells, columns: header.count)
-    var text = line(cells[0], widths)
-    text += line(widths.map { String(repeating: "-", count: $0) }, widths)
-    for row in cells.dropFirst() { text += line(row, widths) }
-    return text
-  }
-
-  /// The widest cell of each of the first `columns` columns of `rows`, in terminal
-  /// columns.
-  ///
-  /// - Complexity: O(*n*) in the total length of the cells.
-  static func widths(of rows: [[String]], columns: Int) -> [Int] {
-    var widths = [Int](repeating: 0, count: columns)
-    for row in rows {
-      for (column, cell) in row.enumerated() where column < widths.count {
-        widths[column] = max(widths[column], DisplayWidth.of(cell))
-      }
-    }
-    return widths
-  }
-
-  /// One line of the table: the cells (already made printable) padded to `widths`.
-  func line(_ row: [String], _ widths: [Int]) -> String {
-    var parts: [String] = []
-    for (column, width) in widths.enumerated() {
-      let cell = column < row.count ? row[column] : ""
-      let alignment = column < alignments.count ? alignments[column] : .left
-      switch alignment {
-      case .left: parts.append(DisplayWidth.padded(cell, to: width))
-      case .right: parts.append(DisplayWidth.rightAligned(cell, to: width))
-      }
-    }
-    var text = parts.joined(separator: "  ")
-    while text.last == " " { text.removeLast() }
-    return text + "\n"
-  }
-}
-
 /// The `--format table` output: one row per asset, then a summary line.
+///
+/// With a ``maximumWidth`` (the terminal's width, or `COLUMNS`), no line is wider: names
+/// and album names are cut in the middle with `…` (the extension stays), then columns
+/// are dropped, then narrowed, in the order ``assetFit`` and ``groupFit`` give.
 struct TableFormatter {
   /// The language of the headers, group names and summary.
   var strings: Strings
+  /// The widest a line of a table may be, in terminal columns; `nil` for no limit.
+  var maximumWidth: Int?
+
+  /// The asset table's columns, as ``row(_:)`` gives its cells.
+  enum AssetColumn: Int {
+    case name, group, taken, source, dimensions, length, gps, problems
+  }
+
+  /// How the asset table fits a narrow terminal: names are shortened first (to 13
+  /// columns), then album names (to 10), problems (to 8) and date sources (to 4); when
+  /// even that is too wide, columns are dropped first to last: Length, Dimensions, GPS,
+  /// Group, Problems, then Taken with its Source; a name left alone takes the whole width.
+  static let assetFit = ColumnFit(
+    narrowing: [
+      (AssetColumn.name.rawValue, 13), (AssetColumn.group.rawValue, 10),
+      (AssetColumn.problems.rawValue, 8), (AssetColumn.source.rawValue, 4),
+    ],
+    dropping: [
+      [AssetColumn.length.rawValue], [AssetColumn.dimensions.rawValue],
+      [AssetColumn.gps.rawValue], [AssetColumn.group.rawValue], [AssetColumn.problems.rawValue],
+      [AssetColumn.taken.rawValue, AssetColumn.source.rawValue],
+    ])
+
+  /// How the group table fits a narrow terminal. Dropped first to last: Type, URL (which
+  /// is only useful whole), Live Photos, Videos, Photos; then the name is narrowed to 10
+  /// columns, and below that only when it is the last column left.
+  static let groupFit = ColumnFit(narrowing: [(0, 10)], dropping: [[1], [5], [3], [4], [2]])
+
+  /// A formatter whose tables have no width limit.
+  init(strings: Strings, maximumWidth: Int? = nil) {
+    self.strings = strings
+    self.maximumWidth = maximumWidth
+  }
 
   /// The asset table, the summary, and a line per folder that could not be listed.
   func format(_ contents: AssetsLibrary.Contents) -> String {
@@ -83,33 +59,42 @@ struct TableFormatter {
         folderProblems: folderProblems.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
   }
 
-  /// The asset table's header and alignments, without rows.
+  /// The asset table's header, alignments and fitting, without rows.
   var assetTable: TextTable {
     var table = TextTable(header: strings.assetColumns)
-    table.alignments = [.left, .left, .left, .left, .left, .right, .left]
+    table.alignments = [.left, .left, .left, .left, .left, .right, .left, .left]
+    table.truncations = [.middle, .end, .end, .end, .end, .end, .end, .end]
+    table.fit = TableFormatter.assetFit
+    table.maximumWidth = maximumWidth
     return table
   }
 
   /// What follows the asset rows: an empty line, the summary, and a line per folder that
-  /// could not be listed (in the order given).
+  /// could not be listed (in the order given), each cut with `…` at ``maximumWidth`` (the
+  /// whole message is also on standard error).
   func footer(
     assets: Int, videos: Int, withProblems: Int,
     folderProblems: [(path: LibraryPath, problem: AssetProblem)]
   ) -> String {
     var text = "\n"
-    text +=
-      strings.summary(photos: assets - videos, videos: videos, withProblems: withProblems)
-      + "\n"
+    text += fitted(
+      strings.summary(photos: assets - videos, videos: videos, withProblems: withProblems))
     for (path, problem) in folderProblems {
-      text += OutputHygiene.tableCell(
-        strings.folderProblem(path.escaped, problem.description))
-      text += "\n"
+      text += fitted(
+        OutputHygiene.tableCell(strings.folderProblem(path.escaped, problem.description)))
     }
     return text
   }
 
+  /// `line` cut at ``maximumWidth``, then a newline.
+  private func fitted(_ line: String) -> String {
+    guard let maximumWidth else { return line + "\n" }
+    return DisplayWidth.truncatedEnd(line, to: maximumWidth) + "\n"
+  }
+
   /// The cells of one asset: name (both file names for a Live Photo:
-  /// `IMG_1.HEIC, IMG_1.MOV`), group, taken date, the date's source, size, length, GPS.
+  /// `IMG_1.HEIC, IMG_1.MOV`), group, taken date, the date's source, pixel dimensions,
+  /// length, GPS, problems (see ``problems(_:)``).
   func row(_ asset: Asset) -> [String] {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
     let name =
@@ -124,14 +109,24 @@ struct TableFormatter {
       size(width: asset.pixelWidth, height: asset.pixelHeight),
       asset.type == .photo ? "-" : length(asset.duration),
       gps(asset.location),
+      problems(asset.problems),
     ]
   }
 
-  /// `yyyy/MM/dd HH:mm:ss` from the date's wall-clock fields, as the camera wrote
-  /// them. A date that only comes from the file's modification time is not when the
-  /// shot was taken, so it shows as unknown.
+  /// The Problems cell: `-` when there is none, else the first problem's code, and
+  /// `+N` for the N others (`malformed +1`); the messages are in `--format json`.
+  func problems(_ problems: [AssetProblem]) -> String {
+    guard let first = problems.first else { return "-" }
+    let others = problems.count - 1
+    return others > 0 ? "\(first.code.rawValue) +\(others)" : first.code.rawValue
+  }
+
+  /// `yyyy/MM/dd HH:mm:ss` from the date's wall-clock fields, as the file recorded them:
+  /// the camera's local time, or UTC for a movie header or the file's modification time,
+  /// which the Source column names (`file time (UTC)`), as JSON's `creationDate` and
+  /// `creationDateSource` give them.
   func takenDate(_ date: CaptureDate?) -> String {
-    guard let date, !date.source.isFileTime else { return strings.unknownDate }
+    guard let date else { return strings.unknownDate }
     return TableFormatter.pad(date.year, 4) + "/" + TableFormatter.pad(date.month, 2) + "/"
       + TableFormatter.pad(date.day, 2) + " " + TableFormatter.pad(date.hour, 2) + ":"
       + TableFormatter.pad(date.minute, 2) + ":" + TableFormatter.pad(date.second, 2)
@@ -166,6 +161,9 @@ struct TableFormatter {
   func format(groups: [AssetGroup]) -> String {
     var table = TextTable(header: strings.groupColumns)
     table.alignments = [.left, .left, .right, .right, .right, .left]
+    table.truncations = [.middle, .end, .end, .end, .end, .end]
+    table.fit = TableFormatter.groupFit
+    table.maximumWidth = maximumWidth
     table.rows = groups.map { group in
       [
         group.localizedName(in: strings.language), group.kind.rawValue,
@@ -173,7 +171,7 @@ struct TableFormatter {
         String(group.counts[.video] ?? 0), group.url.absoluteString,
       ]
     }
-    return table.render() + "\n" + strings.groupSummary(count: groups.count) + "\n"
+    return table.render() + "\n" + fitted(strings.groupSummary(count: groups.count))
   }
 
   private static func pad(_ value: Int, _ width: Int) -> String {

@@ -18,14 +18,18 @@ struct Outcome {
   var stderr: String
 }
 
-/// Runs `executable` with `arguments` (no shell), killing it after `limit`.
+/// Runs `executable` with `arguments` (no shell) and `environment` added to a minimal
+/// one, killing it after `limit`.
 func run(
-  _ executable: URL, _ arguments: [String], limit: Duration = .seconds(30)
+  _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+  limit: Duration = .seconds(30)
 ) throws -> Outcome {
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
-  process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+  process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"].merging(
+    environment
+  ) { _, given in given }
   let (out, err) = (Pipe(), Pipe())
   process.standardOutput = out
   process.standardError = err

@@ -44,9 +44,10 @@ import Testing
         OPTIONS:
           --library <library>     The library's root folder, as an option; when
                                   <library> is given too, both must be the same.
-          --format <format>       How to print the assets: table (for people), json
-                                  (one array, one object per asset), csv (RFC 4180)
-                                  or ndjson (one object per line, as each is read).
+          --format <format>       How to print the assets: table (for people, as wide
+                                  as COLUMNS or the terminal), json (one array, one
+                                  object per asset), csv (RFC 4180) or ndjson (one
+                                  object per line, as each is read).
                                   (default: table)
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)

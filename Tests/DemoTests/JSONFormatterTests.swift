@@ -94,6 +94,25 @@ import Testing
     #expect(json { $0.integer(UInt8(200)) } == "200")
   }
 
+  @Test(arguments: [
+    (-22.906799999999997, 7, "-22.9068"), (35.0116, 7, "35.0116"), (0.1 + 0.2, 7, "0.3"),
+    (1e-5, 7, "0.00001"), (4e-8, 7, "0.0"), (-4e-8, 7, "0.0"), (180, 7, "180.0"),
+    (-0.00000005, 7, "-0.0000001"), (12.3456, 3, "12.346"), (-0.0005, 3, "-0.001"),
+    (1e300, 3, "1e+300"), (123_456.78949, 3, "123456.789"),
+  ])
+  func roundedNumbersArePlainDecimalsWithNoFloatNoise(
+    value: Double, places: Int, expected: String
+  ) {
+    let written = json { $0.number(value, decimalPlaces: places) }
+    #expect(written == expected)
+    if let parsed = Double(written), value.magnitude < 1e9 {
+      let halfStep = 0.5 / (0..<places).reduce(1.0) { product, _ in product * 10 }
+      #expect(abs(parsed - value) <= halfStep + 1e-12, "\(written) is the nearest decimal")
+    }
+    #expect(json { $0.number(nil, decimalPlaces: places) } == "null")
+    #expect(json { $0.number(.nan, decimalPlaces: places) } == "null")
+  }
+
   @Test func objectsKeepTheirKeyOrderAndNestWithTwoSpaces() {
     let text = json { writer in
       writer.object { object in
@@ -230,7 +249,7 @@ import Testing
     #expect(text.contains(#""duration": 3.5,"#))
     #expect(text.contains(#""creationDate": "2020-01-02T03:04:05Z","#))
     #expect(text.contains(#""creationDateSource": "quicktime:mvhd","#))
-    #expect(text.contains(#""dateTime": "0","#))
+    #expect(text.contains(#""dateTime": null,"#))
     #expect(text.contains(#""orientation": null,"#))
 
     let photo = SampleAssets.photoWithoutGPS()

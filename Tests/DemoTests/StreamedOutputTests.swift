@@ -65,6 +65,28 @@ import Testing
     #expect(lines[2 + assets.count - 2].hasPrefix(longName + "  Camera Roll"))
   }
 
+  @Test func aFittedStreamedTableCutsALongRowAfterTheWindowToTheWindowsWidths() throws {
+    let strings = Strings(language: .english)
+    let short = try SampleAssets.photoWithGPS()
+    let longName = String(repeating: "n", count: 80) + ".JPG"
+    let path = LibraryPath(longName)
+    let long = Asset(
+      path: path, group: .savedPhotos, groupPath: .root, type: .photo,
+      resources: [AssetResource(path: path, role: .photo, format: .jpeg, fileSize: 1)],
+      fileModificationDate: short.fileModificationDate, metadata: short.metadata)
+    let assets = Array(repeating: short, count: TableListingWriter.window) + [long, short]
+    let lines = streamed(TableListingWriter(strings: strings, maximumWidth: 100), assets)
+      .split(separator: "\n")
+    #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 100 })
+    let cut = lines[2 + assets.count - 2]
+    #expect(cut.hasPrefix("nnnnnn…n.JPG  Camera Ro…  "), "\(cut)")
+    #expect(cut.dropFirst(12) == lines[2].dropFirst(12))
+    let few = try samples()
+    #expect(
+      streamed(TableListingWriter(strings: strings, maximumWidth: 70), few)
+        == TableFormatter(strings: strings, maximumWidth: 70).format(assets: few))
+  }
+
   @Test func ndjsonIsOneCompactObjectPerLineWithTheKeysOfJSON() throws {
     let assets = try samples()
     let text = streamed(NDJSONListingWriter(), assets)

@@ -27,12 +27,12 @@ import Testing
     let text = TableFormatter(strings: Strings(language: .english)).format(assets: assets)
     #expect(
       text == """
-        Name                         Group        Taken                Source              Size         Length  GPS
-        ---------------------------  -----------  -------------------  ------------------  -----------  ------  ---------------------
-        IMG_0001.JPG                 Camera Roll  2019/05/01 12:34:56  EXIF original       3024 x 4032       -  -33.85678, -151.21530
-        京都の写真.png               旅行         (unknown)            file time           -                 -  -
-        MOV_0002.MOV                 Camera Roll  2020/01/02 03:04:05  movie header (UTC)  1920 x 1080   00:04  -
-        IMG_0003.HEIC, IMG_0003.MOV  Camera Roll  2023/10/31 11:44:43  EXIF digitized      3024 x 4032   00:03  -
+        Name                         Group        Taken                Source              Dimensions   Length  GPS                    Problems
+        ---------------------------  -----------  -------------------  ------------------  -----------  ------  ---------------------  ---------
+        IMG_0001.JPG                 Camera Roll  2019/05/01 12:34:56  EXIF original       3024 x 4032       -  -33.85678, -151.21530  -
+        京都の写真.png               旅行         2023/11/14 22:13:20  file time (UTC)     -                 -  -                      malformed
+        MOV_0002.MOV                 Camera Roll  2020/01/02 03:04:05  movie header (UTC)  1920 x 1080   00:04  -                      -
+        IMG_0003.HEIC, IMG_0003.MOV  Camera Roll  2023/10/31 11:44:43  EXIF digitized      3024 x 4032   00:03  -                      -
 
         4 assets (3 photos, 1 video), 1 with problems
 
@@ -46,11 +46,11 @@ import Testing
     let japanese = TableFormatter(strings: Strings(language: .japanese)).format(assets: assets)
     #expect(
       japanese == """
-        ファイル名                   アルバム      撮影日時             日時の出典            サイズ        長さ  GPS
-        ---------------------------  ------------  -------------------  --------------------  -----------  -----  ---
-        MOV_0002.MOV                 カメラロール  2020/01/02 03:04:05  ムービーヘッダ (UTC)  1920 x 1080  00:04  -
-        京都の写真.png               旅行          (不明)               ファイル日時          -                -  -
-        IMG_0003.HEIC, IMG_0003.MOV  カメラロール  2023/10/31 11:44:43  EXIF デジタル化日時   3024 x 4032  00:03  -
+        ファイル名                   アルバム      撮影日時             日時の出典            サイズ        長さ  GPS  問題
+        ---------------------------  ------------  -------------------  --------------------  -----------  -----  ---  ---------
+        MOV_0002.MOV                 カメラロール  2020/01/02 03:04:05  ムービーヘッダ (UTC)  1920 x 1080  00:04  -    -
+        京都の写真.png               旅行          2023/11/14 22:13:20  ファイル日時 (UTC)    -                -  -    malformed
+        IMG_0003.HEIC, IMG_0003.MOV  カメラロール  2023/10/31 11:44:43  EXIF デジタル化日時   3024 x 4032  00:03  -    -
 
         3 件(写真 2 件、ビデオ 1 件)、問題あり 1 件
 
@@ -59,9 +59,11 @@ import Testing
     #expect(
       chinese.row(try SampleAssets.video()) == [
         "MOV_0002.MOV", "相机胶卷", "2020/01/02 03:04:05", "影片头 (UTC)", "1920 x 1080", "00:04", "-",
+        "-",
       ])
     #expect(chinese.row(try SampleAssets.livePhoto())[0] == "IMG_0003.HEIC, IMG_0003.MOV")
-    #expect(chinese.row(SampleAssets.photoWithoutGPS())[2...3] == ["(未知)", "文件时间"])
+    #expect(
+      chinese.row(SampleAssets.photoWithoutGPS())[2...3] == ["2023/11/14 22:13:20", "文件时间 (UTC)"])
     #expect(
       chinese.format(assets: []).hasSuffix("\n共 0 项(0 张照片，0 个视频)\n"))
   }
@@ -104,7 +106,7 @@ import Testing
     #expect(row[0] == "IMG_0003.HEIC, IMG_0003.MOV")
   }
 
-  @Test func aFileTimeIsNotATakenDate() throws {
+  @Test func aFileTimeIsShownInUTCWithItsSourceAsJSONGivesIt() throws {
     let formatter = TableFormatter(strings: Strings(language: .english))
     let fileTime = try #require(
       CaptureDate(
@@ -114,11 +116,146 @@ import Testing
       CaptureDate(
         year: 987, month: 12, day: 31, hour: 23, minute: 59, second: 60, zone: .unknown,
         source: .exifDateTime))
-    #expect(formatter.takenDate(fileTime) == "(unknown)")
+    #expect(formatter.takenDate(fileTime) == "2024/01/02 03:04:05")
     #expect(formatter.takenDate(nil) == "(unknown)")
     #expect(formatter.takenDate(local) == "0987/12/31 23:59:60")
-    let row = formatter.row(SampleAssets.photoWithoutGPS())
-    #expect(row[2...3] == ["(unknown)", "file time"])
+    let photo = SampleAssets.photoWithoutGPS()
+    // JSON: "creationDate": "2023-11-14T22:13:20Z", "creationDateSource": "file:mtime".
+    #expect(photo.creationDate?.iso8601 == "2023-11-14T22:13:20Z")
+    #expect(formatter.row(photo)[2...3] == ["2023/11/14 22:13:20", "file time (UTC)"])
+  }
+
+  @Test func theProblemsCellIsTheFirstCodeAndHowManyMore() {
+    let formatter = TableFormatter(strings: Strings(language: .english))
+    let malformed = AssetProblem(.malformed, "The JPEG ends early.")
+    let invalid = AssetProblem(.invalidValue, "GPS latitude 501 is out of range.")
+    #expect(formatter.problems([]) == "-")
+    #expect(formatter.problems([malformed]) == "malformed")
+    #expect(formatter.problems([malformed, invalid, invalid]) == "malformed +2")
+  }
+
+  @Test(arguments: [
+    ("IMG_20240202_100000000.MP.jpg", 16, "IMG_2024….MP.jpg"),
+    ("IMG_20240202_100000000.MP.jpg", 12, "IMG_20…P.jpg"),
+    ("IMG_0001.JPG", 12, "IMG_0001.JPG"), ("IMG_0001.JPG", 8, "IMG….JPG"),
+    ("IMG_0001.JPG", 5, "IM…PG"), ("IMG_0001.JPG", 1, "…"), ("IMG_0001.JPG", 0, ""),
+    ("京都の写真.png", 10, "京都….png"), ("京都の写真.png", 9, "京都….png"),
+    ("no extension here", 9, "no e…here"), ("a.verylongextension", 6, "a.v…on"),
+  ])
+  func namesAreShortenedInTheMiddleKeepingTheExtension(text: String, width: Int, cut: String) {
+    let result = DisplayWidth.truncatedMiddle(text, to: width)
+    #expect(result == cut)
+    #expect(DisplayWidth.of(result) <= max(0, width))
+  }
+
+  @Test func otherCellsAreCutAtTheEnd() {
+    #expect(DisplayWidth.truncatedEnd("EXIF original", to: 6) == "EXIF …")
+    #expect(DisplayWidth.truncatedEnd("EXIF original", to: 13) == "EXIF original")
+    #expect(DisplayWidth.truncatedEnd("カメラロール", to: 5) == "カメ…")
+    #expect(DisplayWidth.truncatedEnd("カメラロール", to: 1) == "…")
+    #expect(DisplayWidth.truncatedEnd("abc", to: 0) == "")
+  }
+
+  @Test func columnsAreNarrowedInOrderBeforeAnyIsDropped() {
+    let fit = ColumnFit(narrowing: [(0, 5), (1, 4)], dropping: [[2], [1]])
+    #expect(fit.widths(natural: [10, 10, 3], limit: nil) == [10, 10, 3])
+    #expect(fit.widths(natural: [10, 10, 3], limit: 27) == [10, 10, 3])
+    // 3 too many: the first column gives them up.
+    #expect(fit.widths(natural: [10, 10, 3], limit: 24) == [7, 10, 3])
+    // The first down to its minimum, then the second.
+    #expect(fit.widths(natural: [10, 10, 3], limit: 18) == [5, 6, 3])
+    // Even at their minimums (5 + 4 + 3 + 4) too wide: the third column goes.
+    #expect(fit.widths(natural: [10, 10, 3], limit: 15) == [5, 8, nil])
+    #expect(fit.widths(natural: [10, 10, 3], limit: 8) == [8, nil, nil])
+    // The last column left takes what there is, down to one.
+    #expect(fit.widths(natural: [10, 10, 3], limit: 2) == [2, nil, nil])
+    #expect(fit.widths(natural: [10, 10, 3], limit: 1) == [1, nil, nil])
+  }
+
+  @Test func aFittedTableIsCutInTheMiddleOfNamesThenLosesColumnsInOrder() throws {
+    let assets = [
+      try SampleAssets.photoWithGPS(), SampleAssets.photoWithoutGPS(), try SampleAssets.video(),
+      try SampleAssets.livePhoto(),
+    ]
+    let strings = Strings(language: .english)
+    #expect(
+      TableFormatter(strings: strings, maximumWidth: 60).format(assets: assets) == """
+        Name           Taken                Source          Problems
+        -------------  -------------------  --------------  --------
+        IMG_0001.JPG   2019/05/01 12:34:56  EXIF original   -
+        京都の…真.png  2023/11/14 22:13:20  file time (UT…  malform…
+        MOV_0002.MOV   2020/01/02 03:04:05  movie header …  -
+        IMG_00…03.MOV  2023/10/31 11:44:43  EXIF digitized  -
+
+        4 assets (3 photos, 1 video), 1 with problems
+
+        """)
+    #expect(
+      TableFormatter(strings: strings, maximumWidth: 12).format(assets: assets) == """
+        Name
+        ------------
+        IMG_0001.JPG
+        京都の….png
+        MOV_0002.MOV
+        IMG_00…3.MOV
+
+        4 assets (3…
+
+        """)
+  }
+
+  @Test(arguments: [20, 40, 60, 80, 100, 132])
+  func noLineOfAFittedTableIsWiderThanTheLimit(width: Int) throws {
+    let assets = [
+      try SampleAssets.photoWithGPS(), SampleAssets.photoWithoutGPS(), try SampleAssets.video(),
+      try SampleAssets.livePhoto(),
+    ]
+    for language in Language.allCases {
+      let formatter = TableFormatter(strings: Strings(language: language), maximumWidth: width)
+      let text = formatter.format(assets: assets) + formatter.format(groups: groups)
+      for line in text.split(separator: "\n") {
+        #expect(DisplayWidth.of(String(line)) <= width, "\(language) \(width): \(line)")
+      }
+    }
+  }
+
+  private var groups: [AssetGroup] {
+    [
+      AssetGroup(kind: .savedPhotos, path: .root, counts: [.photo: 12, .video: 3]),
+      AssetGroup(kind: .album, path: LibraryPath("旅行/2019 京都 紅葉"), counts: [.livePhoto: 1]),
+    ]
+  }
+
+  @Test func theGroupTableDropsTypeThenURLThenNarrowsNames() {
+    let strings = Strings(language: .english)
+    let roll = groups[0]
+    #expect(
+      TableFormatter(strings: strings, maximumWidth: 80).format(groups: groups) == """
+        Name                 Photos  Live Photos  Videos
+        -------------------  ------  -----------  ------
+        Camera Roll              12            0       3
+        旅行/2019 京都 紅葉       0            1       0
+
+        2 groups
+
+        """)
+    // At 120 the name gives up 6 columns and everything else stays.
+    let wide = TableFormatter(strings: strings, maximumWidth: 120).format(groups: groups)
+    #expect(
+      wide.contains("\nCamera Roll    savedPhotos      12            0       3  \(roll.url)\n"))
+    #expect(wide.contains("\n旅行/20… 紅葉  album "))
+  }
+
+  @Test(
+    arguments: [
+      ("80", nil, 80), ("80", 120, 80), (nil, 120, 120), (nil, nil, nil), ("", 100, 100),
+      ("abc", 100, 100), ("0", nil, nil), ("-5", 90, 90), ("5000", nil, 1000),
+      ("99999999999999999999999", nil, 1000), (nil, 0, 1),
+    ] as [(String?, Int?, Int?)])
+  func theTableWidthIsCOLUMNSThenTheTerminalThenNoLimit(
+    variable: String?, terminal: Int?, width: Int?
+  ) {
+    #expect(Terminal.tableWidth(columnsVariable: variable, terminalColumns: terminal) == width)
   }
 
   @Test func englishSummariesUseSingularForOne() {

@@ -41,3 +41,45 @@ extension Location {
     UnsignedCoordinate(degrees: abs(longitude), reference: longitude < 0 ? "W" : "E")
   }
 }
+
+extension Location {
+  /// The decimal places JSON and CSV give a latitude or a longitude: 7, about a
+  /// centimetre, more than any phone's GPS resolves.
+  public static let coordinateDecimalPlaces = 7
+
+  /// The decimal places JSON and CSV give an altitude: 3, a millimetre.
+  public static let altitudeDecimalPlaces = 3
+
+  /// `value` rounded to `places` decimal places (halves away from zero), the nearest
+  /// `Double` to that decimal, so that its shortest text has at most `places` decimals;
+  /// `value` itself when it is not finite or too large to carry that many decimals.
+  ///
+  /// - Parameters:
+  ///   - value: The number to round.
+  ///   - places: How many decimals to keep, 0…15.
+  public static func rounded(_ value: Double, decimalPlaces places: Int) -> Double {
+    guard let scaled = scaledInteger(value, decimalPlaces: places) else { return value }
+    // An integer below 2^53 and a power of ten up to 1e15 are exact, so the division
+    // rounds once: to the Double nearest the decimal.
+    return Double(scaled) / pow10(places)
+  }
+
+  /// `value × 10^places` rounded to an integer (halves away from zero), or `nil` when
+  /// `value` is not finite or that integer is not exact in a `Double` (2^53 or more).
+  ///
+  /// - Parameters:
+  ///   - value: The number to scale.
+  ///   - places: How many decimals to keep, 0…15.
+  public static func scaledInteger(_ value: Double, decimalPlaces places: Int) -> Int64? {
+    guard value.isFinite, (0...15).contains(places) else { return nil }
+    let scaled = (value * pow10(places)).rounded(.toNearestOrAwayFromZero)
+    guard scaled.isFinite, abs(scaled) < 9_007_199_254_740_992 else { return nil }
+    return Int64(scaled)
+  }
+
+  private static func pow10(_ places: Int) -> Double {
+    var result = 1.0
+    for _ in 0..<places { result *= 10 }
+    return result
+  }
+}

@@ -48,7 +48,7 @@ enum Exiv2MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
     var metadata = MediaMetadata()
     guard isAllowed(format) else {
-      metadata.problems.append(
+      metadata.report(
         .init(.unsupported, "Metadata of \(format.rawValue) files is not read by exiv2."))
       return metadata
     }
@@ -56,7 +56,7 @@ enum Exiv2MetadataReader {
     do {
       bytes = try wholeFile(of: source)
     } catch {
-      metadata.problems.append(error)
+      metadata.report(error)
       return metadata
     }
     if format == .jpegXL, bytes.starts(with: [0xFF, 0x0A]) {
@@ -67,11 +67,11 @@ enum Exiv2MetadataReader {
         read(image)
       }
     } catch {
-      metadata.problems.append(problem(for: error, format: format))
+      metadata.report(problem(for: error, format: format))
       return metadata
     }
     if requiresPixelSize(format), metadata.pixelWidth == nil || metadata.pixelHeight == nil {
-      metadata.problems.append(
+      metadata.report(
         .init(
           .malformed,
           "exiv2 found no image size in this \(format.rawValue) file; it is damaged."))
@@ -168,7 +168,7 @@ enum Exiv2MetadataReader {
         table.entryCounts[key.directory, default: 0] += 1
       case .absent, .wrongShape: break
       case .failed(let message):
-        metadata.problems.append(.init(.malformed, "exiv2 could not read \(name): \(message)."))
+        metadata.report(.init(.malformed, "exiv2 could not read \(name): \(message)."))
       }
     }
     // `hasThumbnail` means "AssetsLibrary.thumbnail(for:) returns bytes": for these

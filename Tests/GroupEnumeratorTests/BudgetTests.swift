@@ -42,6 +42,28 @@ import Testing
     #expect(metadata.problems.last?.message.hasPrefix("…and 4992 more problems") == true)
   }
 
+  @Test func aTrippedBudgetIsShownPastTheCap() {
+    let count = PNGMetadataReader.maximumChunks + 100
+    let metadata = PNGMetadataReader.read(from: ArrayByteSource(Self.pngWithBadProfiles(count)))
+    let messages = metadata.problems.map(\.message)
+    #expect(messages.count == ProblemLog.maximumKept + 2)
+    // IHDR is chunk 1, so 65,535 profiles were read: 8 kept, 65,527 counted.
+    #expect(messages[ProblemLog.maximumKept].hasPrefix("…and 65527 more problems"))
+    #expect(messages.last == "The PNG has more than 65536 chunks; the rest were not read.")
+    #expect(metadata.problems.last?.code == .unsupported)
+  }
+
+  @Test func aHEIFWithoutMetaAmongItsFirstBoxesSaysWhy() {
+    var file = B.ftyp("heic")
+    for _ in 0...HEIFMetadataReader.maximumTopLevelBoxes { file += B.box("free", []) }
+    let metadata = HEIFMetadataReader.read(from: ArrayByteSource(file))
+    #expect(
+      metadata.problems.map(\.message) == [
+        "The file has no 'meta' box among its first 65536 top-level boxes; the rest were not "
+          + "read."
+      ])
+  }
+
   @Test func aMovieWithThousandsOfBadDatesKeepsAFewProblems() {
     let bad = B.item(1, Array("not a date".utf8))
     var items: [UInt8] = []

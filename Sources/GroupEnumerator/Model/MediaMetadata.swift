@@ -44,6 +44,11 @@ public struct MediaMetadata: Sendable, Hashable {
   /// Records a problem, keeping at most ``ProblemLog/maximumKept`` per file.
   mutating func report(_ problem: AssetProblem) { problemLog.append(problem) }
 
+  /// Records that a per-file budget tripped; shown whatever the cap.
+  mutating func reportTrippedBudget(_ problem: AssetProblem) {
+    problemLog.appendTrippedBudget(problem)
+  }
+
   /// Creates empty metadata.
   public init() {}
 

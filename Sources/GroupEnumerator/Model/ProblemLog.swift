@@ -14,6 +14,9 @@ struct ProblemLog: Sendable, Hashable {
   private(set) var kept: [AssetProblem] = []
   /// How many problems were found after the first ``maximumKept`` and not kept.
   private(set) var omitted = 0
+  /// The budgets that tripped (each at most once per walk), kept apart so that the cap
+  /// never hides one.
+  private(set) var trippedBudgets: [AssetProblem] = []
   /// The kind of the first problem not kept, which the closing count takes.
   private var omittedCode = AssetProblem.Code.malformed
 
@@ -25,7 +28,7 @@ struct ProblemLog: Sendable, Hashable {
   init(unchecked problems: [AssetProblem]) { kept = problems }
 
   /// Whether no problem was found.
-  var isEmpty: Bool { kept.isEmpty && omitted == 0 }
+  var isEmpty: Bool { kept.isEmpty && omitted == 0 && trippedBudgets.isEmpty }
 
   /// Records a problem: kept while fewer than ``maximumKept`` are, otherwise counted.
   mutating func append(_ problem: AssetProblem) {
@@ -37,6 +40,17 @@ struct ProblemLog: Sendable, Hashable {
     }
   }
 
+  /// Records that a per-file budget tripped: always shown, after the other problems
+  /// (a tripped budget ends a walk, so it is the last thing found). At most
+  /// ``maximumKept`` are kept, like other problems.
+  mutating func appendTrippedBudget(_ problem: AssetProblem) {
+    if trippedBudgets.count < Self.maximumKept {
+      trippedBudgets.append(problem)
+    } else {
+      append(problem)
+    }
+  }
+
   /// Records each of `problems` in order.
   mutating func append(contentsOf problems: some Sequence<AssetProblem>) {
     for problem in problems { append(problem) }
@@ -45,20 +59,21 @@ struct ProblemLog: Sendable, Hashable {
   /// Records every problem of `other`, its omitted ones included.
   mutating func append(contentsOf other: ProblemLog) {
     append(contentsOf: other.kept)
+    for problem in other.trippedBudgets { appendTrippedBudget(problem) }
     if omitted == 0, other.omitted > 0 { omittedCode = other.omittedCode }
     omitted += other.omitted
   }
 
   /// The problems kept, then (when any were not kept) one that says how many more there
-  /// were.
+  /// were, then the budgets that tripped.
   var problems: [AssetProblem] {
-    guard omitted > 0 else { return kept }
+    guard omitted > 0 else { return kept + trippedBudgets }
     let noun = omitted == 1 ? "problem" : "problems"
     return kept + [
       AssetProblem(
         omittedCode,
         "…and \(omitted) more \(noun) in this file, not listed (at most "
           + "\(Self.maximumKept) are kept per file).")
-    ]
+    ] + trippedBudgets
   }
 }

@@ -107,6 +107,14 @@ enum CR3MetadataReader {
         if header.type == .movie { movie = header }
       }
       guard let movie else {
+        guard seen < maximumBoxes else {
+          problems.appendTrippedBudget(
+            .init(
+              .unsupported,
+              "The CR3 file has no 'moov' box among its first \(maximumBoxes) top-level boxes; "
+                + "the rest were not read."))
+          return nil
+        }
         problems.append(.init(.malformed, "The CR3 file has no 'moov' box."))
         return nil
       }

@@ -82,17 +82,19 @@ enum Exiv2MetadataReader {
       case .unreadable(let problem): metadata.report(problem)
       case .exiv2(let failure):
         metadata.report(problem(for: failure, format: format))
-        if isCut { metadata.report(cutProblem(count: source.count)) }
+        if isCut { metadata.reportTrippedBudget(cutProblem(count: source.count)) }
       }
       return metadata
     }
     if requiresPixelSize(format), metadata.pixelWidth == nil || metadata.pixelHeight == nil {
+      if isCut {
+        metadata.reportTrippedBudget(cutProblem(count: source.count))
+        return metadata
+      }
       metadata.report(
-        isCut
-          ? cutProblem(count: source.count)
-          : .init(
-            .malformed,
-            "exiv2 found no image size in this \(format.rawValue) file; it is damaged."))
+        .init(
+          .malformed,
+          "exiv2 found no image size in this \(format.rawValue) file; it is damaged."))
     }
     return metadata
   }

@@ -129,6 +129,14 @@ enum HEIFMetadataReader {
       }
     }
     guard let metaHeader else {
+      if seen == maximumTopLevelBoxes {
+        problems.appendTrippedBudget(
+          .init(
+            .unsupported,
+            "The file has no 'meta' box among its first \(maximumTopLevelBoxes) top-level "
+              + "boxes; the rest were not read."))
+        return .failure(MissingStructure(problems: problems))
+      }
       problems.append(.init(.malformed, "The file has no top-level 'meta' box, so no HEIF items."))
       return .failure(MissingStructure(problems: problems))
     }

@@ -47,7 +47,7 @@ struct PNGStructure {
     var sawImageData = false
     while true {
       guard chunkCount < PNGMetadataReader.maximumChunks else {
-        problems.append(
+        problems.appendTrippedBudget(
           .init(
             .unsupported,
             "The PNG has more than \(PNGMetadataReader.maximumChunks) chunks; the rest were "
@@ -190,7 +190,7 @@ struct PNGStructure {
     let budget = PNGMetadataReader.maximumTextBytesPerFile
     guard header.length < budget - textBytesSpent else {
       isTextBudgetSpent = true
-      problems.append(
+      problems.appendTrippedBudget(
         .init(
           .unsupported,
           "\(subject) and any raw profile after it were not read: one PNG's raw profiles may "
@@ -207,10 +207,15 @@ struct PNGStructure {
     } catch {
       // A failed inflate may have produced up to its limit before failing.
       if header.kind != .text { textBytesSpent += limit }
-      let reason =
-        limit < PNGMetadataReader.maximumInflatedLength
-        ? " (\(limit) bytes were left of the file's \(budget >> 20) MiB raw-profile budget)" : ""
-      problems.append(.init(error.code, "\(subject): \(error.message)\(reason)"))
+      guard limit < PNGMetadataReader.maximumInflatedLength else {
+        problems.append(.init(error.code, "\(subject): \(error.message)"))
+        return
+      }
+      problems.appendTrippedBudget(
+        .init(
+          error.code,
+          "\(subject): \(error.message.dropLast()) (only \(limit) bytes were left of the "
+            + "file's \(budget >> 20) MiB raw-profile budget)."))
       return
     }
     if header.kind != .text { textBytesSpent += text.count }

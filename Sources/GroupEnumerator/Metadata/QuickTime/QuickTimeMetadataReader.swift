@@ -115,7 +115,7 @@ private struct MovieWalk<Source: ByteSource> {
     boxCount += 1
     guard boxCount <= boxLimit else {
       isOverBudget = true
-      report(.tooManyBoxes(limit: boxLimit))
+      metadata.reportTrippedBudget(BoxParsingError.tooManyBoxes(limit: boxLimit).assetProblem)
       return nil
     }
     if let truncation = header.truncation { report(truncation) }

@@ -7,7 +7,7 @@
 /// memory, not a million, however long the walk that finds them.
 struct ProblemLog: Sendable, Hashable {
   /// The most problems one file keeps (before the closing count). A real file has at
-  /// most a handful; the shared corpus's worst has 5.
+  /// most a handful: 4 in the shared corpus, 5 in its hostile set.
   static let maximumKept = 8
 
   /// The problems kept, in the order found.

@@ -115,7 +115,9 @@ private struct MovieWalk<Source: ByteSource> {
     boxCount += 1
     guard boxCount <= boxLimit else {
       isOverBudget = true
-      metadata.reportTrippedBudget(BoxParsingError.tooManyBoxes(limit: boxLimit).assetProblem)
+      // `unsupported`, like every other budget: the file may be fine, only too costly.
+      let message = BoxParsingError.tooManyBoxes(limit: boxLimit).assetProblem.message
+      metadata.reportTrippedBudget(AssetProblem(.unsupported, message))
       return nil
     }
     if let truncation = header.truncation { report(truncation) }

@@ -2,8 +2,9 @@
 ///
 /// Only an allowlist of still-image formats ever reaches gexiv2
 /// (``isAllowed(_:)``): Debian's exiv2 is built with its old video code enabled, which has
-/// memory-corruption bugs, so no movie (or anything else) is handed to it. The file is
-/// read into memory by bounded reads (never mapped, never opened by path), parsed with
+/// memory-corruption bugs, so no movie (or anything else) is handed to it. The file's head
+/// (at most ``maximumInputLength`` bytes) is read into memory by bounded reads (never
+/// mapped, never opened by path) while holding ``Exiv2Session``'s lock, parsed with
 /// `gexiv2_metadata_open_buf` behind the catch-all shim, and every call is serialised by
 /// ``Exiv2Session``.
 ///

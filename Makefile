@@ -202,7 +202,8 @@ every-file: deps
 
 # Issue 12: the release Demo at the edges (Scripts/edge-tests.py says what each check
 # proves): 200,000 long names in <= 150 MB in every format, Ctrl-C/SIGTERM during output,
-# escape codes and formulas neutralised, /dev/full -> 74, closed fds, a \xff parent folder.
+# escape codes and formulas neutralised, /dev/full -> 74, closed fds, a \xff parent folder,
+# and the per-file budgets (each hostile library <= 150 MB, each file <= 1 s of CPU).
 # The libraries (hard links, ~75 MB of directory entries) are made once under EDGE_DIR.
 # About 40 s after the release build, so not part of `make test`.
 EDGE_DIR ?= /tmp/groupenumerator-edges

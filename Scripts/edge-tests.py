@@ -17,6 +17,12 @@
               folderProblem record in ndjson, exit 0
   xff         a library below a folder named b'\\xff' opens as an absolute path, a relative
               path, and '.' after cd
+  budgets     each hostile library of the per-file budgets (budgets/*: 262,000 text chunks
+              with 8 hard links, 200,000 ilst items, 1,000 zTXt bombs, 4 million boxes, 16
+              sparse 255 MiB TIFFs for exiv2): peak RSS <= 150 MB in every format, and every
+              asset with at most 8 problems, the "...and N more" line and its tripped
+              budgets; each file alone (budgets-one/*) costs at most 1 s of CPU (user + sys
+              of the whole Demo run)
 
 Tools: Python 3's standard library and /usr/bin/time (Debian package `time`).
 Usage: edge-tests.py --demo .build/release/Demo [--dir /tmp/groupenumerator-edges] [--only NAME]
@@ -25,6 +31,7 @@ Usage: edge-tests.py --demo .build/release/Demo [--dir /tmp/groupenumerator-edge
 import argparse
 import csv
 import io
+import json
 import os
 import select
 import signal
@@ -209,6 +216,42 @@ def folders(demo: str, root: str) -> None:
               f"line(s), {len(records)} ndjson record(s)")
 
 
+CPU_LIMIT_SECONDS = 1.0
+
+
+def budgets(demo: str, root: str) -> None:
+    libraries = os.path.join(root, "budgets")
+    for library in sorted(os.listdir(libraries)):
+        path = os.path.join(libraries, library)
+        for format in ["json", "csv", "table", "ndjson"]:
+            result = subprocess.run(
+                ["/usr/bin/time", "-f", "%M %U %S", demo, "--format", format, path],
+                capture_output=True)
+            peak, user, system = result.stderr.decode().strip().splitlines()[-1].split()
+            peak_kb = int(peak)
+            detail = ""
+            good = result.returncode == 0 and peak_kb <= LIMIT_KB
+            if format == "json" and result.returncode == 0:
+                assets = json.loads(result.stdout)
+                counts = [len(asset["problems"]) for asset in assets]
+                # 8 kept, the "...and N more" line, and at most a few tripped budgets.
+                good = good and bool(assets) and max(counts) <= 8 + 1 + 2
+                detail = f", {len(assets)} assets with {min(counts)}-{max(counts)} problems"
+            check(good, f"budgets: {library} --format {format}: peak {peak_kb / 1024:.0f} MB, "
+                  f"CPU {float(user) + float(system):.2f} s, exit {result.returncode}{detail}")
+    alone = os.path.join(root, "budgets-one")
+    for library in sorted(os.listdir(alone)):
+        path = os.path.join(alone, library)
+        result = subprocess.run(
+            ["/usr/bin/time", "-f", "%M %U %S", demo, "--format", "json", path],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak, user, system = result.stderr.decode().strip().splitlines()[-1].split()
+        seconds = float(user) + float(system)
+        check(result.returncode == 0 and seconds <= CPU_LIMIT_SECONDS,
+              f"budgets: one file of {library}: CPU {seconds:.2f} s (user {user}, sys {system}), "
+              f"peak {int(peak) / 1024:.0f} MB, exit {result.returncode}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--demo", required=True)
@@ -227,6 +270,7 @@ def main() -> None:
                               interrupt(demo, root, signal.SIGTERM, 143),
                               interrupt(demo, root, signal.SIGHUP, 129)),
         "memory": lambda: memory(demo, root),
+        "budgets": lambda: budgets(demo, root),
     }
     for name, run in checks.items():
         if arguments.only in (None, name):

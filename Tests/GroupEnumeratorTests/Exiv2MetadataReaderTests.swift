@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import GroupEnumerator
@@ -23,6 +24,34 @@ private struct HugeSource: ByteSource {
   let count: Int
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
     throw AssetProblem(.unreadable, "read at \(offset)")
+  }
+}
+
+/// A large file made of `head` (and an optional `tail` at an offset), zeros elsewhere,
+/// that remembers how far it was read.
+private final class PaddedSource: ByteSource, Sendable {
+  let head: [UInt8]
+  let count: Int
+  let tail: (offset: Int, bytes: [UInt8])
+  let furthestRead = Mutex(0)
+
+  init(head: [UInt8], count: Int, tail: (Int, [UInt8]) = (0, [])) {
+    self.head = head
+    self.count = count
+    self.tail = tail
+  }
+
+  func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
+    let end = min(count, offset + length)
+    guard offset < end else { return [] }
+    furthestRead.withLock { $0 = max($0, end) }
+    var bytes = [UInt8](repeating: 0, count: end - offset)
+    for (start, part) in [(0, head), tail] {
+      let from = max(offset, start)
+      let to = min(end, start + part.count)
+      if from < to { bytes[(from - offset)..<(to - offset)] = part[(from - start)..<(to - start)] }
+    }
+    return bytes
   }
 }
 
@@ -85,12 +114,34 @@ private struct HugeSource: ByteSource {
     #expect(problem.message.contains("exiv2"))
   }
 
-  @Test func fileOverTheCapIsNotReadAndTheMessageNamesItsSize() throws {
-    let size = Exiv2MetadataReader.maximumFileSize + 1
-    let metadata = Exiv2MetadataReader.read(from: HugeSource(count: size), format: .tiff)
-    let problem = try #require(metadata.problems.first)
+  /// The input budget: a file larger than ``Exiv2MetadataReader/maximumInputLength`` is
+  /// read from its head only, and keeps the metadata that lies there.
+  @Test func aLargeFileIsReadFromItsHeadAndKeepsItsMetadata() throws {
+    let tiff = try still("south-west.tiff")
+    let source = PaddedSource(head: tiff, count: 2 * Exiv2MetadataReader.maximumInputLength)
+    let metadata = Exiv2MetadataReader.read(from: source, format: .tiff)
+    #expect(metadata.problems.isEmpty)
+    #expect(metadata == read(tiff, as: .tiff))
+    #expect(source.furthestRead.withLock { $0 } == Exiv2MetadataReader.maximumInputLength)
+  }
+
+  /// A file whose IFD lies past the head gets a problem saying so.
+  @Test func aFileWhoseMetadataLiesPastTheHeadGetsAProblem() throws {
+    var builder = EXIFTestBuilder()
+    builder.ifd0 = [(0x0100, .long([16])), (0x0101, .long([12]))]
+    let valid = builder.tiff()
+    // Little-endian header pointing at an IFD placed just past the head.
+    let offset = UInt32(Exiv2MetadataReader.maximumInputLength + 8)
+    let head: [UInt8] =
+      [0x49, 0x49, 0x2A, 0x00] + withUnsafeBytes(of: offset.littleEndian, Array.init)
+    let source = PaddedSource(
+      head: head, count: Int(offset) + valid.count,
+      tail: (Int(offset), Array(valid.dropFirst(8))))
+    let metadata = Exiv2MetadataReader.read(from: source, format: .tiff)
+    let problem = try #require(metadata.problems.last)
     #expect(problem.code == .unsupported)
-    #expect(problem.message.contains(String(size)))
+    #expect(problem.message.contains("exiv2 reads only its first 64 MiB"))
+    #expect(problem.message.contains(String(source.count)))
   }
 
   /// ROBUSTNESS M17: movies never reach gexiv2, whatever their bytes.

@@ -16,7 +16,7 @@ enum AssetReader {
     var file = job.file
     var metadata = MediaMetadata()
     if let problem = file.problem {
-      metadata.problems.append(problem)
+      metadata.report(problem)
     } else if let format = file.format {
       metadata = readMetadata(of: file.path, format: format, rootDescriptor: rootDescriptor)
     } else if file.needsSniffing {
@@ -68,7 +68,7 @@ enum AssetReader {
         file.modificationDate = LibraryFile.modificationDate(of: status)
       }
     }
-    if let problem = file.problem { metadata.problems.append(problem) }
+    if let problem = file.problem { metadata.report(problem) }
     return (file, metadata)
   }
 
@@ -122,7 +122,7 @@ enum AssetReader {
       }
     } catch {
       var metadata = MediaMetadata()
-      metadata.problems.append(error)
+      metadata.report(error)
       return metadata
     }
   }

@@ -105,7 +105,7 @@ enum MetadataReaderTable {
 enum UnreadVideoReader: MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
     var metadata = MediaMetadata()
-    metadata.problems.append(
+    metadata.report(
       AssetProblem(
         .unsupported,
         "The \(format.rawValue) container is not read; the date shown is the file's own time."))

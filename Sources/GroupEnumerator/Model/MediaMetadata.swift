@@ -34,8 +34,23 @@ public struct MediaMetadata: Sendable, Hashable {
   public var duration: Double?
   /// Apple's content identifier, which ties a Live Photo's still and movie together.
   public var contentIdentifier: String?
-  /// What was wrong with the file, in the order found.
-  public var problems: [AssetProblem] = []
+  /// What was wrong with the file, in the order found: at most
+  /// ``ProblemLog/maximumKept``, then one that counts the rest. A value assigned here is
+  /// kept as it is; readers record through ``report(_:)``, which keeps the bound.
+  public var problems: [AssetProblem] {
+    get { problemLog.problems }
+    set { problemLog = ProblemLog(unchecked: newValue) }
+  }
+  /// Where ``problems`` are recorded.
+  var problemLog = ProblemLog()
+
+  /// Records a problem, keeping at most ``ProblemLog/maximumKept`` per file.
+  mutating func report(_ problem: AssetProblem) { problemLog.append(problem) }
+
+  /// Records that a per-file budget tripped; shown whatever the cap.
+  mutating func reportTrippedBudget(_ problem: AssetProblem) {
+    problemLog.appendTrippedBudget(problem)
+  }
 
   /// Creates empty metadata.
   public init() {}

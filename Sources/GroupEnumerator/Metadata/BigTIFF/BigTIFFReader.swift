@@ -41,16 +41,16 @@ enum BigTIFFReader {
     do {
       walker = try TIFFDirectoryWalker(source: source, layout: .big)
     } catch {
-      metadata.problems.append(error.assetProblem)
+      metadata.report(error.assetProblem)
       return metadata
     }
     let table = walker.read()
     let faults = walker.faults.map(\.description).joined(separator: " ")
     if (table.entryCounts[.ifd0] ?? 0) == 0 {
-      metadata.problems.append(
+      metadata.report(
         .init(.malformed, "The BigTIFF file's IFD0 could not be read: " + faults))
     } else if !walker.faults.isEmpty {
-      metadata.problems.append(.init(.malformed, "The BigTIFF structure is damaged: " + faults))
+      metadata.report(.init(.malformed, "The BigTIFF structure is damaged: " + faults))
     }
     EXIFInterpreter.apply(table, to: &metadata, sizeFromIFD0: true)
     return metadata

@@ -61,10 +61,10 @@ enum CR3MetadataReader {
   static func read(from source: some ByteSource) -> MediaMetadata {
     var metadata = MediaMetadata()
     let reader = BoxReader(source: source)
-    guard let canon = canonBox(reader: reader, problems: &metadata.problems) else {
+    guard let canon = canonBox(reader: reader, problems: &metadata.problemLog) else {
       return metadata
     }
-    if let truncation = canon.truncation { metadata.problems.append(truncation.assetProblem) }
+    if let truncation = canon.truncation { metadata.report(truncation.assetProblem) }
     var table = EXIFTagTable()
     var found: Set<FourCharacterCode> = []
     do {
@@ -76,16 +76,16 @@ enum CR3MetadataReader {
         guard let block = tiffBlocks.first(where: { $0.type == child.type }),
           found.insert(child.type).inserted
         else { continue }
-        if let truncation = child.truncation { metadata.problems.append(truncation.assetProblem) }
+        if let truncation = child.truncation { metadata.report(truncation.assetProblem) }
         let content = try reader.content(of: child, limit: maximumTIFFLength)
-        read(content, as: block.directory, into: &table, problems: &metadata.problems)
+        read(content, as: block.directory, into: &table, problems: &metadata.problemLog)
       }
     } catch {
-      metadata.problems.append(error.assetProblem)
+      metadata.report(error.assetProblem)
     }
     for (type, directory) in tiffBlocks.prefix(2) where !found.contains(type) {
       let what = directory == .ifd0 ? "IFD0: size, orientation, DateTime" : "EXIF IFD: dates"
-      metadata.problems.append(
+      metadata.report(
         .init(
           .malformed,
           "The Canon 'uuid' box at offset \(canon.offset) has no '\(type)' box (\(what))."))
@@ -96,7 +96,7 @@ enum CR3MetadataReader {
 
   /// The header of the first `moov` box's Canon `uuid` child, or `nil` with a problem.
   private static func canonBox<Source: ByteSource>(
-    reader: BoxReader<Source>, problems: inout [AssetProblem]
+    reader: BoxReader<Source>, problems: inout ProblemLog
   ) -> BoxHeader? {
     do {
       var topLevel = BoxIterator(topLevelOf: reader)
@@ -107,6 +107,14 @@ enum CR3MetadataReader {
         if header.type == .movie { movie = header }
       }
       guard let movie else {
+        guard seen < maximumBoxes else {
+          problems.appendTrippedBudget(
+            .init(
+              .unsupported,
+              "The CR3 file has no 'moov' box among its first \(maximumBoxes) top-level boxes; "
+                + "the rest were not read."))
+          return nil
+        }
         problems.append(.init(.malformed, "The CR3 file has no 'moov' box."))
         return nil
       }
@@ -134,7 +142,7 @@ enum CR3MetadataReader {
   /// Walks one TIFF block and adds the tags of its first IFD, read as `directory`.
   private static func read(
     _ content: BoxContent, as directory: EXIFDirectory, into table: inout EXIFTagTable,
-    problems: inout [AssetProblem]
+    problems: inout ProblemLog
   ) {
     let type = content.header.type
     guard var walker = TIFFDirectoryWalker(tiff: content.bytes) else {

@@ -47,7 +47,7 @@ struct EXIFBlock {
   func read(
     into metadata: inout MediaMetadata, locatesMakerNote: Bool = false, sizeFromIFD0: Bool = false
   ) {
-    var table = tagTable(problems: &metadata.problems)
+    var table = tagTable(problems: &metadata.problemLog)
     if locatesMakerNote, let walker = walker(), let note = walker.makerNote() {
       table.values[.init(directory: .exif, tag: EXIFTag.makerNote)] = .undefined(note)
     }
@@ -58,7 +58,7 @@ struct EXIFBlock {
   var thumbnail: [UInt8]? { LibExifReader.thumbnail(payload: libExifPayload) }
 
   /// The EXIF tags: libexif's, completed by the walker when libexif lost the sub-IFDs.
-  func tagTable(problems: inout [AssetProblem]) -> EXIFTagTable {
+  func tagTable(problems: inout ProblemLog) -> EXIFTagTable {
     var table = LibExifReader.read(payload: libExifPayload)
     let lostDirectories = [EXIFDirectory.exif, .gps].filter { (table.entryCounts[$0] ?? 0) == 0 }
     guard !lostDirectories.isEmpty, var walker = walker() else {

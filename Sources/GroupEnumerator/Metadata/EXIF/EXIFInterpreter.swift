@@ -48,7 +48,7 @@ enum EXIFInterpreter {
     case .found(let identifier): metadata.contentIdentifier = identifier
     case .absent: break
     case .invalid(let reason):
-      metadata.problems.append(
+      metadata.report(
         .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
     }
   }
@@ -97,15 +97,15 @@ enum EXIFInterpreter {
     source: CaptureDate.Source, into metadata: inout MediaMetadata
   ) -> CaptureDate? {
     guard case .ascii(let bytes) = value else {
-      metadata.problems.append(.init(.invalidValue, "\(name) is not ASCII text."))
+      metadata.report(.init(.invalidValue, "\(name) is not ASCII text."))
       return nil
     }
     switch EXIFDateText.parseDate(bytes) {
     case .blank:
-      metadata.problems.append(.init(.invalidValue, "\(name) is blank."))
+      metadata.report(.init(.invalidValue, "\(name) is blank."))
       return nil
     case .invalid:
-      metadata.problems.append(
+      metadata.report(
         .init(.invalidValue, "\(name) '\(printable(bytes))' is not a YYYY:MM:DD HH:MM:SS date."))
       return nil
     case .date(
@@ -116,7 +116,7 @@ enum EXIFInterpreter {
           year: year, month: month, day: day, hour: hour, minute: minute, second: second,
           subsecond: subsecond ?? ownSubsecond, zone: ownZone ?? zone, source: source)
       else {
-        metadata.problems.append(.init(.invalidValue, "\(name) '\(text)' is not a real date."))
+        metadata.report(.init(.invalidValue, "\(name) '\(text)' is not a real date."))
         return nil
       }
       return date
@@ -140,7 +140,7 @@ enum EXIFInterpreter {
     if case .ascii(let bytes) = value, let parsed = EXIFDateText.parseOffset(bytes) {
       return parsed.map { .offset(seconds: $0) } ?? .unknown
     }
-    metadata.problems.append(.init(.invalidValue, "\(name) is not a ±HH:MM offset; zone unknown."))
+    metadata.report(.init(.invalidValue, "\(name) is not a ±HH:MM offset; zone unknown."))
     return .unknown
   }
 
@@ -151,7 +151,7 @@ enum EXIFInterpreter {
     if case .ascii(let bytes) = value, let parsed = EXIFDateText.parseSubsecond(bytes) {
       return parsed
     }
-    metadata.problems.append(.init(.invalidValue, "\(name) is not digits; ignored."))
+    metadata.report(.init(.invalidValue, "\(name) is not digits; ignored."))
     return nil
   }
 
@@ -161,14 +161,14 @@ enum EXIFInterpreter {
     guard table[.gps, EXIFTag.gpsLatitude] != nil || table[.gps, EXIFTag.gpsLongitude] != nil
     else { return }
     do {
-      metadata.location = try location(table, problems: &metadata.problems)
+      metadata.location = try location(table, problems: &metadata.problemLog)
     } catch {
-      metadata.problems.append(.init(.invalidValue, "GPS \(error.reason); location ignored."))
+      metadata.report(.init(.invalidValue, "GPS \(error.reason); location ignored."))
     }
   }
 
   private static func location(
-    _ table: EXIFTagTable, problems: inout [AssetProblem]
+    _ table: EXIFTagTable, problems: inout ProblemLog
   ) throws(GPSCoordinate.Rejection) -> Location {
     func labelled<T>(_ result: Result<T, GPSCoordinate.Rejection>, _ label: String)
       throws(GPSCoordinate.Rejection) -> T
@@ -219,7 +219,7 @@ enum EXIFInterpreter {
     case .some(0):
       break
     default:
-      metadata.problems.append(.init(.invalidValue, "Orientation is not a number from 1 to 8."))
+      metadata.report(.init(.invalidValue, "Orientation is not a number from 1 to 8."))
     }
   }
 

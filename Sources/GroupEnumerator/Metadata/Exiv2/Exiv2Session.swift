@@ -37,19 +37,64 @@ enum Exiv2Session {
   ) throws(Exiv2Failure) -> Result {
     if let failure = initialization { throw Exiv2Failure(message: failure) }
     return try lock.withLock { _ throws(Exiv2Failure) -> Result in
-      var pointer: OpaquePointer?
-      var message: UnsafeMutablePointer<CChar>?
-      let status = bytes.withUnsafeBufferPointer { buffer in
-        CGExiv2Shim_open(buffer.baseAddress, buffer.count, &pointer, &message)
-      }
-      let text = takeMessage(&message)
-      guard status == CGExiv2Shim_ok, let pointer else {
-        CGExiv2Shim_close(pointer)
-        throw Exiv2Failure(message: text ?? "gexiv2 could not read the data")
-      }
-      let image = Exiv2Image(pointer: pointer)
-      return body(image)
+      try parse(bytes, body)
     }
+  }
+
+  /// Why ``withImage(loading:_:)`` failed.
+  enum LoadingFailure: Error {
+    /// The bytes could not be read.
+    case unreadable(AssetProblem)
+    /// gexiv2 could not be initialized or could not parse the bytes.
+    case exiv2(Exiv2Failure)
+  }
+
+  /// Loads a file's bytes, parses them with gexiv2 and runs `body` on the result, all
+  /// holding the lock: since gexiv2's calls are serialised anyway, loading under the lock
+  /// means at most one input buffer (of at most
+  /// ``Exiv2MetadataReader/maximumInputLength`` bytes) is alive in the process at once,
+  /// however many files are read in parallel.
+  ///
+  /// - Parameters:
+  ///   - load: Reads the bytes to parse.
+  ///   - body: Reads from the image; the image must not escape the call.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``LoadingFailure``.
+  static func withImage<Result: Sendable>(
+    loading load: () throws(AssetProblem) -> [UInt8], _ body: (borrowing Exiv2Image) -> Result
+  ) throws(LoadingFailure) -> Result {
+    if let failure = initialization { throw .exiv2(Exiv2Failure(message: failure)) }
+    return try lock.withLock { _ throws(LoadingFailure) -> Result in
+      let bytes: [UInt8]
+      do throws(AssetProblem) {
+        bytes = try load()
+      } catch {
+        throw .unreadable(error)
+      }
+      do throws(Exiv2Failure) {
+        return try parse(bytes, body)
+      } catch {
+        throw .exiv2(error)
+      }
+    }
+  }
+
+  /// Opens `bytes` with gexiv2 and runs `body` on the image; the caller holds the lock.
+  private static func parse<Result: Sendable>(
+    _ bytes: [UInt8], _ body: (borrowing Exiv2Image) -> Result
+  ) throws(Exiv2Failure) -> Result {
+    var pointer: OpaquePointer?
+    var message: UnsafeMutablePointer<CChar>?
+    let status = bytes.withUnsafeBufferPointer { buffer in
+      CGExiv2Shim_open(buffer.baseAddress, buffer.count, &pointer, &message)
+    }
+    let text = takeMessage(&message)
+    guard status == CGExiv2Shim_ok, let pointer else {
+      CGExiv2Shim_close(pointer)
+      throw Exiv2Failure(message: text ?? "gexiv2 could not read the data")
+    }
+    let image = Exiv2Image(pointer: pointer)
+    return body(image)
   }
 
   /// The text of a message the shim returned, which is then freed.

@@ -51,7 +51,7 @@ enum HEIFMetadataReader {
     case .success(let structure): return metadata(of: structure, source: source)
     case .failure(let missing):
       var metadata = MediaMetadata()
-      metadata.problems = missing.problems
+      metadata.problemLog = missing.problems
       return metadata
     }
   }
@@ -83,7 +83,7 @@ enum HEIFMetadataReader {
       let block = try? itemBytes(
         item, structure: structure, source: source, limit: maximumEXIFLength)
     else { return nil }
-    var problems: [AssetProblem] = []
+    var problems = ProblemLog()
     guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &problems) else {
       return nil
     }
@@ -102,19 +102,19 @@ enum HEIFMetadataReader {
     var properties: ItemPropertiesBox?
     var references: [ItemReferenceBox.Reference] = []
     var itemData: BoxContent?
-    var problems: [AssetProblem] = []
+    var problems = ProblemLog()
   }
 
   /// Why a file has no HEIF structure to read, with the problems found on the way.
   struct MissingStructure: Error {
-    var problems: [AssetProblem]
+    var problems: ProblemLog
   }
 
   /// The `meta` box's parts, or the problems that mean there is no HEIF structure to read
   /// (no `meta`, no `pitm`).
   static func readStructure(from source: some ByteSource) -> Result<Structure, MissingStructure> {
     let reader = BoxReader(source: source)
-    var problems: [AssetProblem] = []
+    var problems = ProblemLog()
     var boxes = BoxIterator(topLevelOf: reader)
     var metaHeader: BoxHeader?
     var seen = 0
@@ -129,6 +129,14 @@ enum HEIFMetadataReader {
       }
     }
     guard let metaHeader else {
+      if seen == maximumTopLevelBoxes {
+        problems.appendTrippedBudget(
+          .init(
+            .unsupported,
+            "The file has no 'meta' box among its first \(maximumTopLevelBoxes) top-level "
+              + "boxes; the rest were not read."))
+        return .failure(MissingStructure(problems: problems))
+      }
       problems.append(.init(.malformed, "The file has no top-level 'meta' box, so no HEIF items."))
       return .failure(MissingStructure(problems: problems))
     }
@@ -162,7 +170,7 @@ enum HEIFMetadataReader {
       case .itemInfo where structure.items.isEmpty:
         if let box = parse(child, problems: &structure.problems, ItemInfoBox.init(parsing:)) {
           structure.items = box.entries
-          structure.problems += box.skipped.map(\.assetProblem)
+          structure.problems.append(contentsOf: box.skipped.lazy.map(\.assetProblem))
         }
       case .itemLocation where structure.locations == nil:
         structure.locations = parse(
@@ -170,7 +178,8 @@ enum HEIFMetadataReader {
       case .itemProperties where structure.properties == nil:
         structure.properties = parse(
           child, problems: &structure.problems, ItemPropertiesBox.init(parsing:))
-        structure.problems += structure.properties?.skipped.map(\.assetProblem) ?? []
+        structure.problems.append(
+          contentsOf: structure.properties?.skipped.map(\.assetProblem) ?? [])
       case .itemReference where structure.references.isEmpty:
         structure.references =
           parse(child, problems: &structure.problems, ItemReferenceBox.init(parsing:))?
@@ -191,7 +200,7 @@ enum HEIFMetadataReader {
 
   /// Parses one box, reporting a failure as a problem.
   private static func parse<Box>(
-    _ content: BoxContent, problems: inout [AssetProblem],
+    _ content: BoxContent, problems: inout ProblemLog,
     _ parse: (BoxContent) throws(BoxParsingError) -> Box
   ) -> Box? {
     do {
@@ -206,10 +215,10 @@ enum HEIFMetadataReader {
 
   private static func metadata(of structure: Structure, source: some ByteSource) -> MediaMetadata {
     var metadata = MediaMetadata()
-    metadata.problems = structure.problems
+    metadata.problemLog = structure.problems
     let primary = structure.primaryItemID
     if !structure.items.isEmpty, !structure.items.contains(where: { $0.itemID == primary }) {
-      metadata.problems.append(
+      metadata.report(
         .init(.malformed, "The primary item \(primary) has no entry in 'iinf'."))
     }
     var size: ImageSpatialExtentsProperty?
@@ -224,14 +233,14 @@ enum HEIFMetadataReader {
       case .mirror(let mirror):
         transform.apply(mirror)
         isTransformed = true
-      case .malformed(let error): metadata.problems.append(error.assetProblem)
+      case .malformed(let error): metadata.report(error.assetProblem)
       default: break
       }
     }
     let width = size.flatMap { Int(exactly: $0.width) }.flatMap { $0 > 0 ? $0 : nil }
     let height = size.flatMap { Int(exactly: $0.height) }.flatMap { $0 > 0 ? $0 : nil }
     if width == nil || height == nil {
-      metadata.problems.append(
+      metadata.report(
         .init(
           .malformed,
           "The primary item \(primary) has no 'ispe' property with a non-zero size; its size "
@@ -266,10 +275,10 @@ enum HEIFMetadataReader {
     do {
       block = try itemBytes(item, structure: structure, source: source, limit: maximumEXIFLength)
     } catch {
-      metadata.problems.append(error)
+      metadata.report(error)
       return
     }
-    guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &metadata.problems)
+    guard let tiff = tiffBlock(inEXIFItem: block, itemID: item, problems: &metadata.problemLog)
     else { return }
     // The MakerNote is also looked up directly: libexif skips one stored as BYTE.
     EXIFBlock(tiff: tiff).read(into: &metadata, locatesMakerNote: true)
@@ -278,7 +287,7 @@ enum HEIFMetadataReader {
   /// The TIFF block inside an EXIF item's bytes: after the 4-byte big-endian offset to the
   /// TIFF header (ISO/IEC 23008-12 Annex A.2.1, `ExifDataBlock`), skipping an `Exif\0\0`
   /// identifier that some writers leave in front of it.
-  static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout [AssetProblem])
+  static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout ProblemLog)
     -> [UInt8]?
   {
     guard let offset = IntegerReader.bigEndian.uint32(block, at: 0) else {

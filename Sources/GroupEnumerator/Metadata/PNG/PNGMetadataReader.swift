@@ -21,15 +21,26 @@
 /// none came before it), or after ``maximumChunks`` chunks. Only the chunks used are
 /// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
 /// keyword (read from its first 80 bytes) names an EXIF profile; compressed text is
-/// inflated up to ``maximumInflatedLength`` bytes. Chunk CRCs are checked for the chunks
+/// inflated up to ``maximumInflatedLength`` bytes, and all the profiles of one file may
+/// take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs are checked for the chunks
 /// loaded; a mismatch is reported, and the chunk still used (ExifTool does the same).
 enum PNGMetadataReader {
-  /// The most chunks looked at (a 1 GB PNG with 8 KiB `IDAT` chunks has 131,072).
-  static let maximumChunks = 1 << 18
+  /// The most chunks looked at, `IDAT` chunks included (each costs one 8-byte header
+  /// read). The shared corpus's PNGs have at most 24 chunks; 65,536 is a 512 MiB PNG
+  /// written in libpng's 8 KiB `IDAT` chunks, and walking them costs well under a second.
+  /// Past it the walk ends with an `unsupported` problem.
+  static let maximumChunks = 1 << 16
   /// The largest chunk loaded; real EXIF chunks are a few kilobytes.
   static let maximumChunkLength = 4 << 20
   /// The most bytes a compressed text chunk may inflate to.
   static let maximumInflatedLength = 4 << 20
+  /// The most bytes of raw-profile text read from one PNG in all: the profile chunks'
+  /// stored bytes plus what the compressed ones inflate to (a failed inflate counts its
+  /// whole limit). The shared corpus's largest is 36 KB in one file; a real profile holds
+  /// one EXIF block of at most 64 KiB, hex encoded. This bounds a file's inflating to a
+  /// fraction of a second whatever number of chunks it holds; past it, one `unsupported`
+  /// problem names the first profile not read.
+  static let maximumTextBytesPerFile = 16 << 20
   /// The largest EXIF block a raw profile may declare.
   static let maximumProfileLength = 4 << 20
 
@@ -50,7 +61,7 @@ enum PNGMetadataReader {
       structure.problems.append(error)
     }
     var metadata = MediaMetadata()
-    metadata.problems = structure.problems
+    metadata.problemLog = structure.problems
     structure.exifBlock?.read(into: &metadata)
     // IHDR decides, whatever EXIF said (PixelXDimension).
     metadata.pixelWidth = structure.width

@@ -21,7 +21,14 @@ struct PNGStructure {
   /// How many chunk headers were read.
   var chunkCount = 0
   /// What was wrong, in the order found.
-  var problems: [AssetProblem] = []
+  var problems = ProblemLog()
+  /// Bytes of raw-profile text spent so far: each profile chunk's stored bytes, plus what
+  /// a compressed one inflated to (its whole limit when inflating failed). Bounded by
+  /// ``PNGMetadataReader/maximumTextBytesPerFile``.
+  private(set) var textBytesSpent = 0
+  /// Whether the text budget ran out (then no more profiles are read, and one problem
+  /// says so).
+  private var isTextBudgetSpent = false
 
   /// Walks the chunks of `source`, filling in what it finds.
   ///
@@ -40,7 +47,7 @@ struct PNGStructure {
     var sawImageData = false
     while true {
       guard chunkCount < PNGMetadataReader.maximumChunks else {
-        problems.append(
+        problems.appendTrippedBudget(
           .init(
             .unsupported,
             "The PNG has more than \(PNGMetadataReader.maximumChunks) chunks; the rest were "
@@ -177,18 +184,41 @@ struct PNGStructure {
     guard let keyword = PNGTextChunk.keyword(in: prefix) else { return }
     let keywordText = String(decoding: keyword, as: Unicode.ASCII.self)
     guard PNGMetadataReader.exifProfileKeywords.contains(keywordText.lowercased()),
-      let data = try load(header, from: source)
+      !isTextBudgetSpent
     else { return }
     let subject = "The PNG \(header.name) chunk '\(keywordText)' at offset \(header.offset)"
-    let text: [UInt8]
-    do {
-      text = try PNGTextChunk(
-        data: data, kind: header.kind, limit: PNGMetadataReader.maximumInflatedLength
-      ).text
-    } catch {
-      problems.append(.init(error.code, "\(subject): \(error.message)"))
+    let budget = PNGMetadataReader.maximumTextBytesPerFile
+    guard header.length < budget - textBytesSpent else {
+      isTextBudgetSpent = true
+      problems.appendTrippedBudget(
+        .init(
+          .unsupported,
+          "\(subject) and any raw profile after it were not read: one PNG's raw profiles may "
+            + "take \(budget >> 20) MiB in all, stored and inflated, and \(textBytesSpent) "
+            + "bytes were spent."))
       return
     }
+    guard let data = try load(header, from: source) else { return }
+    textBytesSpent += data.count
+    let limit = min(PNGMetadataReader.maximumInflatedLength, budget - textBytesSpent)
+    let text: [UInt8]
+    do {
+      text = try PNGTextChunk(data: data, kind: header.kind, limit: limit).text
+    } catch {
+      // A failed inflate may have produced up to its limit before failing.
+      if header.kind != .text { textBytesSpent += limit }
+      guard limit < PNGMetadataReader.maximumInflatedLength else {
+        problems.append(.init(error.code, "\(subject): \(error.message)"))
+        return
+      }
+      problems.appendTrippedBudget(
+        .init(
+          error.code,
+          "\(subject): \(error.message.dropLast()) (only \(limit) bytes were left of the "
+            + "file's \(budget >> 20) MiB raw-profile budget)."))
+      return
+    }
+    if header.kind != .text { textBytesSpent += text.count }
     let profile: RawProfile
     do {
       profile = try RawProfile(decoding: text, limit: PNGMetadataReader.maximumProfileLength)

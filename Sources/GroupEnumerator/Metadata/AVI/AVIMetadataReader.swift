@@ -20,7 +20,7 @@ enum AVIMetadataReader: MetadataReader {
     do {
       try read(source, into: &metadata)
     } catch {
-      metadata.problems.append(error)
+      metadata.report(error)
     }
     return metadata
   }
@@ -34,20 +34,20 @@ enum AVIMetadataReader: MetadataReader {
       Array(head[8..<12]) == Array("AVI ".utf8), Array(head[12..<16]) == Array("LIST".utf8),
       Array(head[20..<24]) == Array("hdrl".utf8), let listSize = le.uint32(head, at: 16)
     else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.malformed, "The AVI does not start with its RIFF header list (hdrl)."))
       return
     }
     let available = source.count - 20
     guard listSize >= 4, Int(listSize) <= available else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(
           .malformed,
           "The AVI header list claims \(listSize) bytes; the file holds \(max(0, available))."))
       return
     }
     guard Int(listSize) <= maximumHeaderListSize else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(
           .malformed,
           "The AVI header list is \(listSize) bytes, more than the \(maximumHeaderListSize) "
@@ -65,7 +65,7 @@ enum AVIMetadataReader: MetadataReader {
       }
     }
     if chunks > maximumChunks {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(
           .malformed,
           "The AVI header list has more than \(maximumChunks) chunks; the rest are not read."))
@@ -74,7 +74,7 @@ enum AVIMetadataReader: MetadataReader {
       let totalFrames = le.uint32(main, at: 16), let width = le.uint32(main, at: 32),
       let height = le.uint32(main, at: 36)
     else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.malformed, "The AVI has no complete main header (avih)."))
       return
     }
@@ -82,7 +82,7 @@ enum AVIMetadataReader: MetadataReader {
       metadata.pixelWidth = Int(width)
       metadata.pixelHeight = Int(height)
     } else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.invalidValue, "The AVI's frames are \(width)×\(height) pixels."))
     }
     if let stream = videoStream, let scale = le.uint32(stream, at: 20),

@@ -17,12 +17,12 @@ enum BMPMetadataReader: MetadataReader {
     do {
       header = try source.bytes(at: 0, length: headerLength)
     } catch {
-      metadata.problems.append(error)
+      metadata.report(error)
       return metadata
     }
     let le = IntegerReader.littleEndian
     guard header.starts(with: Array("BM".utf8)), let dibSize = le.uint32(header, at: 14) else {
-      metadata.problems.append(AssetProblem(.malformed, "The BMP file header is cut short."))
+      metadata.report(AssetProblem(.malformed, "The BMP file header is cut short."))
       return metadata
     }
     let width: Int
@@ -30,23 +30,23 @@ enum BMPMetadataReader: MetadataReader {
     switch dibSize {
     case 12:
       guard let w = le.uint16(header, at: 18), let h = le.uint16(header, at: 20) else {
-        metadata.problems.append(AssetProblem(.malformed, "The BMP core header is cut short."))
+        metadata.report(AssetProblem(.malformed, "The BMP core header is cut short."))
         return metadata
       }
       (width, height) = (Int(w), Int(h))
     case 16, 40...1024:
       guard let w = le.uint32(header, at: 18), let h = le.uint32(header, at: 22) else {
-        metadata.problems.append(AssetProblem(.malformed, "The BMP info header is cut short."))
+        metadata.report(AssetProblem(.malformed, "The BMP info header is cut short."))
         return metadata
       }
       (width, height) = (Int(Int32(bitPattern: w)), abs(Int(Int32(bitPattern: h))))
     default:
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.malformed, "The BMP's DIB header size \(dibSize) is not one BMP defines."))
       return metadata
     }
     guard width > 0, height > 0, width <= maximumSide, height <= maximumSide else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.invalidValue, "The BMP is \(width)×\(height) pixels."))
       return metadata
     }

@@ -12,7 +12,7 @@ enum GIFMetadataReader: MetadataReader {
     do {
       header = try source.bytes(at: 0, length: headerLength)
     } catch {
-      metadata.problems.append(error)
+      metadata.report(error)
       return metadata
     }
     guard header.count == headerLength, header.starts(with: Array("GIF8".utf8)),
@@ -21,12 +21,12 @@ enum GIFMetadataReader: MetadataReader {
       let width = IntegerReader.littleEndian.uint16(header, at: 6),
       let height = IntegerReader.littleEndian.uint16(header, at: 8)
     else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.malformed, "The GIF header is cut short or not a GIF87a/GIF89a header."))
       return metadata
     }
     guard width > 0, height > 0 else {
-      metadata.problems.append(
+      metadata.report(
         AssetProblem(.invalidValue, "The GIF's logical screen is \(width)×\(height) pixels."))
       return metadata
     }

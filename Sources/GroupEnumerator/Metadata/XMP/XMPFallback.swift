@@ -12,7 +12,7 @@ enum XMPFallback {
     let needsPlace = metadata.location == nil
     guard needsDate || needsPlace else { return }
     let read = XMPPacket.parse(packet)
-    metadata.problems += read.problems
+    for problem in read.problems { metadata.report(problem) }
     if needsDate, let best = read.bestDate {
       metadata.xmpDate = best.captureDate(source: source(of: best.property))
     }

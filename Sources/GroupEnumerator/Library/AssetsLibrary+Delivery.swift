@@ -74,14 +74,8 @@ extension AssetsLibrary {
     let walked = clock.now
     let width = options.maximumConcurrency
     let plan = try await EnumerationPlan.make(
-      groups: scan.groups, filter: filter, fileSelection: { _ in true }
-    ) { jobs throws(LibraryError) in
-      await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
-      { job in
-        // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
-      }
-    }
+      groups: scan.groups, filter: filter, fileSelection: { _ in true }, root: root,
+      width: width, cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let units = plan.units
     let toRead = units.count { $0.job != nil }
@@ -99,13 +93,7 @@ extension AssetsLibrary {
     if cancellation.isSet || Task.isCancelled || delivered < total { throw .cancelled }
     let read = clock.now
     await reporter.finish()
-    let groups = scan.groups.map { group in
-      AssetGroup(
-        kind: group.kind, path: group.path,
-        counts: plan.counts[group.key] ?? counts(of: group.files, filter: filter))
-    }
-    var folderProblems: [LibraryPath: AssetProblem] = [:]
-    for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }
+    let (groups, folderProblems) = summary(of: scan, plan: plan, filter: filter)
     // Reading and delivery overlap here, so the metadata phase includes the delivery.
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,

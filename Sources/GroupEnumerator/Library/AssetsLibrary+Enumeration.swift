@@ -77,14 +77,8 @@ extension AssetsLibrary {
     // Live Photo candidates are read first, so that the total counts each confirmed
     // pair once before the first progress call.
     let plan = try await EnumerationPlan.make(
-      groups: selected, filter: filter, fileSelection: fileSelection
-    ) { jobs throws(LibraryError) in
-      await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
-      { job in
-        // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
-      }
-    }
+      groups: selected, filter: filter, fileSelection: fileSelection, root: root, width: width,
+      cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let units = plan.units
     let jobs = units.compactMap(\.job)
@@ -114,6 +108,39 @@ extension AssetsLibrary {
     }
     await reporter.finish()
 
+    let (groups, folderProblems) = summary(of: scan, plan: plan, filter: filter)
+    let statistics = EnumerationStatistics(
+      walk: walked - start, metadata: read - walked, delivery: clock.now - read,
+      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
+    return Contents(
+      groups: groups, assets: assets, folderProblems: folderProblems, statistics: statistics)
+  }
+
+  /// Walks the library, stopping when the calling task is cancelled.
+  ///
+  /// - Throws: ``LibraryError`` for a library-level fault, or ``LibraryError/cancelled``.
+  func scanCancellable() async throws(LibraryError) -> (LibraryRoot, LibraryScan) {
+    let cancellation = CancellationFlag()
+    let result: Result<(LibraryRoot, LibraryScan), LibraryError> =
+      await withTaskCancellationHandler {
+        do throws(LibraryError) {
+          return .success(try await scan(cancellation: cancellation))
+        } catch {
+          return .failure(error)
+        }
+      } onCancel: {
+        cancellation.set()
+      }
+    let walked = try result.get()
+    if Task.isCancelled { throw .cancelled }
+    return walked
+  }
+
+  /// The groups with their counts as `plan` lists them, and the folders the walk could
+  /// not list, for the end of an enumeration.
+  func summary(of scan: LibraryScan, plan: EnumerationPlan, filter: AssetFilter)
+    -> (groups: [AssetGroup], folderProblems: [LibraryPath: AssetProblem])
+  {
     let groups = scan.groups.map { group in
       AssetGroup(
         kind: group.kind, path: group.path,
@@ -121,11 +148,7 @@ extension AssetsLibrary {
     }
     var folderProblems: [LibraryPath: AssetProblem] = [:]
     for entry in scan.folderProblems { folderProblems[entry.path] = entry.problem }
-    let statistics = EnumerationStatistics(
-      walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
-    return Contents(
-      groups: groups, assets: assets, folderProblems: folderProblems, statistics: statistics)
+    return (groups, folderProblems)
   }
 
   /// How many assets of each type pass `filter`, counting each Live Photo candidate

@@ -24,20 +24,7 @@ extension AssetsLibrary {
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
   ///   ``LibraryError/cancelled``.
   public func asset(at path: LibraryPath) async throws(LibraryError) -> Asset? {
-    let cancellation = CancellationFlag()
-    let library = self
-    let result: Result<(LibraryRoot, LibraryScan), LibraryError> =
-      await withTaskCancellationHandler {
-        do throws(LibraryError) {
-          return .success(try await library.scan(cancellation: cancellation))
-        } catch {
-          return .failure(error)
-        }
-      } onCancel: {
-        cancellation.set()
-      }
-    let (root, scan) = try result.get()
-    if Task.isCancelled { throw .cancelled }
+    let (root, scan) = try await scanCancellable()
     let holds: @Sendable (ScannedFile) -> Bool = { file in
       file.path == path || file.sidecars.contains { $0.path == path }
     }

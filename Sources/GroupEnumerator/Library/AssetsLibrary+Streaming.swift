@@ -103,20 +103,7 @@ struct AssetStream: AsyncSequence, Sendable {
       batchIndex = 0
       if Task.isCancelled { throw .cancelled }
       if walked == nil {
-        let cancellation = CancellationFlag()
-        let library = library
-        let result: Result<(LibraryRoot, LibraryScan), LibraryError> =
-          await withTaskCancellationHandler {
-            do throws(LibraryError) {
-              return .success(try await library.scan(cancellation: cancellation))
-            } catch {
-              return .failure(error)
-            }
-          } onCancel: {
-            cancellation.set()
-          }
-        let (root, scan) = try result.get()
-        walked = (root, scan)
+        walked = try await library.scanCancellable()
       }
       guard let (root, scan) = walked else { return }
       let width = library.options.maximumConcurrency

@@ -122,7 +122,7 @@ extension AssetsLibrary {
       if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(
-            of: resource.path, format: format, rootDescriptor: root.descriptor.rawValue)
+            of: resource.path, format: format, root: root)
         } else {
           metadata = MediaMetadata()
         }

@@ -31,6 +31,13 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
     #expect(metadata.dateTimeOriginal?.iso8601 == "2023-10-02T10:00:00")
   }
 
+  @Test func aSamsungHEICWithoutIrotIsTurnedByItsEXIFOrientation() throws {
+    let metadata = try read("Samsung/20240101_120000.heic", as: .heic)
+    #expect(metadata.pixelWidth == 64 && metadata.pixelHeight == 48)
+    #expect(metadata.orientation == 6)
+    #expect(metadata.displayedWidth == 48 && metadata.displayedHeight == 64)
+  }
+
   @Test func aSamsungAltitudeReferenceStoredAsAShortIsRead() throws {
     let metadata = try read("Samsung/20240101_120000.heic", as: .heic)
     let location = try #require(metadata.location)

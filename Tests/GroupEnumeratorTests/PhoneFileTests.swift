@@ -113,4 +113,15 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
         parsing: BoxContent(header: header, bytes: Array(box[header.headerLength...])))
     }
   }
+
+  @Test func anIFD1ThumbnailThatIsNotAJPEGIsNotOfferedAndIsReported() throws {
+    let metadata = try read("Thumbnails/not-a-thumbnail.jpg", as: .jpeg)
+    #expect(!metadata.hasThumbnail)
+    #expect(metadata.problems.map(\.code) == [.invalidValue])
+    #expect(metadata.problems.first?.message.contains("is not a JPEG") == true)
+    let bytes = [UInt8](
+      try Data(contentsOf: phones.appendingPathComponent("Thumbnails/not-a-thumbnail.jpg")))
+    #expect(JPEGMetadataReader.thumbnail(from: ArrayByteSource(bytes)) == nil)
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2021-01-01T01:01:01")
+  }
 }

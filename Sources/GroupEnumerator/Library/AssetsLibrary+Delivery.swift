@@ -131,7 +131,7 @@ enum OrderedReader {
       }
       group.notify(queue: .global()) { continuation.resume() }
     }
-    return shared.state.withLock { $0.nextToDeliver }
+    return shared.withState { $0.nextToDeliver }
   }
 
   /// One worker: take the next unit when there is room, read it, deliver what is ready.
@@ -157,7 +157,7 @@ enum OrderedReader {
         throttle?.completed(shared.readCount.add(1, ordering: .acquiringAndReleasing).newValue)
       }
       let item = prepare(asset)
-      shared.state.withLock { $0.ready[index] = item }
+      shared.withState { $0.ready[index] = item }
       drain(shared, cancellation: cancellation, deliver: deliver)
     }
   }
@@ -168,7 +168,7 @@ enum OrderedReader {
     _ shared: Shared<Item>, cancellation: CancellationFlag, deliver: (Item) -> Bool
   ) {
     while true {
-      let batch: [Item]? = shared.state.withLock { state in
+      let batch: [Item]? = shared.withState { state in
         guard !state.isDelivering, state.ready[state.nextToDeliver] != nil else { return nil }
         state.isDelivering = true
         var batch: [Item] = []
@@ -190,7 +190,7 @@ enum OrderedReader {
         delivered += 1
         shared.room.signal()
       }
-      shared.state.withLock { state in
+      shared.withState { state in
         state.nextToDeliver += delivered
         state.isDelivering = false
       }
@@ -207,12 +207,30 @@ enum OrderedReader {
     }
 
     let units: [EnumerationUnit]
-    let state = Mutex(State())
+    private let state = Mutex(State())
+    /// Stepped at both ends of every critical section: see ``withState(_:)``.
+    private let order = Atomic<Int>(0)
     let next = Atomic<Int>(0)
     let readCount = Atomic<Int>(0)
     /// Counts the units that may still be taken before the oldest undelivered one is
     /// delivered.
     let room: DispatchSemaphore
+
+    /// Runs `body` on the state under the lock.
+    ///
+    /// `Mutex` takes its lock through futex calls ThreadSanitizer does not see (nor the
+    /// uninstrumented atomics inside it), so to it two workers' critical sections would
+    /// look unordered and race. An acquire-release step on an atomic at the start and the
+    /// end of every section (one uncontended read-modify-write each) makes the order the
+    /// lock gives them visible to it: a section's start reads what the previous one's end
+    /// wrote.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+      state.withLock { state in
+        order.add(1, ordering: .acquiringAndReleasing)
+        defer { order.add(1, ordering: .acquiringAndReleasing) }
+        return body(&state)
+      }
+    }
 
     init(units: [EnumerationUnit], window: Int) {
       self.units = units

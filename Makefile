@@ -67,9 +67,14 @@ permission-tests: build
 	setpriv --bounding-set=-dac_override,-dac_read_search \
 	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
 
-# Compares the Demo's reading of the shared corpus with exiftool's (truth.json).
+# Compares the Demo's reading of the shared corpus with exiftool's (truth.json); exiftool
+# itself only says which IFD1 thumbnails are JPEGs (`-b -ThumbnailImage` withholds the rest).
 # JPEGs against a 99% bar (libexif), then every claimed format against 98%.
 conformance: deps
+	@dpkg-query -W -f='$${Status}' libimage-exiftool-perl 2>/dev/null | grep -q "ok installed" || { \
+	  echo "Installing: libimage-exiftool-perl"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libimage-exiftool-perl; \
+	}
 	$(SWIFT) build -c release --product Demo
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus
 	python3 Scripts/conformance.py --demo .build/release/Demo --corpus $(SHARED)/corpus --kinds all

@@ -62,6 +62,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -78,7 +79,7 @@ JPEG_EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".jfif"}
 DURATION_TOLERANCE_SECONDS = 0.05
 
 # --kinds all: truth.json FileType -> the family it is counted in (see the docstring).
-FAMILIES = ["jpeg", "heif-avif", "png", "tiff-raw", "webp", "video"]
+FAMILIES = ["jpeg", "heif-avif", "png", "tiff-raw", "webp", "gif-bmp", "video"]
 LISTED_ONLY_FAMILY = "other"
 FAMILY_OF_FILE_TYPE = {
     "JPEG": "jpeg", "MPO": "jpeg",
@@ -89,13 +90,13 @@ FAMILY_OF_FILE_TYPE = {
     "RW2": "tiff-raw", "PEF": "tiff-raw", "SRW": "tiff-raw", "RAF": "tiff-raw",
     "WEBP": "webp", "Extended WEBP": "webp",
     "MOV": "video", "MP4": "video", "M4V": "video", "3GP": "video", "3G2": "video",
-    "GIF": LISTED_ONLY_FAMILY, "BMP": LISTED_ONLY_FAMILY, "JXL": LISTED_ONLY_FAMILY,
-    "JXL Codestream": LISTED_ONLY_FAMILY,
-    # Containers listed as videos but not read (issue 3): file time and a problem.
-    "AVI": LISTED_ONLY_FAMILY, "MKV": LISTED_ONLY_FAMILY, "M2TS": LISTED_ONLY_FAMILY,
-    "WMV": LISTED_ONLY_FAMILY,
+    # Our own header readers: GIF and BMP give a size, AVI a size and a duration.
+    "GIF": "gif-bmp", "BMP": "gif-bmp", "AVI": "video",
+    "JXL": LISTED_ONLY_FAMILY, "JXL Codestream": LISTED_ONLY_FAMILY,
+    # Containers listed as videos but not read: file time and a problem.
+    "MKV": LISTED_ONLY_FAMILY, "M2TS": LISTED_ONLY_FAMILY, "WMV": LISTED_ONLY_FAMILY,
 }
-UNREAD_VIDEO_FILE_TYPES = {"AVI", "MKV", "M2TS", "WMV"}
+UNREAD_VIDEO_FILE_TYPES = {"MKV", "M2TS", "WMV"}
 HEIF_IMAGE_EXTENSIONS = {".avif", ".avifs", ".heic", ".heif", ".hif", ".hej2"}
 LIVE_PHOTO_PAIRS = [
     ("pigallery2/live_photo/IMG_7943.HEIC", "pigallery2/live_photo/IMG_7943_HEVC.MOV"),
@@ -281,11 +282,37 @@ def check_jpeg(
         ours = [asset.get("width"), asset.get("height")]
         fields["size"].check(path, ours == [width, height], ours, [width, height])
 
-    # Embedded (IFD1) thumbnail.
+    # Embedded (IFD1) thumbnail: one that is a JPEG (exiftool -b withholds the others).
     length = number(truth.get("ThumbnailLength"))
-    want_thumbnail = length is not None and length > 0
+    want_thumbnail = length is not None and length > 0 and truth.get(THUMBNAIL_IS_JPEG, True)
     fields["thumbnail"].check(path, asset.get("hasThumbnail") is want_thumbnail,
                               asset.get("hasThumbnail"), want_thumbnail)
+
+
+THUMBNAIL_IS_JPEG = "_ThumbnailIsJPEG"
+
+
+def mark_jpeg_thumbnails(corpus: str, truth: list[dict[str, Any]]) -> None:
+    """Marks each entry with a ThumbnailLength by whether its IFD1 bytes are a JPEG, as
+    `exiftool -b -ThumbnailImage` (without -m) decides: it withholds the others, and so
+    must the Demo. One exiftool run for all of them; without exiftool nothing is marked
+    (every IFD1 thumbnail is then expected)."""
+    paths = [entry["SourceFile"] for entry in truth
+             if (number(entry.get("ThumbnailLength")) or 0) > 0]
+    if not paths or shutil.which("exiftool") is None:
+        return
+    result = subprocess.run(
+        ["exiftool", "-j", "-b", "-ThumbnailImage", "-@", "-"], cwd=corpus,
+        input="\n".join(paths).encode(), capture_output=True)
+    try:
+        found = {item["SourceFile"]: item.get("ThumbnailImage") for item in json.loads(result.stdout)}
+    except (ValueError, KeyError):
+        return
+    for entry in truth:
+        if entry["SourceFile"] in found:
+            value = found[entry["SourceFile"]]
+            entry[THUMBNAIL_IS_JPEG] = (
+                isinstance(value, str) and value.startswith("base64:/9j/"))
 
 
 def print_lines(title: str, lines: list[str]) -> None:
@@ -724,6 +751,7 @@ def main(argv: list[str]) -> int:
     try:
         with open(truth_file, encoding="utf-8") as handle:
             truth = json.load(handle)
+        mark_jpeg_thumbnails(args.corpus, truth)
     except (OSError, json.JSONDecodeError) as error:
         print(f"Error: cannot read {truth_file}: {error}", file=sys.stderr)
         return 2

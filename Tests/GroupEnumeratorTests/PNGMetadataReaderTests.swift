@@ -424,10 +424,8 @@ func hugeDeclaredLengths(length: UInt32) {
   let bytes = PNGBuilder.png(
     before: [PNGBuilder.text("Raw profile type exif", PNGBuilder.rawProfile("exif", sampleTIFF()))])
   try Data(bytes).write(to: URL(fileURLWithPath: folder.absolute("legacy.png")))
-  let root = open(folder.path, O_RDONLY | O_DIRECTORY)
-  try #require(root >= 0)
-  defer { close(root) }
+  let root = try LibraryRoot(path: folder.path)
   let path = LibraryPath("legacy.png")
-  let metadata = AssetReader.readMetadata(of: path, format: .png, rootDescriptor: root)
+  let metadata = AssetReader.readMetadata(of: path, format: .png, root: root)
   expectSample(metadata)
 }

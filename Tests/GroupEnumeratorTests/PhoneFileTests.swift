@@ -76,4 +76,34 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
     #expect(metadata.dateTimeOriginal?.iso8601 == "2024-02-02T11:00:00+01:00")
     #expect(metadata.xmpDate == nil)
   }
+
+  @Test func anFFmpegMP4sPlaceInItsItemListIsRead() throws {
+    let metadata = try read("Android/VID_20230501_080000.mp4", as: .mp4)
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    let location = try #require(metadata.location)
+    #expect(abs(location.latitude - 48.8584) < 1e-9 && abs(location.longitude - 2.2945) < 1e-9)
+    #expect(location.altitude == 35)
+    #expect(metadata.duration == 1)
+  }
+
+  @Test func aThreeGPPLocationBoxIsRead() throws {
+    let metadata = try read("Android/clip.3gp", as: .threeGPP)
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    let location = try #require(metadata.location)
+    // 16.16 fixed point: within 1/65536 of a degree.
+    #expect(abs(location.latitude - 35.6895) < 2e-5 && abs(location.longitude - 139.6917) < 2e-5)
+  }
+
+  @Test(arguments: [
+    ("no name terminator", [UInt8](repeating: 0x41, count: 12)),
+    ("numbers cut short", [0, 0, 0, 0, 0x15, 0xC7, 0x00, 0x00, 0x00, 0x01, 0x02]),
+  ])
+  func aCutLocationBoxIsMalformedNotAPlace(name: String, content: [UInt8]) {
+    let box = [0, 0, 0, UInt8(8 + content.count)] + Array("loci".utf8) + content
+    #expect(throws: BoxParsingError.self, "\(name)") {
+      let header = try BoxHeader(parsing: box, at: 0, parentEnd: box.count)
+      _ = try LocationInformationBox(
+        parsing: BoxContent(header: header, bytes: Array(box[header.headerLength...])))
+    }
+  }
 }

@@ -46,7 +46,7 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
   for index in result.groups.indices {
     result.groups[index].files = result.groups[index].files.map { file in
       guard file.needsSniffing else { return file }
-      return AssetReader.sniffAndRead(file, rootDescriptor: libraryRoot.descriptor.rawValue).0
+      return AssetReader.sniffAndRead(file, root: libraryRoot).0
     }
   }
   return result

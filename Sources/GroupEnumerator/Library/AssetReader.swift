@@ -11,16 +11,16 @@ enum AssetReader {
   /// once: its first ``PrefetchedByteSource/window`` bytes decide its format and are then
   /// the reader's first bytes too.
   ///
-  /// - Parameter rootDescriptor: An open descriptor of the library root.
-  static func read(_ job: ReadJob, rootDescriptor: Int32) -> Asset {
+  /// - Parameter root: The open library root; the caller holds it while the file is read.
+  static func read(_ job: ReadJob, root: LibraryRoot) -> Asset {
     var file = job.file
     var metadata = MediaMetadata()
     if let problem = file.problem {
       metadata.report(problem)
     } else if let format = file.format {
-      metadata = readMetadata(of: file.path, format: format, rootDescriptor: rootDescriptor)
+      metadata = readMetadata(of: file.path, format: format, root: root)
     } else if file.needsSniffing {
-      (file, metadata) = sniffAndRead(file, rootDescriptor: rootDescriptor)
+      (file, metadata) = sniffAndRead(file, root: root)
     }
     let role: AssetResource.Role = file.type == .video ? .video : .photo
     var type = file.type
@@ -46,12 +46,12 @@ enum AssetReader {
   ///
   /// - Returns: The file with its format (or problem) decided, and its metadata.
   static func sniffAndRead(
-    _ file: ScannedFile, rootDescriptor: Int32
+    _ file: ScannedFile, root: LibraryRoot
   ) -> (ScannedFile, MediaMetadata) {
     var file = file
     var metadata = MediaMetadata()
     do {
-      metadata = try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: file.path) {
+      metadata = try LibraryFile.withOpened(root: root, path: file.path) {
         opened throws(AssetProblem) in
         if file.needsStatus {
           file.fileSize = Int64(opened.count)
@@ -73,9 +73,9 @@ enum AssetReader {
     if file.needsStatus {
       // Not opened (unreadable, vanished…): the size and time of what is there, if any.
       file.needsStatus = false
-      if let status = BeneathOpener.status(in: rootDescriptor, relativePath: file.path.bytes) {
-        file.fileSize = Int64(max(0, status.st_size))
-        file.modificationDate = LibraryFile.modificationDate(of: status)
+      if let status = BeneathOpener.status(in: root.descriptor, relativePath: file.path.bytes) {
+        file.fileSize = max(0, status.size)
+        file.modificationDate = status.modificationDate
       }
     }
     if let problem = file.problem { metadata.report(problem) }
@@ -124,10 +124,10 @@ enum AssetReader {
 
   /// Reads the metadata of one file whose content sniffed as `format`.
   static func readMetadata(
-    of path: LibraryPath, format: MediaFormat, rootDescriptor: Int32
+    of path: LibraryPath, format: MediaFormat, root: LibraryRoot
   ) -> MediaMetadata {
     do {
-      return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+      return try LibraryFile.withOpened(root: root, path: path) {
         file throws(AssetProblem) in readMetadata(from: PrefetchedByteSource(file), format: format)
       }
     } catch {

@@ -142,7 +142,7 @@ extension AssetsLibrary {
       } else if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(
-            of: resource.path, format: format, rootDescriptor: root.descriptor.rawValue)
+            of: resource.path, format: format, root: root)
         } else {
           metadata = MediaMetadata()
         }

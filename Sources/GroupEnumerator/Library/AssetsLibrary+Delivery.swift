@@ -88,7 +88,7 @@ extension AssetsLibrary {
       units: units, width: options.maximumConcurrency, window: AssetsLibrary.streamWindow,
       cancellation: cancellation, throttle: throttle,
       // The closure holds the root, so its descriptor stays open while any worker reads.
-      read: { job in AssetReader.read(job, rootDescriptor: root.descriptor.rawValue) },
+      read: { job in AssetReader.read(job, root: root) },
       prepare: prepare, deliver: deliver)
     if cancellation.isSet || Task.isCancelled || delivered < total { throw .cancelled }
     let read = clock.now

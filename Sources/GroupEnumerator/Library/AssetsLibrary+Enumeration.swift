@@ -91,7 +91,7 @@ extension AssetsLibrary {
       jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
     ) { job in
       // The closure holds the root, so its descriptor stays open while any worker reads.
-      AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
+      AssetReader.read(job, root: root)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let read = clock.now

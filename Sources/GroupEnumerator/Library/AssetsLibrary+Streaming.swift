@@ -235,7 +235,7 @@ struct GroupQueue: Sendable {
         jobs: jobs, width: width, cancellation: cancellation, throttle: nil
       ) { job in
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
+        AssetReader.read(job, root: root)
       }
     } onCancel: {
       cancellation.set()

@@ -65,7 +65,7 @@ extension AssetsLibrary {
     }
     let bytes: [UInt8]?
     do throws(AssetProblem) {
-      bytes = try LibraryFile.withOpened(rootDescriptor: root.descriptor, path: still.path) {
+      bytes = try LibraryFile.withOpened(root: root, path: still.path) {
         file throws(AssetProblem) -> [UInt8]? in
         let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
         // The reader that reads the format's metadata answers, unless the table says.

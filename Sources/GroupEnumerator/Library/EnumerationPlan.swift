@@ -93,7 +93,7 @@ struct EnumerationPlan: Sendable {
       await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
       { job in
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, rootDescriptor: root.descriptor.rawValue)
+        AssetReader.read(job, root: root)
       }
     }
   }

@@ -46,33 +46,6 @@ final class LibraryFile: ByteSource {
     try withOpened(directory: root.descriptor, relativePath: path.bytes, displayPath: path, body)
   }
 
-  /// ``withOpened(root:path:_:)`` for callers that hold the root's raw descriptor and keep
-  /// its ``LibraryRoot`` alive themselves (the metadata and thumbnail readers, which take
-  /// the descriptor from the engine).
-  static func withOpened<Result>(
-    rootDescriptor: Int32, path: LibraryPath,
-    _ body: (LibraryFile) throws(AssetProblem) -> Result
-  ) throws(AssetProblem) -> Result {
-    try withOpened(
-      directory: FileDescriptor(rawValue: rootDescriptor), relativePath: path.bytes,
-      displayPath: path, body)
-  }
-
-  /// ``withOpened(root:path:_:)`` for callers that hold the ``LibraryRoot`` themselves and
-  /// pass its ``LibraryRoot/descriptor``.
-  static func withOpened<Result>(
-    rootDescriptor: FileDescriptor, path: LibraryPath,
-    _ body: (LibraryFile) throws(AssetProblem) -> Result
-  ) throws(AssetProblem) -> Result {
-    try withOpened(directory: rootDescriptor, relativePath: path.bytes, displayPath: path, body)
-  }
-
-  /// The modification time a `struct stat` records (for callers of
-  /// ``BeneathOpener/status(in:relativePath:)``).
-  static func modificationDate(of status: stat) -> Date {
-    FileStatus(status).modificationDate
-  }
-
   /// Opens `relativePath` beneath the open folder `directory`, runs `body`, and closes the
   /// file on every path.
   ///
@@ -261,19 +234,6 @@ enum BeneathOpener {
     else { return nil }
     defer { descriptor.close() }
     return try? descriptor.status()
-  }
-
-  /// ``status(in:relativePath:)`` as the C library's `struct stat`, for callers that
-  /// hold the root's raw descriptor and read its fields (the metadata reader).
-  static func status(in directory: Int32, relativePath: [UInt8]) -> stat? {
-    guard
-      let descriptor = try? openFile(
-        in: FileDescriptor(rawValue: directory), relativePath: relativePath,
-        displayPath: LibraryPath(bytes: relativePath),
-        options: [.pathOnly, .noFollow, .closeOnExec])
-    else { return nil }
-    defer { descriptor.close() }
-    return try? descriptor.statusRecord()
   }
 
   /// Opens the file at `relativePath` beneath `directory` one component at a time, each

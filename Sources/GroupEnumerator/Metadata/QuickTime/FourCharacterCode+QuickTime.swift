@@ -12,4 +12,6 @@ extension FourCharacterCode {
   static let userDataLocation = FourCharacterCode(0xA9, 0x78, 0x79, 0x7A)  // ©xyz
   static let videoHandler = FourCharacterCode(0x76, 0x69, 0x64, 0x65)  // vide
   static let metadataHandler = FourCharacterCode(0x6D, 0x64, 0x74, 0x61)  // mdta
+  static let itunesMetadataHandler = FourCharacterCode(0x6D, 0x64, 0x69, 0x72)  // mdir
+  static let locationInformation = FourCharacterCode(0x6C, 0x6F, 0x63, 0x69)  // loci
 }

@@ -13,7 +13,9 @@ import Foundation
 /// - Apple keyed metadata (`moov/meta` or `moov/udta/meta` with handler `mdta`, `keys`
 ///   and `ilst`): `com.apple.quicktime.creationdate`, `…location.ISO6709` and
 ///   `…content.identifier`.
-/// - `moov/udta/©xyz`, used for the location when Apple's key is absent.
+/// - `moov/udta/©xyz`, used for the location when Apple's key is absent; then `©xyz` as an
+///   item of `udta/meta/ilst` (handler `mdir`, where ffmpeg and most re-encoders write it);
+///   then 3GPP's `udta/loci` (TS 26.244 §8.2.2).
 ///
 /// How it stays safe on hostile files (ROBUSTNESS §4.2 B1–B11): it reads one box header
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
@@ -85,6 +87,8 @@ private struct MovieWalk<Source: ByteSource> {
   var hasKeyedMetadata = false
   var keyedLocation: Location?
   var userDataLocation: Location?
+  var itemListLocation: Location?
+  var locationInformation: Location?
 
   init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
     self.reader = reader
@@ -93,7 +97,7 @@ private struct MovieWalk<Source: ByteSource> {
   }
 
   mutating func finish() -> MediaMetadata {
-    metadata.location = keyedLocation ?? userDataLocation
+    metadata.location = keyedLocation ?? userDataLocation ?? itemListLocation ?? locationInformation
     return metadata
   }
 
@@ -261,6 +265,21 @@ private struct MovieWalk<Source: ByteSource> {
         } catch {
           report(error)
         }
+      case .locationInformation where locationInformation == nil:
+        do {
+          let box = try LocationInformationBox(
+            parsing: reader.content(of: box, prefix: LocationInformationBox.maximumLength))
+          locationInformation = box.location
+          if locationInformation == nil {
+            report(
+              AssetProblem(
+                .invalidValue,
+                "The 'loci' location \(box.latitude), \(box.longitude) is out of range; "
+                  + "it was ignored."))
+          }
+        } catch {
+          report(error)
+        }
       case .metadata: readMetadata(box, depth: depth + 1)
       default: break
       }
@@ -272,7 +291,6 @@ private struct MovieWalk<Source: ByteSource> {
   /// QuickTime's `meta` is a plain container while ISO/IEC 14496-12 §8.11.1 makes it a full
   /// box; which one this is shows in where the `hdlr` child starts.
   mutating func readMetadata(_ meta: BoxHeader, depth: Int) {
-    guard !hasKeyedMetadata else { return }
     let start: [UInt8]
     do {
       start = try reader.read(at: meta.contentRange.lowerBound, length: min(12, meta.contentLength))
@@ -303,7 +321,13 @@ private struct MovieWalk<Source: ByteSource> {
       default: break
       }
     }
-    guard handler == .metadataHandler, let keysBox, let itemList else { return }
+    if handler == .itunesMetadataHandler, let itemList {
+      readNamedItems(itemList, depth: depth + 1)
+      return
+    }
+    guard !hasKeyedMetadata, handler == .metadataHandler, let keysBox, let itemList else {
+      return
+    }
     hasKeyedMetadata = true
     let keys: MetadataKeysBox
     do {
@@ -321,6 +345,48 @@ private struct MovieWalk<Source: ByteSource> {
       else { continue }
       readItem(item, key: key, depth: depth + 2)
     }
+  }
+
+  /// Reads the items of an iTunes-style `ilst` (handler `mdir`), whose items are named by
+  /// their own box type: only `©xyz`, the location, is kept.
+  mutating func readNamedItems(_ itemList: BoxHeader, depth: Int) {
+    guard itemListLocation == nil, var items = children(of: itemList, depth: depth) else {
+      return
+    }
+    while let item = next(&items) {
+      guard item.type == .userDataLocation, let text = firstText(of: item, depth: depth + 1)
+      else { continue }
+      itemListLocation = ISO6709.location(parsing: text)
+      if itemListLocation == nil {
+        report(
+          AssetProblem(
+            .invalidValue,
+            "The 'ilst' '©xyz' location '\(text)' is not an ISO 6709 point; it was ignored."))
+      }
+      return
+    }
+  }
+
+  /// The text of an item's first `data` box, or `nil` (reported) when it is not text.
+  mutating func firstText(of item: BoxHeader, depth: Int) -> String? {
+    guard var boxes = children(of: item, depth: depth) else { return nil }
+    while let box = next(&boxes) {
+      guard box.type == .data else { continue }
+      do {
+        let value = try MetadataDataBox(
+          parsing: reader.content(of: box, limit: MetadataDataBox.maximumLength + 8))
+        if let text = value.text { return text }
+        report(
+          AssetProblem(
+            .invalidValue,
+            "The item at offset \(box.offset) is not text (type \(value.typeIndicator)); "
+              + "it was ignored."))
+      } catch {
+        report(error)
+      }
+      return nil
+    }
+    return nil
   }
 
   mutating func readItem(_ item: BoxHeader, key: MetadataItemListBox.Key, depth: Int) {

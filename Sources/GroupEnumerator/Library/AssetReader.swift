@@ -169,12 +169,12 @@ enum AssetReader {
 
   /// The metadata of the video inside a motion photo's file at `path`.
   static func embeddedVideoMetadata(
-    of path: LibraryPath, range: Range<Int64>, rootDescriptor: Int32
+    of path: LibraryPath, range: Range<Int64>, root: LibraryRoot
   ) -> MediaMetadata {
     guard let start = Int(exactly: range.lowerBound), let end = Int(exactly: range.upperBound)
     else { return MediaMetadata() }
     do {
-      return try LibraryFile.withOpened(rootDescriptor: rootDescriptor, path: path) {
+      return try LibraryFile.withOpened(root: root, path: path) {
         file throws(AssetProblem) in embeddedVideoMetadata(in: file, range: start..<end)
       }
     } catch {

@@ -138,7 +138,7 @@ extension AssetsLibrary {
       var metadata = asset.metadata
       if let range = resource.byteRange {
         metadata = AssetReader.embeddedVideoMetadata(
-          of: resource.path, range: range, rootDescriptor: root.descriptor.rawValue)
+          of: resource.path, range: range, root: root)
       } else if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(

@@ -46,4 +46,16 @@ import Testing
     #expect(output.contains(written))
     #expect(google["legacy"] is [String: Any])
   }
+
+  @Test func theTableNamesAMotionPhotosFileOnce() async throws {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let status = await DemoCommand.run(
+      arguments: ["--format", "table", "--no-progress", Self.motion.path], stdout: &stdout,
+      stderr: &stderr)
+    #expect(status == 0)
+    let rows = stdout.text.split(separator: "\n").filter { $0.hasPrefix("PXL_20240202_100000000") }
+    #expect(rows.count == 1)
+    #expect(rows.allSatisfy { !$0.contains(", ") }, "\(rows)")
+  }
 }

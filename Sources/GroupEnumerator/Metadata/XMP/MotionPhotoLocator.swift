@@ -53,8 +53,9 @@ enum MotionPhotoLocator {
         return .rejected(
           AssetProblem(
             .malformed,
-            "The XMP says this is a motion photo whose video is \(what), but the file has"
-              + " \(size) bytes and its image data reaches byte \(imageEnd); no video read."))
+            "The XMP says this is a motion photo whose video is \(what), but only"
+              + " \(max(0, size - max(0, imageEnd))) of the file's \(size) bytes lie after its"
+              + " image data; no video read."))
       }
       range = found
     case .trailer:

@@ -129,6 +129,7 @@ import Testing
     let field = try #require(
       try SamsungTrailer.videoRange(in: ArrayByteSource(samsung), imageEnd: 0))
     samsungNotAnMP4[field.lowerBound + 4] = UInt8(ascii: "x")
+    let sos = try #require(JPEGStructure(parsing: ArrayByteSource(google)).imageDataStart)
     let files: [(String, [UInt8], String)] = [
       (
         "too-long.jpg", try Self.patched(google, "Item:Length=\"2269\"", "Item:Length=\"9269\""),
@@ -137,6 +138,8 @@ import Testing
       ("not-an-mp4.jpg", notAnMP4, "are not an MP4"),
       ("inside-the-image.jpg", try Self.patched(micro, ">2269<", ">5900<"), "the last 5900 bytes"),
       ("samsung-not-an-mp4.jpg", samsungNotAnMP4, "are not an MP4"),
+      // The markers, then the MP4 where the SOS was: the walk finds no image data.
+      ("no-image-data.jpg", Array(google[..<sos]) + Array(google.suffix(2269)), "not found"),
       ("no-trailer.jpg", Array(samsung[..<field.upperBound]), "no Samsung trailer"),
       (
         "too-long.heic", try Self.patched(heic, "Item:Length=\"2269\"", "Item:Length=\"4269\""),

@@ -21,7 +21,7 @@ enum JPEGMetadataReader {
     if let packet = structure.xmpPacket {
       XMPFallback.apply(packet, to: &metadata)
       MotionPhotoLocator.apply(
-        packet, in: source, imageEnd: structure.imageDataStart ?? source.count, to: &metadata)
+        packet, in: source, imageEnd: structure.imageDataStart, to: &metadata)
     }
     return metadata
   }

@@ -21,7 +21,8 @@ enum MotionPhotoLocator {
   /// Records in `metadata` the video `packet` describes (``MediaMetadata/embeddedVideoRange``),
   /// or the problem of one that does not check out.
   static func apply(
-    _ packet: [UInt8], in source: some ByteSource, imageEnd: Int, to metadata: inout MediaMetadata
+    _ packet: [UInt8], in source: some ByteSource, imageEnd: Int?,
+    to metadata: inout MediaMetadata
   ) {
     switch locate(packet: packet, in: source, imageEnd: imageEnd) {
     case .none: break
@@ -36,11 +37,19 @@ enum MotionPhotoLocator {
   ///   - packet: The still's XMP packet.
   ///   - source: The whole file.
   ///   - imageEnd: The first byte the video may occupy: the end of what the still's reader
-  ///     walked (a JPEG's first `SOS`, a HEIF's image data).
-  static func locate(packet: [UInt8], in source: some ByteSource, imageEnd: Int) -> Finding {
+  ///     walked (a JPEG's first `SOS`, a HEIF's image data); `nil` when the reader did not
+  ///     find the image data (a JPEG whose marker walk failed before `SOS`).
+  static func locate(packet: [UInt8], in source: some ByteSource, imageEnd: Int?) -> Finding {
     guard mayDescribeMotionPhoto(packet),
       let description = XMPPacket.parse(packet).motionPhoto
     else { return .none }
+    guard let imageEnd else {
+      return .rejected(
+        AssetProblem(
+          .malformed,
+          "The XMP says this is a motion photo, but the still's image data was not found, so"
+            + " no video can be told apart from it; no video read."))
+    }
     let size = source.count
     let range: Range<Int>
     let what: String

@@ -53,9 +53,9 @@ private func simpleHEIC(
     #expect(metadata.problems.isEmpty, "\(metadata.problems)")
     #expect(metadata.pixelWidth == 320)
     #expect(metadata.pixelHeight == 240)
-    // EXIF Orientation 6 is ignored without `irot`: HEIF readers display what the item says.
-    #expect(metadata.orientation == nil)
-    #expect(metadata.displayedWidth == 320)
+    // Without `irot`/`imir`, EXIF Orientation 6 turns the picture (as ImageIO does).
+    #expect(metadata.orientation == 6)
+    #expect(metadata.displayedWidth == 240)
     #expect(metadata.dateTime == "2024:01:02 03:04:05")
     #expect(metadata.dateTimeOriginal?.iso8601 == "2024-01-02T03:04:00+05:30")
     let location = try #require(metadata.location)
@@ -315,13 +315,14 @@ private func simpleHEIC(
     #expect(abs(location.longitude - 144.95) < 1e-9)
   }
 
-  /// exiftool wrote EXIF Orientation 6 into an AVIF without `irot`: it is not applied.
-  @Test func avifWithExifOrientationThatIsNotApplied() throws {
+  /// exiftool wrote EXIF Orientation 6 into an AVIF without `irot`: without transformative
+  /// properties the EXIF tag is applied, as Apple's ImageIO and photo servers do.
+  @Test func avifWithExifOrientationAndNoIrotIsTurnedByTheEXIFTag() throws {
     let metadata = read(try resource("HEIF/north-west.avif"))
     #expect(metadata.problems.isEmpty, "\(metadata.problems)")
-    #expect(metadata.displayedWidth == 40)
-    #expect(metadata.displayedHeight == 30)
-    #expect(metadata.orientation == nil)
+    #expect(metadata.displayedWidth == 30)
+    #expect(metadata.displayedHeight == 40)
+    #expect(metadata.orientation == 6)
     #expect(metadata.dateTime == "2023:07:08 09:10:11")
     #expect(metadata.dateTimeOriginal?.iso8601 == "2023-07-08T09:10:10-03:00")
     let location = try #require(metadata.location)
@@ -356,7 +357,7 @@ private func spatialExtents(_ width: UInt32, _ height: UInt32) throws -> ImageSp
     #expect(heic.pixelHeight == 48)
     #expect(heic.metadata.dateTimeOriginal?.iso8601 == "2022-03-04T05:06:07+11:00")
     let avif = try #require(assets.first { $0.path.escaped.hasSuffix("IMG_0002.AVIF") })
-    #expect(avif.pixelWidth == 40)
+    #expect(avif.pixelWidth == 30)  // displayed: stored 40×30, EXIF Orientation 6
     #expect(avif.metadata.dateTime == "2023:07:08 09:10:11")
     let bare = try #require(assets.first { $0.path.escaped.hasSuffix("IMG_0003.HEIC") })
     #expect(bare.pixelWidth == nil)

@@ -31,6 +31,13 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
     #expect(metadata.dateTimeOriginal?.iso8601 == "2023-10-02T10:00:00")
   }
 
+  @Test func aSamsungHEICWithoutIrotIsTurnedByItsEXIFOrientation() throws {
+    let metadata = try read("Samsung/20240101_120000.heic", as: .heic)
+    #expect(metadata.pixelWidth == 64 && metadata.pixelHeight == 48)
+    #expect(metadata.orientation == 6)
+    #expect(metadata.displayedWidth == 48 && metadata.displayedHeight == 64)
+  }
+
   @Test func aSamsungAltitudeReferenceStoredAsAShortIsRead() throws {
     let metadata = try read("Samsung/20240101_120000.heic", as: .heic)
     let location = try #require(metadata.location)
@@ -105,5 +112,16 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
       _ = try LocationInformationBox(
         parsing: BoxContent(header: header, bytes: Array(box[header.headerLength...])))
     }
+  }
+
+  @Test func anIFD1ThumbnailThatIsNotAJPEGIsNotOfferedAndIsReported() throws {
+    let metadata = try read("Thumbnails/not-a-thumbnail.jpg", as: .jpeg)
+    #expect(!metadata.hasThumbnail)
+    #expect(metadata.problems.map(\.code) == [.invalidValue])
+    #expect(metadata.problems.first?.message.contains("is not a JPEG") == true)
+    let bytes = [UInt8](
+      try Data(contentsOf: phones.appendingPathComponent("Thumbnails/not-a-thumbnail.jpg")))
+    #expect(JPEGMetadataReader.thumbnail(from: ArrayByteSource(bytes)) == nil)
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2021-01-01T01:01:01")
   }
 }

@@ -28,6 +28,13 @@ enum EXIFInterpreter {
       metadata.pixelHeight = height
     }
     metadata.hasThumbnail = metadata.hasThumbnail || table.hasThumbnail
+    if let length = table.nonJPEGThumbnailLength {
+      metadata.report(
+        .init(
+          .invalidValue,
+          "The IFD1 thumbnail (\(length) bytes) is not a JPEG (no FF D8 at its start); "
+            + "it is not offered as a thumbnail."))
+    }
     applyContentIdentifier(table, to: &metadata)
     if sizeFromIFD0, let width = table[.ifd0, EXIFTag.imageWidth]?.singleInteger,
       let height = table[.ifd0, EXIFTag.imageLength]?.singleInteger, width > 0, height > 0

@@ -26,8 +26,12 @@ struct EXIFTagTable: Sendable {
   var values = Values()
   /// How many entries each directory held (including tags that were not decoded).
   var entryCounts = EntryCounts()
-  /// Whether an IFD1 thumbnail was found whose bytes lie inside the EXIF block.
+  /// Whether an IFD1 thumbnail was found whose bytes lie inside the EXIF block and start
+  /// like a JPEG (`FF D8`).
   var hasThumbnail = false
+  /// The length of IFD1 "thumbnail" bytes that are not a JPEG (they do not start with the
+  /// SOI marker `FF D8`), when the block has such bytes: not offered as a thumbnail.
+  var nonJPEGThumbnailLength: Int?
 
   /// The value of `tag` in `directory`, if present.
   subscript(directory: EXIFDirectory, tag: UInt16) -> TIFFValue? {

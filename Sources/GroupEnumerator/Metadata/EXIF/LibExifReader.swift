@@ -23,10 +23,13 @@ enum LibExifReader {
   /// The bytes of the IFD1 thumbnail (a JPEG), exactly as stored.
   ///
   /// - Parameter payload: The payload starting with `Exif\0\0`.
-  /// - Returns: The thumbnail, or `nil` when the block has none.
+  /// - Returns: The thumbnail, or `nil` when the block has none, or when its bytes do not
+  ///   start like a JPEG (`FF D8`).
   static func thumbnail(payload: [UInt8]) -> [UInt8]? {
     withLoaded(payload: payload) { data in
-      guard let data, let bytes = data.pointee.data, data.pointee.size > 0 else { return nil }
+      guard let data, let bytes = data.pointee.data, data.pointee.size >= 2,
+        bytes[0] == 0xFF, bytes[1] == 0xD8
+      else { return nil }
       return Array(UnsafeBufferPointer(start: bytes, count: Int(data.pointee.size)))
     }
   }
@@ -62,7 +65,15 @@ enum LibExifReader {
       else { continue }
       table.values[key] = value(of: entry.pointee, order: order)
     }
-    table.hasThumbnail = data.pointee.data != nil && data.pointee.size > 0
+    // Only bytes that start like a JPEG are a thumbnail (`exiftool -b -ThumbnailImage`
+    // refuses the others without -m); other IFD1 bytes are reported, not offered.
+    if let bytes = data.pointee.data, data.pointee.size > 0 {
+      if data.pointee.size >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 {
+        table.hasThumbnail = true
+      } else {
+        table.nonJPEGThumbnailLength = Int(data.pointee.size)
+      }
+    }
     return table
   }
 

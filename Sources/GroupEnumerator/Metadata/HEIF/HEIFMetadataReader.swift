@@ -15,12 +15,12 @@
 /// Size and orientation rule: ``MediaMetadata/pixelWidth`` and
 /// ``MediaMetadata/pixelHeight`` are the primary item's `ispe` (the stored size, which is
 /// what exiftool reports as `ImageWidth`/`ImageHeight`), never EXIF `PixelXDimension`;
-/// ``MediaMetadata/orientation`` is what the primary item's `irot`/`imir` describe (`nil`
-/// without them), never EXIF `Orientation`: in HEIF the transformative properties are
-/// what a reader applies for display (libheif ignores the EXIF tag; iPhones write both,
-/// and they agree). So ``MediaMetadata/displayedWidth`` and
-/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped exactly when `irot` turns the
-/// image a quarter. On the shared corpus this matches exiftool's size, swapped for its
+/// ``MediaMetadata/orientation`` is what the primary item's `irot`/`imir` describe when it
+/// has them (in HEIF the transformative properties are what a reader applies for display;
+/// iPhones write both, and they agree), else EXIF `Orientation` (Samsung phones write only
+/// that, and ImageIO and photo servers apply it). So ``MediaMetadata/displayedWidth`` and
+/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped when `irot`, or without
+/// transformative properties the EXIF tag, turns the image a quarter. On the shared corpus this matches exiftool's size, swapped for its
 /// `Rotation` 90/270, on 43 of 44 files; the other one has two `irot` boxes, and
 /// exiftool's `Rotation` is the one that belongs to another item (a gain map).
 ///
@@ -251,10 +251,12 @@ enum HEIFMetadataReader {
       readEXIF(item: exifItem, structure: structure, source: source, into: &metadata)
     }
     readMotionPhoto(structure: structure, source: source, into: &metadata)
-    // The item's own properties decide, whatever EXIF said (PixelXDimension, Orientation).
+    // The item's own size decides, whatever EXIF said (PixelXDimension). Its `irot`/`imir`
+    // decide the orientation when it has any; without them, EXIF Orientation does, as
+    // Apple's ImageIO and photo servers apply it (Samsung phones write only the EXIF tag).
     metadata.pixelWidth = width
     metadata.pixelHeight = height
-    metadata.orientation = orientation
+    if isTransformed { metadata.orientation = orientation }
     return metadata
   }
 

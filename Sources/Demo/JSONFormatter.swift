@@ -166,7 +166,8 @@ enum JSONFormatter {
     }
   }
 
-  /// The `resources` array: `name`, `path` and `role` of each.
+  /// The `resources` array: `name`, `path` and `role` of each, and `byteRange` (`offset`,
+  /// `length`) of one that is only a part of its file.
   ///
   /// - Parameter primary: The escaped path and the name of the asset's own file, which
   ///   its first resource usually shares (then they are not escaped again).
@@ -183,6 +184,16 @@ enum JSONFormatter {
           json.string(isPrimary ? primary.path : resource.path.escaped)
           json.key("role")
           json.string(resource.role.rawValue)
+          if let range = resource.byteRange {
+            // Only a part of the file (a motion photo's video): where it is.
+            json.key("byteRange")
+            json.object { part in
+              part.key("offset")
+              part.integer(range.lowerBound)
+              part.key("length")
+              part.integer(range.count)
+            }
+          }
         }
       }
     }

@@ -93,13 +93,15 @@ struct TableFormatter {
   }
 
   /// The cells of one asset: name (both file names for a Live Photo:
-  /// `IMG_1.HEIC, IMG_1.MOV`), group, taken date, the date's source, pixel dimensions,
-  /// length, GPS, problems (see ``problems(_:)``).
+  /// `IMG_1.HEIC, IMG_1.MOV`; a motion photo's one file once), group, taken date, the
+  /// date's source, pixel dimensions, length, GPS, problems (see ``problems(_:)``).
   func row(_ asset: Asset) -> [String] {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
     let name =
       asset.type == .livePhoto
-      ? asset.resources.filter { $0.role != .sidecar }.map(\.name).joined(separator: ", ")
+      // A motion photo's video (a byte range of the still's file) adds no name.
+      ? asset.resources.filter { $0.role != .sidecar && $0.byteRange == nil }.map(\.name)
+        .joined(separator: ", ")
       : asset.name
     return [
       name,

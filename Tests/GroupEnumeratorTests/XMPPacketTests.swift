@@ -249,6 +249,19 @@ private func description(_ body: String, namespaces: String = "") -> String {
       motion.videoRange(fileSize: bytes.count, imageEnd: 2) == (bytes.count - 2269)..<bytes.count)
   }
 
+  @Test func aMotionPhotoOffsetWithoutADirectoryCountsFromTheEnd() throws {
+    let packet = Array(
+      #"""
+      <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF
+        xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""
+        xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" GCamera:MotionPhoto="1"
+        GCamera:MotionPhotoOffset="2745"/></rdf:RDF></x:xmpmeta>
+      """#.utf8)
+    let motion = try #require(XMPPacket.parse(packet).motionPhoto)
+    #expect(motion.placement == .fromEnd(length: 2745, bytesAfter: 0))
+    #expect(motion.videoRange(fileSize: 3000, imageEnd: 100) == 255..<3000)
+  }
+
   @Test func aSamsungMotionPhotoIsFoundThroughItsTrailer() throws {
     let path = "Motion/20240202_110010.jpg"
     let bytes = try fileBytes(path)

@@ -23,11 +23,21 @@ enum AssetReader {
       (file, metadata) = sniffAndRead(file, root: root)
     }
     let role: AssetResource.Role = file.type == .video ? .video : .photo
+    var type = file.type
+    var resources = [
+      AssetResource(path: file.path, role: role, format: file.format, fileSize: file.fileSize)
+    ]
+    if type == .photo, let range = metadata.embeddedVideoRange {
+      // A motion photo: the still and the video inside its file are one Live Photo.
+      type = .livePhoto
+      resources.append(
+        AssetResource(
+          path: file.path, role: .pairedVideo, format: .mp4, fileSize: Int64(range.count),
+          byteRange: Int64(range.lowerBound)..<Int64(range.upperBound)))
+    }
     return Asset(
-      path: file.path, group: job.group.kind, groupPath: job.group.path, type: file.type,
-      resources: [
-        AssetResource(path: file.path, role: role, format: file.format, fileSize: file.fileSize)
-      ] + file.sidecars,
+      path: file.path, group: job.group.kind, groupPath: job.group.path, type: type,
+      resources: resources + file.sidecars,
       fileModificationDate: file.modificationDate, metadata: metadata, isMedia: file.isMedia)
   }
 
@@ -129,9 +139,48 @@ enum AssetReader {
 
   /// Reads metadata from an open file whose content sniffed as `format`, with the reader
   /// ``MetadataReaderTable`` names for it.
+  ///
+  /// A motion photo's still (``MediaMetadata/embeddedVideoRange``) gets the duration of
+  /// the video inside it, and its dates where the still has none, as a Live Photo gets
+  /// its movie's (see ``LivePhotoPairing/merge(still:video:)``).
   static func readMetadata(
     from source: PrefetchedByteSource<LibraryFile>, format: MediaFormat
   ) -> MediaMetadata {
-    MetadataReaderTable.read(from: source, format: format)
+    var metadata = MetadataReaderTable.read(from: source, format: format)
+    if let range = metadata.embeddedVideoRange {
+      let video = embeddedVideoMetadata(in: source, range: range)
+      metadata.duration = video.duration
+      metadata.quickTimeCreationDate = video.quickTimeCreationDate
+      metadata.movieHeaderCreationDate = video.movieHeaderCreationDate
+      for problem in video.problems {
+        metadata.report(AssetProblem(problem.code, "The embedded video: \(problem.message)"))
+      }
+    }
+    return metadata
+  }
+
+  /// The metadata of the video inside a motion photo, read by the QuickTime reader from
+  /// its bytes alone.
+  static func embeddedVideoMetadata(in source: some ByteSource, range: Range<Int>)
+    -> MediaMetadata
+  {
+    QuickTimeMetadataReader.read(from: SliceByteSource(source, range: range))
+  }
+
+  /// The metadata of the video inside a motion photo's file at `path`.
+  static func embeddedVideoMetadata(
+    of path: LibraryPath, range: Range<Int64>, root: LibraryRoot
+  ) -> MediaMetadata {
+    guard let start = Int(exactly: range.lowerBound), let end = Int(exactly: range.upperBound)
+    else { return MediaMetadata() }
+    do {
+      return try LibraryFile.withOpened(root: root, path: path) {
+        file throws(AssetProblem) in embeddedVideoMetadata(in: file, range: start..<end)
+      }
+    } catch {
+      var metadata = MediaMetadata()
+      metadata.report(error)
+      return metadata
+    }
   }
 }

@@ -18,8 +18,13 @@ public final class AssetRepresentation: Sendable {
   public let path: LibraryPath
   /// The file name (`IMG_0001.JPG`), for display (`ALAssetRepresentation.filename`).
   public let filename: String
-  /// The file's size in bytes when the library was read (`size`).
+  /// The file's size in bytes when the library was read (`size`); for a part of a file
+  /// (``byteRange``), the part's length.
   public let size: Int64
+  /// Which bytes of the file this representation is, when it is a part of it: the video
+  /// inside a motion photo's still. ``getBytes(into:fromOffset:length:)`` then reads that
+  /// part only, its offsets counted from the part's first byte. `nil` for a whole file.
+  public let byteRange: Range<Int64>?
   /// The content format, when recognised.
   public let format: MediaFormat?
   /// Apple's uniform type identifier of the file: `public.jpeg`, `public.heic`,
@@ -44,6 +49,7 @@ public final class AssetRepresentation: Sendable {
     self.path = resource.path
     self.filename = resource.name
     self.size = resource.fileSize
+    self.byteRange = resource.byteRange
     self.format = resource.format
     self.uniformTypeIdentifier = UniformTypeIdentifier.identifier(
       format: resource.format, fileExtension: resource.path.fileExtension)
@@ -58,6 +64,9 @@ public final class AssetRepresentation: Sendable {
   ///
   /// The file is opened beneath the library root without following symbolic links, read
   /// with bounded `pread` calls, and closed before this returns.
+  ///
+  /// For a part of a file (``byteRange``), offsets count from the part's first byte and
+  /// nothing after the part is copied.
   ///
   /// - Parameters:
   ///   - buffer: Where the bytes go, from its start.
@@ -75,6 +84,13 @@ public final class AssetRepresentation: Sendable {
       throw AssetProblem(
         .invalidValue,
         "Cannot read \(length) bytes of '\(path)' at offset \(offset): neither may be negative.")
+    }
+    var length = length
+    var offset = offset
+    if let byteRange {
+      guard offset < Int64(byteRange.count) else { return 0 }
+      length = Int(min(Int64(length), Int64(byteRange.count) - offset))
+      offset += byteRange.lowerBound
     }
     guard length > 0, let start = Int(exactly: offset) else { return 0 }
     let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(length, buffer.count)])
@@ -108,7 +124,8 @@ extension AssetsLibrary {
   /// (``AssetResource/Role/sidecar``) are not representations and are left out.
   ///
   /// The paired movie's size and metadata are read from the movie when this is called
-  /// (the asset's own metadata is the still's).
+  /// (the asset's own metadata is the still's); for a motion photo, from the video's
+  /// bytes inside the still's file (``AssetResource/byteRange``).
   ///
   /// - Parameter asset: An asset of this library.
   /// - Returns: One representation per resource.
@@ -119,7 +136,10 @@ extension AssetsLibrary {
     let root = try LibraryRoot(path: rootPath)
     return asset.resources.filter { $0.role != .sidecar }.map { resource in
       var metadata = asset.metadata
-      if resource.path != asset.path {
+      if let range = resource.byteRange {
+        metadata = AssetReader.embeddedVideoMetadata(
+          of: resource.path, range: range, root: root)
+      } else if resource.path != asset.path {
         if let format = resource.format {
           metadata = AssetReader.readMetadata(
             of: resource.path, format: format, root: root)

@@ -7,8 +7,8 @@
 /// ```
 ///
 /// The members are `id`, `url`, `path`, `name`, `group` (the English name), `type`,
-/// `resources` (`name`, `path`, `role`), `width`, `height` (as displayed), `orientation`,
-/// `duration`, `creationDate` (ISO 8601), `creationDateSource`, `dateTime` (the raw TIFF
+/// `resources` (`name`, `path`, `role`, and `byteRange` for a part of a file), `width`,
+/// `height` (as displayed), `orientation`, `duration`, `creationDate` (ISO 8601), `creationDateSource`, `dateTime` (the raw TIFF
 /// DateTime), `location` (`latitude`, `longitude` rounded to
 /// ``Location/coordinateDecimalPlaces``, `altitude` to ``Location/altitudeDecimalPlaces``),
 /// `fileSize`, `hasThumbnail`, `legacy` (``legacyDictionary``, for photos and Live Photos)
@@ -61,17 +61,38 @@ extension Asset: Encodable {
   }
 }
 
-/// One element of `resources`: `name`, `path` (escaped) and `role`.
+/// One element of `resources`: `name`, `path` (escaped) and `role`, and for a part of a
+/// file (a motion photo's video) `byteRange` (`offset`, `length`), left out otherwise.
 private struct EncodedResource: Encodable {
   let name: String
   let path: String
   let role: String
+  let byteRange: EncodedByteRange?
 
   init(_ resource: AssetResource) {
     name = resource.name
     path = resource.path.escaped
     role = resource.role.rawValue
+    byteRange = resource.byteRange.map {
+      EncodedByteRange(offset: $0.lowerBound, length: Int64($0.count))
+    }
   }
+
+  enum CodingKeys: String, CodingKey { case name, path, role, byteRange }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(name, forKey: .name)
+    try container.encode(path, forKey: .path)
+    try container.encode(role, forKey: .role)
+    try container.encodeIfPresent(byteRange, forKey: .byteRange)
+  }
+}
+
+/// `byteRange` of a resource: its first byte and its length.
+private struct EncodedByteRange: Encodable {
+  let offset: Int64
+  let length: Int64
 }
 
 /// `location`: signed degrees and metres, rounded as the Demo writes them.

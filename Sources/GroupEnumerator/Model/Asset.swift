@@ -22,15 +22,23 @@ public struct AssetResource: Sendable, Hashable {
   public let role: Role
   /// The content format, when recognised.
   public let format: MediaFormat?
-  /// The file's size in bytes.
+  /// The file's size in bytes (for a part of a file, ``byteRange``'s length).
   public let fileSize: Int64
+  /// Which bytes of the file the resource is, when it is only a part of it: the video
+  /// embedded in a motion photo's still (its ``Role/pairedVideo``, which names the
+  /// still's file). `nil` for a whole file.
+  public let byteRange: Range<Int64>?
 
   /// Creates a resource.
-  public init(path: LibraryPath, role: Role, format: MediaFormat?, fileSize: Int64) {
+  public init(
+    path: LibraryPath, role: Role, format: MediaFormat?, fileSize: Int64,
+    byteRange: Range<Int64>? = nil
+  ) {
     self.path = path
     self.role = role
     self.format = format
     self.fileSize = fileSize
+    self.byteRange = byteRange
   }
 
   /// The file name, for display.

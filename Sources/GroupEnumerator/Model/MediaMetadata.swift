@@ -34,6 +34,10 @@ public struct MediaMetadata: Sendable, Hashable {
   public var duration: Double?
   /// Apple's content identifier, which ties a Live Photo's still and movie together.
   public var contentIdentifier: String?
+  /// The bytes of the video embedded in a motion photo's still (Google Motion Photo,
+  /// MicroVideo, Samsung), checked to lie after the image data and to start with `ftyp`;
+  /// `nil` for every other file.
+  var embeddedVideoRange: Range<Int>?
   /// What was wrong with the file, in the order found: at most
   /// ``ProblemLog/maximumKept``, then one that counts the rest. A value assigned here is
   /// kept as it is; readers record through ``report(_:)``, which keeps the bound.

@@ -28,6 +28,8 @@ extension FourCharacterCode {
   /// `Exif`, the item type of an EXIF metadata item (ISO/IEC 23008-12 Annex A.2.1).
   static let exifItem = FourCharacterCode(0x45, 0x78, 0x69, 0x66)
   /// `grid`, the item type of a derived image made of tiles (ISO/IEC 23008-12 §6.6.2.3).
+  /// `mime`: an item of a MIME content type (XMP is `application/rdf+xml`).
+  static let mimeItem = FourCharacterCode(0x6D, 0x69, 0x6D, 0x65)
   static let gridItem = FourCharacterCode(0x67, 0x72, 0x69, 0x64)
   /// `cdsc`, the reference from a metadata item to the item it describes
   /// (ISO/IEC 14496-12 §8.11.12).

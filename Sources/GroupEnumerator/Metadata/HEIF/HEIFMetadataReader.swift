@@ -250,6 +250,7 @@ enum HEIFMetadataReader {
     if let exifItem = exifItemID(in: structure) {
       readEXIF(item: exifItem, structure: structure, source: source, into: &metadata)
     }
+    readMotionPhoto(structure: structure, source: source, into: &metadata)
     // The item's own size decides, whatever EXIF said (PixelXDimension). Its `irot`/`imir`
     // decide the orientation when it has any; without them, EXIF Orientation does, as
     // Apple's ImageIO and photo servers apply it (Samsung phones write only the EXIF tag).
@@ -257,6 +258,51 @@ enum HEIFMetadataReader {
     metadata.pixelHeight = height
     if isTransformed { metadata.orientation = orientation }
     return metadata
+  }
+
+  /// The XMP item (`mime`, `application/rdf+xml`): the one describing (`cdsc`) the
+  /// primary item, else the first.
+  static func xmpItemID(in structure: Structure) -> UInt32? {
+    let xmpItems = structure.items.filter {
+      $0.itemType == .mimeItem && $0.contentType == "application/rdf+xml"
+    }.map(\.itemID)
+    guard !xmpItems.isEmpty else { return nil }
+    let describing = structure.references.first { reference in
+      reference.type == .contentDescribes && xmpItems.contains(reference.fromItemID)
+        && reference.toItemIDs.contains(structure.primaryItemID)
+    }
+    return describing?.fromItemID ?? xmpItems.first
+  }
+
+  /// Where the HEIF's own data ends: after the `meta` box and every item's extents in the
+  /// file; a motion photo's video lies after it.
+  static func imageEnd(of structure: Structure, fileSize: Int) -> Int {
+    var end = structure.metaHeader.end
+    for location in structure.locations?.locations ?? []
+    where location.constructionMethod == .fileOffset {
+      for extent in location.extents {
+        let (start, overflow) = location.baseOffset.addingReportingOverflow(extent.offset)
+        guard !overflow, extent.length > 0 else { return fileSize }
+        let (last, tooFar) = start.addingReportingOverflow(extent.length)
+        guard !tooFar, let last = Int(exactly: last) else { return fileSize }
+        end = max(end, last)
+      }
+    }
+    return end
+  }
+
+  /// Whether the XMP item says the file is a motion photo, and where its video is.
+  private static func readMotionPhoto(
+    structure: Structure, source: some ByteSource, into metadata: inout MediaMetadata
+  ) {
+    // An XMP item that cannot be read is not reported: nothing else is read from it yet.
+    guard let item = xmpItemID(in: structure),
+      let packet = try? itemBytes(
+        item, structure: structure, source: source, limit: XMPPacket.maximumSize)
+    else { return }
+    MotionPhotoLocator.apply(
+      packet, in: source, imageEnd: imageEnd(of: structure, fileSize: source.count),
+      to: &metadata)
   }
 
   /// The EXIF item to read: the one describing (`cdsc`) the primary item, else the first.

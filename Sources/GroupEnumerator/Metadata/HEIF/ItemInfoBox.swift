@@ -64,6 +64,9 @@ struct ItemInfoEntry: Hashable, Sendable {
   let protectionIndex: UInt16
   /// Whether the `(flags & 1)` "hidden" bit is set.
   let isHidden: Bool
+  /// A `mime` item's `content_type` (`application/rdf+xml` for XMP); `nil` for other
+  /// items, or when it is not a NUL-terminated string after the item's name.
+  private(set) var contentType: String?
 
   /// Parses an `infe` box's content.
   ///
@@ -82,12 +85,22 @@ struct ItemInfoEntry: Hashable, Sendable {
       itemID = UInt32(try content.uint16(at: 4))
       protectionIndex = try content.uint16(at: 6)
       itemType = try content.fourCharacterCode(at: 8)
+      if itemType == .mimeItem { contentType = Self.contentType(in: content.bytes, from: 12) }
     case 3:
       itemID = try content.uint32(at: 4)
       protectionIndex = try content.uint16(at: 8)
       itemType = try content.fourCharacterCode(at: 10)
+      if itemType == .mimeItem { contentType = Self.contentType(in: content.bytes, from: 14) }
     default:
       throw content.invalid("version", "\(version) is not 0, 1, 2 or 3")
     }
+  }
+
+  /// The second of the NUL-terminated strings at `start` (`item_name`, `content_type`).
+  private static func contentType(in bytes: [UInt8], from start: Int) -> String? {
+    guard start < bytes.count, let nameEnd = bytes[start...].firstIndex(of: 0),
+      let typeEnd = bytes[(nameEnd + 1)...].firstIndex(of: 0)
+    else { return nil }
+    return String(validating: bytes[(nameEnd + 1)..<typeEnd], as: UTF8.self)
   }
 }

@@ -18,7 +18,11 @@ enum JPEGMetadataReader {
     metadata.pixelWidth = structure.frameWidth
     metadata.pixelHeight = structure.frameHeight
     structure.exifBlock?.read(into: &metadata)
-    if let packet = structure.xmpPacket { XMPFallback.apply(packet, to: &metadata) }
+    if let packet = structure.xmpPacket {
+      XMPFallback.apply(packet, to: &metadata)
+      MotionPhotoLocator.apply(
+        packet, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+    }
     return metadata
   }
 

@@ -14,6 +14,9 @@ struct JPEGStructure {
   var frameWidth: Int?
   /// The frame height from the first `SOFn` segment; `nil` when it is 0 (defined by `DNL`).
   var frameHeight: Int?
+  /// Where the first `SOS` marker is: the marker walk's end, before which no image data
+  /// lies; `nil` when the walk stopped before it.
+  var imageDataStart: Int?
   /// What was wrong with the marker structure, in the order found.
   var problems: [AssetProblem] = []
 
@@ -67,6 +70,7 @@ struct JPEGStructure {
         position += 1
         continue
       case 0xDA:  // SOS: the image data starts; nothing after it is metadata.
+        imageDataStart = position
         return
       case 0xD9:
         problems.append(

@@ -6,6 +6,8 @@
 ///   of the file's parts in order, the primary image first; every later part (the video,
 ///   sometimes more) sits at the end of the file, and its `Item:Length` (plus
 ///   `Item:Padding`) says how many bytes it takes.
+/// - A Motion Photo without a directory but with `GCamera:MotionPhotoOffset`, which
+///   some phones write: the video is that many bytes from the end, as for MicroVideo.
 /// - The older Google MicroVideo (`GCamera:MicroVideo = 1`): `GCamera:MicroVideoOffset`
 ///   is the number of bytes from the video's first byte to the end of the file.
 /// - Samsung (`GCamera:MotionPhoto = 1` without a directory): the video sits in a
@@ -53,6 +55,10 @@ struct MotionPhotoDescription: Sendable, Equatable {
         }
         mimeType = items[videoIndex]["Mime"]
         placement = .fromEnd(length: length, bytesAfter: after)
+      } else if let offset = count(camera("MotionPhotoOffset")), offset > 0 {
+        // No directory but the offset some phones write, counted like MicroVideoOffset.
+        mimeType = "video/mp4"
+        placement = .fromEnd(length: offset, bytesAfter: 0)
       } else {
         placement = .trailer
       }

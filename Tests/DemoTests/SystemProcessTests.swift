@@ -323,7 +323,7 @@ struct SystemProcessTests {
     let drawn = terminal.waitFor(Array("Loading photos (".utf8), limit: .seconds(60))
     #expect(drawn, "no progress bar within a minute")
     #expect(process.isRunning)
-    process.interrupt()
+    interruptUntilExit(process)
     DispatchQueue.global().async(group: readers) {
       let data = output.fileHandleForReading.readDataToEndOfFile()
       stdout.withLock { $0 = data }
@@ -375,7 +375,7 @@ struct SystemProcessTests {
       usleep(2_000)
     }
     #expect(process.isRunning)
-    process.interrupt()
+    interruptUntilExit(process)
     collect(output, into: 0)
     process.waitUntilExit()
     readers.wait()
@@ -620,4 +620,18 @@ func csvFields(_ record: Substring) -> [String] {
   }
   fields.append(field)
   return fields
+}
+
+/// Sends SIGINT, then again every 200 ms while the process runs (at most 50 times).
+///
+/// The Demo listens for SIGINT through a dispatch signal source, which libdispatch
+/// registers asynchronously after the Demo starts: a Ctrl-C in the first moments, before
+/// that (a loaded or sanitized run can open its library before then), is ignored. A
+/// second signal is handled like a user's second Ctrl-C: exit at once, with 130 too.
+func interruptUntilExit(_ process: Process) {
+  for _ in 0..<50 where process.isRunning {
+    process.interrupt()
+    let deadline = ContinuousClock.now + .milliseconds(200)
+    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+  }
 }

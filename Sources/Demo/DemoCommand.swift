@@ -43,8 +43,10 @@ import Synchronization
     }
     let interrupt = Interrupt(task: task, progressBar: progressBar, terminal: terminal)
     let (status, outputFailure) = await task.value
-    interrupt.cancel()
+    // The signals stay handled until the process ends: a Ctrl-C after the run (while the
+    // process exits) must neither kill it by the signal nor change a status already due.
     if let signal = interrupt.signal { exit(128 + signal) }
+    interrupt.cancel()
     let (exitStatus, message) = DemoCommand.exitStatus(status, outputFailure: outputFailure)
     if let message {
       var standardError = FileDescriptorStream.standardError()
@@ -121,10 +123,11 @@ final class SharedTerminal: Sendable {
     }
   }
 
-  /// Stops listening and restores the default actions.
+  /// Stops listening. The signals stay ignored (the process is about to exit): restoring
+  /// their default actions would let a late one kill it instead of letting it exit with the
+  /// status it has.
   func cancel() {
     for source in sources { source.cancel() }
-    for number in Interrupt.signals { Glibc.signal(number, SIG_DFL) }
   }
 }
 

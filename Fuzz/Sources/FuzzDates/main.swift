@@ -23,11 +23,19 @@ public func fuzzDates(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   switch EXIFDateText.parseDate(dateField) {
   case .blank, .invalid:
     break
-  case .date(let year, let month, let day, let hour, let minute, let second, let text, let zone):
+  case .date(
+    let year, let month, let day, let hour, let minute, let second, let ownSubsecond, let text,
+    let zone):
     guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day),
       (0...99).contains(hour), (0...99).contains(minute), (0...99).contains(second),
       text.utf8.count >= 19
     else { abort() }
+    // A fraction written inside the field is digits only, never empty.
+    if let ownSubsecond,
+      ownSubsecond.isEmpty || !ownSubsecond.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+    {
+      abort()
+    }
     var ownZone = zone ?? .unknown
     if case .some(.some(let seconds)) = offset, zone == nil { ownZone = .offset(seconds: seconds) }
     let subsecondText: String?? = subsecond

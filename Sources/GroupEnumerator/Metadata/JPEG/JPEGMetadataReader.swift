@@ -19,9 +19,11 @@ enum JPEGMetadataReader {
     metadata.pixelHeight = structure.frameHeight
     structure.exifBlock?.read(into: &metadata)
     if let packet = structure.xmpPacket {
-      XMPFallback.apply(packet, to: &metadata)
+      // Parsed at most once: by the fallback when EXIF left a gap, else by the locator
+      // when the packet may describe a motion photo.
+      let parsed = XMPFallback.apply(packet, to: &metadata)
       MotionPhotoLocator.apply(
-        packet, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+        packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
     }
     return metadata
   }

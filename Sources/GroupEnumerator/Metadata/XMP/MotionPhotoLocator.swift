@@ -21,10 +21,10 @@ enum MotionPhotoLocator {
   /// Records in `metadata` the video `packet` describes (``MediaMetadata/embeddedVideoRange``),
   /// or the problem of one that does not check out.
   static func apply(
-    _ packet: [UInt8], in source: some ByteSource, imageEnd: Int?,
+    _ packet: [UInt8], parsed: XMPPacket? = nil, in source: some ByteSource, imageEnd: Int?,
     to metadata: inout MediaMetadata
   ) {
-    switch locate(packet: packet, in: source, imageEnd: imageEnd) {
+    switch locate(packet: packet, parsed: parsed, in: source, imageEnd: imageEnd) {
     case .none: break
     case .video(let range): metadata.embeddedVideoRange = range
     case .rejected(let problem): metadata.report(problem)
@@ -35,13 +35,17 @@ enum MotionPhotoLocator {
   ///
   /// - Parameters:
   ///   - packet: The still's XMP packet.
+  ///   - parsed: The packet already parsed, if the caller has it (it is parsed here
+  ///     otherwise, and only when it may describe a motion photo).
   ///   - source: The whole file.
   ///   - imageEnd: The first byte the video may occupy: the end of what the still's reader
   ///     walked (a JPEG's first `SOS`, a HEIF's image data); `nil` when the reader did not
   ///     find the image data (a JPEG whose marker walk failed before `SOS`).
-  static func locate(packet: [UInt8], in source: some ByteSource, imageEnd: Int?) -> Finding {
+  static func locate(
+    packet: [UInt8], parsed: XMPPacket? = nil, in source: some ByteSource, imageEnd: Int?
+  ) -> Finding {
     guard mayDescribeMotionPhoto(packet),
-      let description = XMPPacket.parse(packet).motionPhoto
+      let description = (parsed ?? XMPPacket.parse(packet)).motionPhoto
     else { return .none }
     guard let imageEnd else {
       return .rejected(

@@ -31,7 +31,7 @@ enum SamsungTrailer {
     guard size >= 8 + 12, imageEnd >= 0 else { return nil }
     let tail = try source.bytes(at: size - 8, length: 8)
     guard tail.count == 8, Array(tail[4..<8]) == Array("SEFT".utf8) else { return nil }
-    let directoryLength = Int(littleEndian32(tail, at: 0))
+    let directoryLength = Int(le32(tail, at: 0))
     let directoryStart = size - 8 - directoryLength
     guard directoryLength >= 12, directoryLength <= 12 + 12 * maximumEntries,
       directoryStart >= imageEnd
@@ -39,21 +39,21 @@ enum SamsungTrailer {
     let directory = try source.bytes(at: directoryStart, length: directoryLength)
     guard directory.count == directoryLength, Array(directory[0..<4]) == Array("SEFH".utf8)
     else { return nil }
-    let entries = Int(littleEndian32(directory, at: 8))
+    let entries = Int(le32(directory, at: 8))
     guard entries <= maximumEntries, 12 + 12 * entries <= directoryLength else { return nil }
     for index in 0..<entries {
       let entry = 12 + 12 * index
-      let type = UInt16(directory[entry + 2]) | UInt16(directory[entry + 3]) << 8
+      let type = le.uint16(directory, at: entry + 2)
       guard type == motionPhotoFieldType else { continue }
-      let distance = Int(littleEndian32(directory, at: entry + 4))
-      let length = Int(littleEndian32(directory, at: entry + 8))
+      let distance = Int(le32(directory, at: entry + 4))
+      let length = Int(le32(directory, at: entry + 8))
       let fieldStart = directoryStart - distance
       guard distance > 0, length >= 8, length <= distance, fieldStart >= imageEnd else {
         return nil
       }
       let header = try source.bytes(at: fieldStart, length: 8 + motionPhotoFieldName.count)
       guard header.count >= 8 else { return nil }
-      let nameLength = Int(littleEndian32(header, at: 4))
+      let nameLength = Int(le32(header, at: 4))
       guard nameLength == motionPhotoFieldName.count, header.count == 8 + nameLength,
         Array(header[8...]) == motionPhotoFieldName, 8 + nameLength < length
       else { return nil }
@@ -62,9 +62,12 @@ enum SamsungTrailer {
     return nil
   }
 
-  /// The little-endian `UInt32` at `offset` of `bytes` (the caller checked the bounds).
-  private static func littleEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
-    UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
-      | UInt32(bytes[offset + 3]) << 24
+  private static let le = IntegerReader.littleEndian
+
+  /// The little-endian `UInt32` at `offset` of `bytes` (the caller checked the bounds; 0
+  /// past them).
+  private static func le32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    le.uint32(bytes, at: offset) ?? 0
   }
+
 }

@@ -207,9 +207,7 @@ enum OrderedReader {
     }
 
     let units: [EnumerationUnit]
-    private let state = Mutex(State())
-    /// Stepped at both ends of every critical section: see ``withState(_:)``.
-    private let order = Atomic<Int>(0)
+    private let state = SanitizerVisibleMutex(State())
     let next = Atomic<Int>(0)
     let readCount = Atomic<Int>(0)
     /// Counts the units that may still be taken before the oldest undelivered one is
@@ -217,19 +215,8 @@ enum OrderedReader {
     let room: DispatchSemaphore
 
     /// Runs `body` on the state under the lock.
-    ///
-    /// `Mutex` takes its lock through futex calls ThreadSanitizer does not see (nor the
-    /// uninstrumented atomics inside it), so to it two workers' critical sections would
-    /// look unordered and race. An acquire-release step on an atomic at the start and the
-    /// end of every section (one uncontended read-modify-write each) makes the order the
-    /// lock gives them visible to it: a section's start reads what the previous one's end
-    /// wrote.
     func withState<Result>(_ body: (inout State) -> Result) -> Result {
-      state.withLock { state in
-        order.add(1, ordering: .acquiringAndReleasing)
-        defer { order.add(1, ordering: .acquiringAndReleasing) }
-        return body(&state)
-      }
+      state.withLock { body(&$0) }
     }
 
     init(units: [EnumerationUnit], window: Int) {

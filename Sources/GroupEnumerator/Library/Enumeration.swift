@@ -137,16 +137,16 @@ enum ParallelReader {
   /// The state the workers share; every stored property is itself thread-safe.
   private final class Shared<Output: Sendable>: Sendable {
     let jobs: [ReadJob]
-    let results: Mutex<[Output?]>
+    let results: SanitizerVisibleMutex<[Output?]>
     let next = Atomic<Int>(0)
     let completed = Atomic<Int>(0)
     /// The reading closure until every worker is done; then `nil`.
-    let read: Mutex<(@Sendable (ReadJob) -> Output)?>
+    let read: SanitizerVisibleMutex<(@Sendable (ReadJob) -> Output)?>
 
     init(jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output) {
       self.jobs = jobs
-      self.results = Mutex(Array(repeating: nil, count: jobs.count))
-      self.read = Mutex(read)
+      self.results = SanitizerVisibleMutex(Array(repeating: nil, count: jobs.count))
+      self.read = SanitizerVisibleMutex(read)
     }
   }
 }

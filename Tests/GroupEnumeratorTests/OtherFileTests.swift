@@ -112,6 +112,27 @@ import Testing
     #expect(handed == ["IMG_1.JPG", "SDIM0001.X3F"])
   }
 
+  @Test @MainActor func theALAssetsGroupStyleEnumerationLeavesOtherFilesOut() async throws {
+    let folder = try OtherFileTests.mixedLibrary()
+    let walk = GroupWalk()
+    await AssetsLibrary(root: folder.root).enumerateGroups(
+      types: [.all, .library],
+      using: { group, _ in
+        if let group { walk.groups.append(group) } else { walk.closingCalls += 1 }
+      },
+      failure: { walk.failures.append($0) }
+    ).wait()
+    #expect(walk.closingCalls == 1)
+    let groups = walk.groups
+    #expect(groups.map(\.name) == ["Mixed", "All Photos"])
+    #expect(groups.map(\.numberOfAssets) == [3, 3])
+    var names: [String] = []
+    groups.first?.enumerateAssets { asset, _, _ in
+      if let asset { names.append(asset.name) }
+    }
+    #expect(names == ["A001_C001.R3D", "IMG_1.JPG", "SDIM0001.X3F"])
+  }
+
   @Test @MainActor func streamingDeliversAssetsAndTheSummaryHoldsTheOtherFiles() async throws {
     let folder = try OtherFileTests.mixedLibrary()
     let library = AssetsLibrary(root: folder.root)

@@ -1,4 +1,5 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
 @testable import Demo
@@ -76,6 +77,19 @@ struct OtherFileListingTests {
       japanese.stdout.hasSuffix("その他のファイル 4 件は表示していません(--include-other)\n"))
     let chinese = await run(["--lang", "zh-Hans", library.path])
     #expect(chinese.stdout.hasSuffix("另有 4 个其他文件未列出(--include-other)\n"))
+  }
+
+  @Test func theCountLineSaysFileForOne() {
+    let english = Strings(language: .english)
+    #expect(english.otherFiles(1, listed: false) == "1 other file not listed (--include-other)")
+    #expect(english.otherFiles(1, listed: true) == "1 other file listed (not photos or videos)")
+    #expect(english.otherFiles(2, listed: true) == "2 other files listed (not photos or videos)")
+  }
+
+  @Test func theBundledLibraryCountsItsOneOtherFile() async throws {
+    let outcome = await run(["--no-progress"])
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout.hasSuffix("\n1 other file not listed (--include-other)\n"))
   }
 
   @Test func aLibraryWithoutOtherFilesHasNoSuchLine() async throws {

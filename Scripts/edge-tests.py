@@ -5,7 +5,8 @@
               in every format (table, json, csv, ndjson)
   interrupt   SIGINT (SIGTERM, SIGHUP) while the listing is being written: nothing more
               reaches stdout 0.5 s after the signal, exit 130 (143, 129)
-  escapes     for the escape-code library, CSV, table and groups (table, csv) and stderr
+  escapes     for the escape-code library, CSV, table, ndjson (with --include-other, so
+              its other files too) and groups (table, csv) and stderr
               hold no control character: no code point below U+0020 but tab and newline
               (and CR only in a CSV's CRLF), no DEL, no C1 (U+0080-U+009F, e.g. U+009B);
               every CSV text field that starts with = + - @ tab or CR carries a leading '
@@ -114,8 +115,9 @@ def controls(text: str, allow_crlf: bool) -> list[str]:
 def escapes(demo: str, root: str) -> None:
     library = os.path.join(root, "escape-codes")
     runs = {
-        "csv": [demo, "--format", "csv", library],
-        "table": [demo, "--format", "table", library],
+        "csv": [demo, "--format", "csv", "--include-other", library],
+        "table": [demo, "--format", "table", "--include-other", library],
+        "ndjson": [demo, "--format", "ndjson", "--include-other", library],
         "groups table": [demo, "groups", library],
         "groups csv": [demo, "groups", "--format", "csv", library],
         "missing library": [demo, "--format", "csv", os.path.join(library, "\x1b[2J\x07nope")],

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks issue 4's "every regular file listed exactly once and each broken one carrying a
-problem" on folders: runs `Demo --format json FOLDER` (with G_DEBUG=fatal-criticals), and
-compares its assets with the files on disk and with exiftool's reading of them.
+problem" on folders: runs `Demo --format json --include-other FOLDER` (with
+G_DEBUG=fatal-criticals), and compares its assets and other files (type `other`: not photos
+or videos, listed with a reason) with the files on disk and with exiftool's reading of them.
 
 The files that must be listed are DESIGN §1's: every regular file under FOLDER, except
 hidden ones (leading dot, or inside a hidden folder), those inside NAS folders (@eaDir,
@@ -10,8 +11,13 @@ sockets and devices are not regular files.
 
 It fails (exit 1) when
 - the Demo does not exit 0, or writes anything to stderr;
-- a file that must be listed is not among any asset's `resources` (by path), or is there
-  more than once; or an asset names a path that is not such a file;
+- a file that must be listed is not among any asset's `resources` (by path) nor an other
+  file's `path`, or is there more than once; or an entry names a path that is not such a
+  file;
+- an other file has no `reason`.
+Other files exiftool calls a photo or video type (READ_FILE_TYPES) are counted by that
+type for a person to judge: exiftool names `.exv` metadata files by the TIFF tags inside
+them (DNG), which DESIGN §1 says are not media.
 - a broken file is listed as an asset (its first resource) without a problem. Broken
   means: empty; exiftool reports an `Error` for it (unknown file type, file format
   error…); or exiftool's FileType is not a photo or video format the Demo reads
@@ -120,9 +126,12 @@ def why_broken(size, reading):
 
 def check(demo, root):
     env = dict(os.environ, G_DEBUG="fatal-criticals", SWIFT_BACKTRACE="enable=no")
-    run = subprocess.run([demo, "--format", "json", root], capture_output=True, env=env)
+    run = subprocess.run(
+        [demo, "--format", "json", "--include-other", root], capture_output=True, env=env)
     ok = run.returncode == 0 and not run.stderr
-    assets = json.loads(run.stdout) if run.returncode == 0 else []
+    entries = json.loads(run.stdout) if run.returncode == 0 else []
+    assets = [e for e in entries if e["type"] != "other"]
+    others = [e for e in entries if e["type"] == "other"]
     files = files_to_list(root)
     reading = exiftool_reading(root)
 
@@ -135,6 +144,11 @@ def check(demo, root):
             listed[path] += 1
             role[path] = resource["role"]
             owner[path] = asset
+    for other in others:
+        path = unescape(other["path"])
+        listed[path] += 1
+        role[path] = "other"
+    reasonless = sorted(unescape(o["path"]) for o in others if not o.get("reason"))
     missing = sorted(f for f in files if listed[f] == 0)
     twice = sorted(f for f in files if listed[f] > 1)
     strangers = sorted(p for p in listed if p not in files)
@@ -145,7 +159,10 @@ def check(demo, root):
         reason = why_broken(size, reading.get(path))
         if reason:
             broken[path] = reason
-    broken_assets = [f for f in broken if listed[f] and role.get(f) != "sidecar"]
+    broken_assets = [f for f in broken if listed[f] and role.get(f) not in ("sidecar", "other")]
+    broken_others = [f for f in broken if role.get(f) == "other"]
+    media_as_other = collections.Counter(
+        reading[f][0] for f in files if role.get(f) == "other" and f not in broken)
     broken_silent = sorted(f for f in broken_assets if not owner[f]["problems"])
     broken_sidecars = [f for f in broken if role.get(f) == "sidecar"]
     with_problem = sum(1 for a in assets if a["problems"])
@@ -157,16 +174,23 @@ def check(demo, root):
     print(f"  regular files to list {len(files)}: listed once "
           f"{sum(1 for f in files if listed[f] == 1)}, missing {len(missing)}, "
           f"more than once {len(twice)}; listed but not such a file {len(strangers)}")
+    print(f"  other files (not assets) {len(others)}: "
+          + ", ".join(f"{r} {n}" for r, n in sorted(
+              collections.Counter(o["reason"] for o in others).items())))
+    print("  other files exiftool calls a photo or video type: "
+          + (", ".join(f"{t} {n}" for t, n in sorted(media_as_other.items())) or "none"))
     print(f"  assets {len(assets)} ({with_problem} with a problem); sidecars attached "
           f"{len(sidecars)}; Live Photos {sum(1 for a in assets if a['type'] == 'livePhoto')}")
     print(f"  broken (empty, exiftool error, or not a format we read) {len(broken)}: listed as "
           f"assets {len(broken_assets)}, of which without a problem {len(broken_silent)}; "
+          f"other files {len(broken_others)}; "
           f"attached as sidecars (not read, exempt) {len(broken_sidecars)}")
     print("  assets with an unsupported problem, by extension: "
           + ", ".join(f"{e} {n}" for e, n in sorted(unsupported.items())))
     for title, paths in (("not listed", missing), ("listed more than once", twice),
                          ("listed but not a regular file to list", strangers),
-                         ("broken but without a problem", broken_silent)):
+                         ("broken but without a problem", broken_silent),
+                         ("an other file without a reason", reasonless)):
         for path in paths:
             detail = f" ({broken[path]})" if path in broken else ""
             print(f"  ! {title}: {os.fsdecode(path)}{detail}")

@@ -9,8 +9,9 @@ files, so they cost directory entries, not data blocks (ext4 allows 65,000 links
   escape-codes/   file and album names with terminal escape sequences (screen clear, OSC 52
                   clipboard write, window title, BEL, C1 CSI U+009B), bidi and zero-width
                   characters, and spreadsheet formulas (`=1+1`, `=HYPERLINK(...)`, `+`, `-`,
-                  `@`); plus a movie whose `©xyz` location text (a string from inside the
-                  file, quoted in a problem) holds escape codes
+                  `@`), each a `.JPG` and a `.txt` (an other file); plus a movie whose
+                  `©xyz` location text (a string from inside the file, quoted in a problem)
+                  holds escape codes
   xff-parent/\\xff/library/   a library below a folder whose name is the byte 0xFF (not UTF-8)
   deep/           a photo at the top and a chain of 300 nested folders, so that the walk
                   stops at its depth limit (256) and reports the folder it did not read
@@ -98,9 +99,12 @@ def make_escape_codes(folder: str) -> None:
         directory = os.path.join(os.fsencode(folder), parent)
         os.makedirs(directory, exist_ok=True)
         for name in ESCAPE_NAMES:
-            path = os.path.join(directory, name)
-            if not os.path.exists(path):
-                open(path, "wb").close()
+            # The photo, and a text file of the same name: an other file, which
+            # `--include-other` lists with its name in the path and in its reason.
+            for variant in [name, name[:-len(b".JPG")] + b".txt"]:
+                path = os.path.join(directory, variant)
+                if not os.path.exists(path):
+                    open(path, "wb").close()
     movie = os.path.join(os.fsencode(folder), b"escape-in-file.MOV")
     with open(movie, "wb") as handle:
         handle.write(movie_with_location_text(b"\x1b]52;c;cHduZWQ=\x07\x1b[2J\xc2\x9b1m=1+1"))

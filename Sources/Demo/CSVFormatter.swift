@@ -54,6 +54,24 @@ enum CSVFormatter {
     ]
   }
 
+  /// The fields of a file that is not an asset, in ``assetColumns`` order: `path`,
+  /// `name`, `type` (`other`), `fileSize`, and `problems` holding its reason
+  /// (`["notMedia: …"]`); every other field is empty.
+  static func fields(for file: OtherFile) -> [String] {
+    var fields = [String](repeating: "", count: assetColumns.count)
+    func set(_ column: String, _ value: String) {
+      if let index = assetColumns.firstIndex(of: column) { fields[index] = value }
+    }
+    set("path", OutputHygiene.csvText(file.path.escaped))
+    set("name", OutputHygiene.csvText(file.name))
+    set("type", "other")
+    set("fileSize", String(file.fileSize))
+    var problems = JSONWriter(compact: true)
+    problems.array { array in array.string(file.description) }
+    set("problems", OutputHygiene.csvText(problems.text))
+    return fields
+  }
+
   /// The header and one record per group.
   static func format(groups: [AssetGroup]) -> String {
     var text = record(groupColumns)

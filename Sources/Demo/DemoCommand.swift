@@ -283,8 +283,9 @@ final class SharedTerminal: Sendable {
   }
 
   /// Streams the listing: each asset is formatted on the worker that read it and written
-  /// in order as soon as it and all before it are read; folder problems follow as
-  /// `warning:` lines on standard error (and in the table and ndjson).
+  /// in order as soon as it and all before it are read; with `--include-other` the files
+  /// that are not assets follow, by path (the table counts them either way); folder
+  /// problems follow as `warning:` lines on standard error (and in the table and ndjson).
   private static func stream<Stream: ByteOutputStream, Writer: ListingWriter>(
     _ writer: Writer, _ options: DemoOptions, _ library: AssetsLibrary,
     stdout: inout Stream, stderr: inout some TextOutputStream, progressBar: ProgressBar?
@@ -321,7 +322,10 @@ final class SharedTerminal: Sendable {
       (path: $0.key, problem: $0.value)
     }
     stdout = shared.withLock { pipeline in
-      pipeline.finish(ListingEnd(folderProblems: folderProblems))
+      pipeline.finish(
+        ListingEnd(
+          folderProblems: folderProblems, otherFiles: summary.otherFiles,
+          listsOtherFiles: options.includesOtherFiles))
       return pipeline.stream
     }
     for (path, problem) in folderProblems {
@@ -405,9 +409,12 @@ final class SharedTerminal: Sendable {
       return nil
     }
     guard let asset = try await library.asset(for: url) else {
-      let message =
+      var message =
         path.map { strings.noAssetAtPath($0.escaped, library: display) }
         ?? strings.assetNotFound(url.absoluteString, library: display)
+      if let path, let other = try await library.otherFile(at: path) {
+        message = strings.notAnAsset(path.escaped, reason: other.message)
+      }
       stderr.write("Error: \(OutputHygiene.message(message))\n")
       return nil
     }

@@ -113,6 +113,11 @@ enum HelpText {
                               (default: table)
       --filter <filter>       Which assets to list: photos (with Live Photos),
                               videos or all. (default: all)
+      --include-other         Also list the files that are not photos or videos
+                              (text files, Thumbs.db, PDFs, sidecars that fit no
+                              asset) after the assets, by path, with type 'other'
+                              and the reason. Without it the table only counts
+                              them on its last line.
     \(selectionOptions)
       --lang <lang>           The language of the table, the progress bar and
                               library errors: en, zh-Hans or ja. (default: en)
@@ -162,8 +167,9 @@ enum HelpText {
     OVERVIEW: Print one asset, named by its URL or path, as JSON.
 
     Prints one JSON object with the same keys as 'Demo --format json' prints for
-    each asset. Exits with status 1 when the library has no such asset, or the
-    path is outside the library.
+    each asset. Exits with status 1 when the library has no such asset (the
+    message says why when the path names a file that is not a photo or video),
+    or the path is outside the library.
 
     \(escaping)
 

@@ -104,6 +104,45 @@ enum JSONFormatter {
     return writer.bytes
   }
 
+  /// One element of the `--format json --include-other` array for a file that is not an
+  /// asset: its object indented by two spaces, without the comma or newline that follow.
+  static func element(for file: OtherFile) -> [UInt8] {
+    var writer = JSONWriter(level: 1)
+    writer.append("  ")
+    writeObject(for: file, to: &writer)
+    return writer.bytes
+  }
+
+  /// One line of `--format ndjson --include-other` for a file that is not an asset.
+  static func line(for file: OtherFile) -> [UInt8] {
+    var writer = JSONWriter(compact: true)
+    writeObject(for: file, to: &writer)
+    writer.append("\n")
+    return writer.bytes
+  }
+
+  /// The object for a file that is not an asset: `path`, `name`, `type` (`"other"`, which
+  /// no asset has), `fileSize`, `modificationDate` (ISO 8601, UTC), `reason` (a code of
+  /// ``OtherFile/Reason``) and `message` (the reason as a sentence).
+  private static func writeObject(for file: OtherFile, to writer: inout JSONWriter) {
+    writer.object { json in
+      json.key("path")
+      json.string(file.path.escaped)
+      json.key("name")
+      json.string(file.name)
+      json.key("type")
+      json.string(literal: "other")
+      json.key("fileSize")
+      json.integer(file.fileSize)
+      json.key("modificationDate")
+      json.string(iso8601: CaptureDate(utc: file.modificationDate, source: .fileModificationTime))
+      json.key("reason")
+      json.string(file.reason.rawValue)
+      json.key("message")
+      json.string(file.message)
+    }
+  }
+
   /// One line of `Demo groups --format ndjson`.
   static func line(for group: AssetGroup) -> [UInt8] {
     var writer = JSONWriter(compact: true)
@@ -156,7 +195,7 @@ enum JSONFormatter {
       json.key("hasThumbnail")
       json.bool(asset.metadata.hasThumbnail)
       json.key("legacy")
-      if asset.type == .video || !asset.isMedia {
+      if asset.type == .video {
         json.null()
       } else {
         writeLegacyDictionary(for: asset, url: url, name: name, to: &json)

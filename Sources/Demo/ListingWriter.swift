@@ -1,9 +1,20 @@
 import GroupEnumerator
 
-/// What a listing knows once every asset is out: the folders that could not be read.
+/// What a listing knows once every asset is out: the files that are not assets and the
+/// folders that could not be read.
 struct ListingEnd: Sendable {
   /// Folders that could not be listed, sorted by path, with the reason.
   var folderProblems: [(path: LibraryPath, problem: AssetProblem)]
+  /// The files that are not assets, sorted by path.
+  var otherFiles: [OtherFile] = []
+  /// Whether ``otherFiles`` are listed after the assets (`--include-other`), each with
+  /// type `other`; else the table only counts them.
+  var listsOtherFiles = false
+
+  /// The other files to list: all of them with `--include-other`, else none.
+  var listedOtherFiles: ArraySlice<OtherFile> {
+    listsOtherFiles ? otherFiles[...] : []
+  }
 }
 
 /// One output format of the listing, written as the assets arrive, in order.
@@ -25,7 +36,8 @@ protocol ListingWriter: Sendable {
 }
 
 /// `--format json`: one array, one indented object per asset (DESIGN §5); the same bytes
-/// ``JSONFormatter/format(assets:)`` makes from the whole list.
+/// ``JSONFormatter/format(assets:)`` makes from the whole list. With `--include-other`, an
+/// object per other file (type `other`) follows the assets in the same array.
 struct JSONListingWriter: ListingWriter {
   private var count = 0
 
@@ -39,12 +51,18 @@ struct JSONListingWriter: ListingWriter {
     count += 1
   }
 
-  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+  mutating func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    for file in end.listedOtherFiles {
+      stream.write(count == 0 ? "[\n" : ",\n")
+      stream.write(bytes: JSONFormatter.element(for: file))
+      count += 1
+    }
     stream.write(count == 0 ? "[]\n" : "\n]\n")
   }
 }
 
 /// `--format ndjson`: one compact JSON object per line, each asset with the keys of
+/// `--format json`, then (with `--include-other`) one line per other file, as in
 /// `--format json`, then one line per folder that could not be read:
 /// `{"type":"folderProblem","path":…,"problem":…}` (no asset has that `type`).
 struct NDJSONListingWriter: ListingWriter {
@@ -57,13 +75,15 @@ struct NDJSONListingWriter: ListingWriter {
   }
 
   func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    for file in end.listedOtherFiles { stream.write(bytes: JSONFormatter.line(for: file)) }
     for (path, problem) in end.folderProblems {
       stream.write(bytes: JSONFormatter.folderProblemLine(path: path, problem: problem))
     }
   }
 }
 
-/// `--format csv`: the header, then one record per asset.
+/// `--format csv`: the header, then one record per asset, then (with `--include-other`)
+/// one per other file (``CSVFormatter/fields(for:)-(OtherFile)``).
 struct CSVListingWriter: ListingWriter {
   func begin(to stream: inout some ByteOutputStream) {
     stream.write(CSVFormatter.record(CSVFormatter.assetColumns))
@@ -73,13 +93,19 @@ struct CSVListingWriter: ListingWriter {
 
   func write(_ item: String, to stream: inout some ByteOutputStream) { stream.write(item) }
 
-  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {}
+  func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    for file in end.listedOtherFiles {
+      stream.write(CSVFormatter.record(CSVFormatter.fields(for: file)))
+    }
+  }
 }
 
 /// `--format table`: column widths come from the header and the first ``window`` rows,
 /// which are held until then, fitted to the formatter's width limit; later rows use those
 /// widths: a wider cell is cut with `…` when there is a limit, and pushes the rest of its
-/// own row to the right when there is none, rather than hold every row in memory.
+/// own row to the right when there is none, rather than hold every row in memory. With
+/// `--include-other` a row per other file follows the assets
+/// (``TableFormatter/row(_:)-(OtherFile)``); the footer counts them either way.
 struct TableListingWriter: ListingWriter {
   /// One asset's row and what the summary counts.
   struct Row: Sendable {
@@ -118,19 +144,28 @@ struct TableListingWriter: ListingWriter {
     assets += 1
     if item.isVideo { videos += 1 }
     if item.hasProblems { withProblems += 1 }
+    add(item.cells, to: &stream)
+  }
+
+  /// Writes a row, or holds it while the column widths are not decided yet.
+  private mutating func add(_ cells: [String], to stream: inout some ByteOutputStream) {
     if let widths {
-      stream.write(table.line(item.cells, widths))
+      stream.write(table.line(cells, widths))
       return
     }
-    held.append(item.cells)
+    held.append(cells)
     if held.count >= TableListingWriter.window { flushHeld(to: &stream) }
   }
 
   mutating func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {
+    for file in end.listedOtherFiles {
+      add(formatter.row(file).map(OutputHygiene.tableCell), to: &stream)
+    }
     if widths == nil { flushHeld(to: &stream) }
     stream.write(
       formatter.footer(
         assets: assets, videos: videos, withProblems: withProblems,
+        otherFiles: end.otherFiles.count, listsOtherFiles: end.listsOtherFiles,
         folderProblems: end.folderProblems))
   }
 

@@ -66,6 +66,9 @@ struct DemoOptions: Equatable, Sendable {
   var showsProgress = true
   /// Whether hidden files and folders are read too (`--hidden`).
   var includesHiddenFiles = false
+  /// Whether the listing also lists the files that are not photos or videos, with type
+  /// `other`, after the assets (`--include-other`).
+  var includesOtherFiles = false
   /// The extensions `--ext` keeps, as given, in order; empty keeps all.
   var extensions: [String] = []
   /// The `--exclude` patterns, in order.
@@ -278,11 +281,12 @@ enum ArgumentParser {
     case statistics = "--statistics"
     case noProgress = "--no-progress"
     case hidden = "--hidden"
+    case includeOther = "--include-other"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .statistics, .noProgress: command == .list
+      case .statistics, .noProgress, .includeOther: command == .list
       case .hidden: true
       }
     }
@@ -293,6 +297,7 @@ enum ArgumentParser {
       case .statistics: options.showsStatistics = true
       case .noProgress: options.showsProgress = false
       case .hidden: options.includesHiddenFiles = true
+      case .includeOther: options.includesOtherFiles = true
       }
     }
   }

@@ -95,6 +95,40 @@ struct Strings: Sendable {
     }
   }
 
+  /// The table's last count: `3 other files not listed (--include-other)`, or with
+  /// `--include-other` `3 other files listed (not photos or videos)`.
+  func otherFiles(_ count: Int, listed: Bool) -> String {
+    switch (language, listed) {
+    case (.english, false):
+      "\(count) other \(count == 1 ? "file" : "files") not listed (--include-other)"
+    case (.english, true):
+      "\(count) other \(count == 1 ? "file" : "files") listed (not photos or videos)"
+    case (.simplifiedChinese, false): "另有 \(count) 个其他文件未列出(--include-other)"
+    case (.simplifiedChinese, true): "已列出 \(count) 个其他文件(不是照片或视频)"
+    case (.japanese, false): "その他のファイル \(count) 件は表示していません(--include-other)"
+    case (.japanese, true): "その他のファイル \(count) 件を表示しました(写真・ビデオ以外)"
+    }
+  }
+
+  /// The Group cell of a file that is not an asset (`--include-other`).
+  var otherFileGroup: String {
+    switch language {
+    case .english: "(other)"
+    case .simplifiedChinese: "(其他文件)"
+    case .japanese: "(その他)"
+    }
+  }
+
+  /// The message when `lookup` or `thumbnail` is given the path of a file that is not an
+  /// asset; `reason` is the file's own message.
+  func notAnAsset(_ path: String, reason: String) -> String {
+    switch language {
+    case .english: "'\(path)' is not a photo or video, so it is not an asset: \(reason)"
+    case .simplifiedChinese: "“\(path)”不是照片或视频，因此不是项目：\(reason)"
+    case .japanese: "「\(path)」は写真やビデオではないため、アセットではありません：\(reason)"
+    }
+  }
+
   /// `2 groups`.
   func groupSummary(count: Int) -> String {
     switch language {

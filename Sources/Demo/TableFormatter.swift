@@ -43,19 +43,24 @@ struct TableFormatter {
     self.maximumWidth = maximumWidth
   }
 
-  /// The asset table, the summary, and a line per folder that could not be listed.
+  /// The asset table, the summary, the count of other files, and a line per folder that
+  /// could not be listed.
   func format(_ contents: AssetsLibrary.Contents) -> String {
-    format(assets: contents.assets, folderProblems: contents.folderProblems)
+    format(
+      assets: contents.assets, otherFiles: contents.otherFiles.count,
+      folderProblems: contents.folderProblems)
   }
 
   /// The asset table, the summary, and a line per folder that could not be listed.
-  func format(assets: [Asset], folderProblems: [LibraryPath: AssetProblem] = [:]) -> String {
+  func format(
+    assets: [Asset], otherFiles: Int = 0, folderProblems: [LibraryPath: AssetProblem] = [:]
+  ) -> String {
     var table = assetTable
     table.rows = assets.map(row)
     return table.render()
       + footer(
         assets: assets.count, videos: assets.count { $0.type == .video },
-        withProblems: assets.count { !$0.problems.isEmpty },
+        withProblems: assets.count { !$0.problems.isEmpty }, otherFiles: otherFiles,
         folderProblems: folderProblems.sorted(by: { $0.key < $1.key }).map { ($0.key, $0.value) })
   }
 
@@ -69,16 +74,20 @@ struct TableFormatter {
     return table
   }
 
-  /// What follows the asset rows: an empty line, the summary, and a line per folder that
-  /// could not be listed (in the order given), each cut with `…` at ``maximumWidth`` (the
-  /// whole message is also on standard error).
+  /// What follows the asset rows: an empty line, the summary, a line counting the other
+  /// files when there are any (`3 other files not listed (--include-other)`, or that they
+  /// are listed), and a line per folder that could not be listed (in the order given),
+  /// each cut with `…` at ``maximumWidth`` (the whole message is also on standard error).
   func footer(
-    assets: Int, videos: Int, withProblems: Int,
-    folderProblems: [(path: LibraryPath, problem: AssetProblem)]
+    assets: Int, videos: Int, withProblems: Int, otherFiles: Int = 0,
+    listsOtherFiles: Bool = false, folderProblems: [(path: LibraryPath, problem: AssetProblem)]
   ) -> String {
     var text = "\n"
     text += fitted(
       strings.summary(photos: assets - videos, videos: videos, withProblems: withProblems))
+    if otherFiles > 0 {
+      text += fitted(strings.otherFiles(otherFiles, listed: listsOtherFiles))
+    }
     for (path, problem) in folderProblems {
       text += fitted(
         OutputHygiene.tableCell(strings.folderProblem(path.escaped, problem.description)))
@@ -113,6 +122,13 @@ struct TableFormatter {
       gps(asset.location),
       problems(asset.problems),
     ]
+  }
+
+  /// The cells of a file that is not an asset (`--include-other`): its path from the
+  /// library root (it belongs to no group), `other` in the Group column, `-` for what
+  /// only media have, and its reason's code in the Problems column (`notMedia`).
+  func row(_ file: OtherFile) -> [String] {
+    [file.path.escaped, strings.otherFileGroup, "-", "-", "-", "-", "-", file.reason.rawValue]
   }
 
   /// The Problems cell: `-` when there is none, else the first problem's code, and

@@ -104,7 +104,7 @@ import Testing
   @Test func theURLOfAPathIsTheURLTheLibraryListsForIt() async throws {
     let library = AssetsLibrary(root: DemoCommand.bundledLibrary)
     let contents = try await library.enumerate()
-    #expect(contents.assets.count == 16)
+    #expect(contents.assets.count == 15)
     for asset in contents.assets {
       #expect(AssetLocation.url(of: asset.path) == asset.url, "\(asset.path)")
     }

@@ -137,7 +137,7 @@ struct CommandLineProcessTests {
     let withBar = try onATerminal("")
     #expect(withBar.status == 0)
     #expect(withBar.stdout.contains("Loading photos (100%)"), "\(withBar.stdout)")
-    #expect(withBar.stdout.contains("16/16"), "\(withBar.stdout)")
+    #expect(withBar.stdout.contains("15/15"), "\(withBar.stdout)")
     let selected = try onATerminal("--ext jpg --exclude Broken")
     #expect(selected.stdout.contains(" 8/8"), "\(selected.stdout)")
     let withoutBar = try onATerminal("--no-progress")

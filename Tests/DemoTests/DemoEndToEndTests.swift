@@ -83,38 +83,52 @@ struct DemoEndToEndTests {
     #expect(errors.isEmpty)
     let assets = try #require(
       try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    #expect(assets.map { $0["path"] as? String } == ["IMG_1.JPG", "notes.txt"])
-    let resources = assets.map { asset in
-      ((asset["resources"] as? [[String: Any]]) ?? []).map {
-        "\($0["path"] as? String ?? "?") \($0["role"] as? String ?? "?")"
-      }
+    // notes.txt is not media: not an asset, so not listed without --include-other.
+    #expect(assets.map { $0["path"] as? String } == ["IMG_1.JPG"])
+    let (otherStatus, withOthers, otherErrors) = await run(
+      ["--format", "json", "--include-other", folder.path])
+    #expect(otherStatus == 0)
+    #expect(otherErrors.isEmpty)
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(withOthers.utf8)) as? [[String: Any]])
+    #expect(entries.map { $0["path"] as? String } == ["IMG_1.JPG", "notes.txt"])
+    #expect(entries.map { $0["type"] as? String } == ["photo", "other"])
+    let resources = ((entries.first?["resources"] as? [[String: Any]]) ?? []).map {
+      "\($0["path"] as? String ?? "?") \($0["role"] as? String ?? "?")"
     }
-    #expect(resources == [["IMG_1.JPG photo", "img_1.xmp sidecar"], ["notes.txt photo"]])
+    #expect(resources == ["IMG_1.JPG photo", "img_1.xmp sidecar"])
+    #expect(entries.first?["fileSize"] as? Int == 1553)  // Fixtures/README.md, the JPEG alone.
+    #expect(entries.first?["legacy"] is [String: Any])
+    let notes = try #require(entries.last)
     #expect(
-      assets.map { ($0["problems"] as? [String]) ?? ["?"] } == [
-        [],
-        ["unsupported: 'notes.txt' is a .txt file, not a photo or video GroupEnumerator can read."],
+      Set(notes.keys) == [
+        "path", "name", "type", "fileSize", "modificationDate", "reason", "message",
       ])
-    #expect(assets.last?["creationDateSource"] as? String == "file:mtime")
-    #expect(assets.first?["fileSize"] as? Int == 1553)  // Fixtures/README.md, the JPEG alone.
-    // Only media has the legacy dictionary (as only media reaches systemPhotoAlbumPhoto).
-    #expect(assets.first?["legacy"] is [String: Any])
-    #expect(assets.last?["legacy"] is NSNull)
+    #expect(notes["reason"] as? String == "notMedia")
+    #expect(
+      notes["message"] as? String
+        == "'notes.txt' is a .txt file, not a photo or video GroupEnumerator can read.")
+    #expect(notes["fileSize"] as? Int == 5)
+    #expect((notes["modificationDate"] as? String)?.hasSuffix("Z") == true)
   }
 
-  @Test func theSampleNotesAreListedWithAProblem() async throws {
+  @Test func theSampleNotesAreAnOtherFileListedOnlyWithIncludeOther() async throws {
     let (_, output, _) = await run(["--format", "json"])
     let assets = try #require(
       try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]])
-    #expect(assets.count == 16)  // Fixtures/README.md
-    let notes = try #require(assets.first { $0["path"] as? String == "Broken/notes.txt" })
-    #expect(notes["group"] as? String == "Broken")
-    #expect(notes["type"] as? String == "photo")
+    #expect(assets.count == 15)  // Fixtures/README.md
+    #expect(!assets.contains { $0["path"] as? String == "Broken/notes.txt" })
+    let (_, withOthers, _) = await run(["--format", "json", "--include-other"])
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(withOthers.utf8)) as? [[String: Any]])
+    #expect(entries.count == 16)
+    // After the assets, by path.
+    let notes = try #require(entries.last)
+    #expect(notes["path"] as? String == "Broken/notes.txt")
+    #expect(notes["type"] as? String == "other")
     #expect(
-      notes["problems"] as? [String] == [
-        "unsupported: 'Broken/notes.txt' is a .txt file, not a photo or video GroupEnumerator"
-          + " can read."
-      ])
+      notes["message"] as? String
+        == "'Broken/notes.txt' is a .txt file, not a photo or video GroupEnumerator can read.")
   }
 
   @Test func theTableEndsWithASummaryThatCountsTheRows() async throws {

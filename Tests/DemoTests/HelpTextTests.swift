@@ -51,6 +51,11 @@ import Testing
                                   (default: table)
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)
+          --include-other         Also list the files that are not photos or videos
+                                  (text files, Thumbs.db, PDFs, sidecars that fit no
+                                  asset) after the assets, by path, with type 'other'
+                                  and the reason. Without it the table only counts
+                                  them on its last line.
           --ext <ext>             Read only files with this extension, ignoring case
                                   (jpg, .HEIC); repeatable: --ext jpg --ext heic.
                                   A Live Photo needs both: --ext heic --ext mov.
@@ -145,8 +150,9 @@ import Testing
         OVERVIEW: Print one asset, named by its URL or path, as JSON.
 
         Prints one JSON object with the same keys as 'Demo --format json' prints for
-        each asset. Exits with status 1 when the library has no such asset, or the
-        path is outside the library.
+        each asset. Exits with status 1 when the library has no such asset (the
+        message says why when the path names a file that is not a photo or video),
+        or the path is outside the library.
 
         File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
         byte that is not part of valid UTF-8 is written as %XX (two upper-case hex

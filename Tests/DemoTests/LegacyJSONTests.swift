@@ -31,12 +31,17 @@ import Testing
     var photos = 0
     for (asset, object) in zip(contents.assets, objects) {
       let legacy = object["legacy"]
-      guard asset.type != .video, asset.isMedia else {
-        #expect(legacy is NSNull, "\(asset.path): a video or a file no reader takes has none")
+      guard asset.type != .video else {
+        #expect(legacy is NSNull, "\(asset.path): a video has none")
         continue
       }
       photos += 1
       let written = try #require(legacy as? [String: Any], "\(asset.path): no legacy object")
+      // Every photo, also one no reader takes, has the five keys (DESIGN §4).
+      #expect(
+        Set(written.keys) == [
+          "photoDefaultPath", "photoThumPath", "photoName", "photoGPS", "photoDateTime",
+        ], "\(asset.path): \(written.keys.sorted())")
       #expect(
         LegacyJSONTests.difference(written, asset.legacyDictionary) == nil,
         "\(asset.path): \(LegacyJSONTests.difference(written, asset.legacyDictionary) ?? "")")

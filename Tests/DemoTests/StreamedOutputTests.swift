@@ -114,19 +114,24 @@ import Testing
         + "\n")
   }
 
-  @Test func theBundledLibraryGivesAsManyNDJSONLinesAsJSONElements() async throws {
+  @Test(arguments: [([String](), 15), (["--include-other"], 16)])
+  func theBundledLibraryGivesAsManyNDJSONLinesAsJSONElements(
+    options: [String], count: Int
+  ) async throws {
     var json = TextBuffer()
     var ndjson = TextBuffer()
     var stderr = TextBuffer()
     #expect(
-      await DemoCommand.run(arguments: ["--format", "json"], stdout: &json, stderr: &stderr) == 0)
+      await DemoCommand.run(
+        arguments: ["--format", "json"] + options, stdout: &json, stderr: &stderr) == 0)
     #expect(
-      await DemoCommand.run(arguments: ["--format", "ndjson"], stdout: &ndjson, stderr: &stderr)
-        == 0)
+      await DemoCommand.run(
+        arguments: ["--format", "ndjson"] + options, stdout: &ndjson, stderr: &stderr) == 0)
     let array = try #require(
       try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [NSDictionary])
     let lines = ndjson.text.split(separator: "\n")
-    #expect(array.count == 16 && lines.count == array.count)
+    // Fixtures/README.md: 15 assets, and the other file Broken/notes.txt.
+    #expect(array.count == count && lines.count == array.count)
     for (line, object) in zip(lines, array) {
       #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary == object)
     }

@@ -148,7 +148,7 @@ struct SystemProcessTests {
       #expect(mounted.stdout == direct.stdout, "\(arguments)")
       if arguments == ["--format", "json"] { listing = try jsonObjects(mounted.stdout) }
     }
-    #expect(listing.count == 16)  // Fixtures/README.md
+    #expect(listing.count == 15)  // Fixtures/README.md
 
     // Every asset found again by its URL on the mount, and a thumbnail written elsewhere.
     // The objects `lookup` prints, made into one JSON array.

@@ -32,12 +32,12 @@ import Testing
     let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(
       lines.prefix(6).joined(separator: "\n") == """
-        Name           Group        Taken                Source              Problems
-        -------------  -----------  -------------------  ------------------  -----------
-        IMG_0100.JPG   Camera Roll  2020/02/22 16:45:00  EXIF original       -
-        IMG_0101.JPG   Camera Roll  2020/03/03 08:00:00  EXIF original       -
-        IMG_0102.MOV   Camera Roll  2021/06/01 19:00:00  QuickTime           -
-        IMG_02…00.MOV  Camera Roll  2021/06/05 18:30:00  EXIF original       -
+        Name           Group          Taken                Source              Problems
+        -------------  -------------  -------------------  ------------------  ---------
+        IMG_0100.JPG   Camera Roll    2020/02/22 16:45:00  EXIF original       -
+        IMG_0101.JPG   Camera Roll    2020/03/03 08:00:00  EXIF original       -
+        IMG_0102.MOV   Camera Roll    2021/06/01 19:00:00  QuickTime           -
+        IMG_02…00.MOV  Camera Roll    2021/06/05 18:30:00  EXIF original       -
         """)
     #expect(
       lines.contains { $0.hasPrefix("broken.jpg     Broken       ") && $0.hasSuffix("malformed") })

@@ -7,15 +7,18 @@ import Testing
   import Glibc
 #endif
 
-/// Issue 4's "every regular file listed exactly once": files no reader takes are assets
-/// of their own with a problem, and sidecars are resources of the asset they belong to.
+/// Issue 4's "every regular file listed exactly once": media no reader takes are assets
+/// with a problem, files that are not media (and sidecars that fit no asset) are other
+/// files, and sidecars are resources of the asset they belong to.
 @Suite struct EveryFileTests {
   /// `(path, role)` of each resource, for whole-value comparisons.
   func roles(_ asset: Asset) -> [String] {
     asset.resources.map { "\($0.path.escaped) \($0.role.rawValue)" }
   }
 
-  @Test @MainActor func filesNoReaderTakesAreListedWithAPlainProblem() async throws {
+  @Test @MainActor func filesThatAreNotMediaAreOtherFilesAndMediaNoReaderTakesAreAssets()
+    async throws
+  {
     let folder = try TemporaryFolder()
     try folder.makeFolder("Other")
     try folder.write(
@@ -29,46 +32,27 @@ import Testing
       timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0),
     ]
     #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.psd"), &times, 0) == 0)
+    #expect(utimensat(AT_FDCWD, folder.absolute("Other/notes.txt"), &times, 0) == 0)
     let log = ProgressLog()
     let contents = try await enumerate(folder) { log.record($0, $1) }
+    // Named like a photo or video format: assets, whatever no reader takes them.
     #expect(
       contents.assets.map { "\($0.path.escaped) \($0.type.rawValue)" } == [
-        "Other/clip.mpg video", "Other/empty photo", "Other/garbage photo",
-        "Other/layers.psd photo", "Other/notes.txt photo", "Other/song.WAV photo",
+        "Other/clip.mpg video", "Other/layers.psd photo",
       ])
     #expect(
       contents.assets.map(\.problems) == [
         [
           AssetProblem(
             .unsupported,
-            "'Other/clip.mpg' is a .mpg file, not a photo or video GroupEnumerator can read.")
+            "'Other/clip.mpg' is a .mpg file, a video format GroupEnumerator does not read;"
+              + " it is listed with the file's size and time.")
         ],
         [
           AssetProblem(
             .unsupported,
-            "'Other/empty' is an empty file (0 bytes), not a photo or video GroupEnumerator"
-              + " can read.")
-        ],
-        [
-          AssetProblem(
-            .unsupported,
-            "'Other/garbage' has no extension and its content is not a photo or video"
-              + " GroupEnumerator can read.")
-        ],
-        [
-          AssetProblem(
-            .unsupported,
-            "'Other/layers.psd' is a .psd file, not a photo or video GroupEnumerator can read.")
-        ],
-        [
-          AssetProblem(
-            .unsupported,
-            "'Other/notes.txt' is a .txt file, not a photo or video GroupEnumerator can read.")
-        ],
-        [
-          AssetProblem(
-            .unsupported,
-            "'Other/song.WAV' is a .WAV file, not a photo or video GroupEnumerator can read.")
+            "'Other/layers.psd' is a .psd file, a photo format GroupEnumerator does not read;"
+              + " it is listed with the file's size and time.")
         ],
       ])
     // Each is one resource with no format, dated by its file time, in the folder's album.
@@ -82,36 +66,51 @@ import Testing
     let psd = try #require(contents.assets.first { $0.name == "layers.psd" })
     #expect(psd.fileSize == 66)
     #expect(psd.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
+    // The photo has the five legacy keys, with the defaults.
+    #expect(psd.legacyDictionary.count == 5)
+    #expect(psd.legacyDictionary["photoDateTime"] as? String == "0")
     #expect(contents.groups.map(\.path.escaped) == ["Other"])
-    #expect(contents.groups.first?.counts == [.photo: 5, .video: 1])
-    log.expectWellFormed(total: 6)
+    #expect(contents.groups.first?.counts == [.photo: 1, .video: 1])
+    log.expectWellFormed(total: 2)
+    // Media neither by name nor by content: other files, by path, with their reasons.
+    #expect(
+      contents.otherFiles.map(\.description) == [
+        "notMedia: 'Other/empty' is an empty file (0 bytes), not a photo or video"
+          + " GroupEnumerator can read.",
+        "notMedia: 'Other/garbage' has no extension and its content is not a photo or video"
+          + " GroupEnumerator can read.",
+        "notMedia: 'Other/notes.txt' is a .txt file, not a photo or video GroupEnumerator can"
+          + " read.",
+        "notMedia: 'Other/song.WAV' is a .WAV file, not a photo or video GroupEnumerator can"
+          + " read.",
+      ])
+    let notes = try #require(contents.otherFiles.first { $0.name == "notes.txt" })
+    #expect(notes.fileSize == 24)
+    #expect(notes.modificationDate == Date(timeIntervalSince1970: 1_600_000_000))
   }
 
-  @Test @MainActor func aFileNoReaderTakesIsNeverRead() async throws {
-    // A sidecar of nothing is listed on its own; though its bytes are a JPEG with GPS
-    // and a date, nothing is read from it, and it gives no thumbnail.
+  @Test @MainActor func aSidecarOfNothingIsAnOtherFileAndNeverRead() async throws {
+    // A sidecar of nothing is not an asset; though its bytes are a JPEG with GPS and a
+    // date, nothing is read from it.
     let folder = try TemporaryFolder()
     try folder.write("MVI_0001.THM", try sampleBytes(Sample.photoWithGPS))
     let library = AssetsLibrary(root: URL(fileURLWithPath: folder.path))
-    let asset = try #require(try await library.enumerate().assets.first)
-    #expect(asset.type == .photo)
-    #expect(asset.location == nil)
-    #expect(asset.pixelWidth == nil)
-    #expect(asset.metadata.dateTime == nil)
-    #expect(asset.creationDate?.source == .fileModificationTime)
+    let contents = try await library.enumerate()
+    #expect(contents.assets.isEmpty)
+    #expect(contents.groups.isEmpty)
+    let other = try #require(contents.otherFiles.first)
+    #expect(contents.otherFiles.count == 1)
+    #expect(other.reason == .unmatchedSidecar)
+    #expect(other.fileSize == Int64(try sampleBytes(Sample.photoWithGPS).count))
     #expect(
-      asset.problems == [
-        AssetProblem(
-          .unsupported,
-          "'MVI_0001.THM' is a sidecar file (.THM) but no photo or video in its folder is named"
-            + " 'MVI_0001', so it is listed on its own; it is not a photo or video"
-            + " GroupEnumerator can read.")
-      ])
-    await #expect(throws: ThumbnailError.noEmbeddedThumbnail(name: "MVI_0001.THM")) {
-      try await library.thumbnail(for: asset)
-    }
-    // It is found again by its URL, like any asset.
-    #expect(try await library.asset(for: asset.url) == asset)
+      other.message
+        == "'MVI_0001.THM' is a sidecar file (.THM) but no photo or video in its folder is"
+        + " named 'MVI_0001', so it is listed on its own; it is not a photo or video"
+        + " GroupEnumerator can read.")
+    // Looked up by its path: no asset, and the other file says why.
+    #expect(try await library.asset(at: LibraryPath("MVI_0001.THM")) == nil)
+    #expect(try await library.otherFile(at: LibraryPath("MVI_0001.THM")) == other)
+    #expect(try await library.otherFiles() == [other])
   }
 
   @Test(arguments: [
@@ -144,33 +143,33 @@ import Testing
     #expect(representations.map(\.filename) == ["IMG_1.JPG"])
   }
 
-  @Test @MainActor func aSidecarOfNothingIsAnAssetOfItsOwn() async throws {
+  @Test @MainActor func aSidecarOfNothingIsAnOtherFile() async throws {
     let folder = try TemporaryFolder()
     try folder.write("IMG_1.JPG", SampleBytes.jpeg)
     try folder.write("IMG_9.xmp", Array("<x:xmpmeta/>".utf8))
     // The darktable form names the whole file: IMG_1.xmp.xmp is not IMG_1.JPG's.
     try folder.write("IMG_1.xmp.xmp", [])
-    // A proxy video of nothing is a video.
+    // A proxy video of nothing is not a video.
     try folder.write("GX010001.LRV", SampleBytes.mp4)
     let contents = try await enumerate(folder)
     #expect(
       contents.assets.map { "\($0.name) \($0.type.rawValue) \($0.resources.count)" } == [
-        "GX010001.LRV video 1", "IMG_1.JPG photo 1", "IMG_1.xmp.xmp photo 1",
-        "IMG_9.xmp photo 1",
+        "IMG_1.JPG photo 1"
       ])
-    let orphan = try #require(contents.assets.last)
     #expect(
-      orphan.problems == [
-        AssetProblem(
-          .unsupported,
-          "'IMG_9.xmp' is a sidecar file (.xmp) but no photo or video in its folder is named"
-            + " 'IMG_9', so it is listed on its own; it is not a photo or video"
-            + " GroupEnumerator can read.")
+      contents.otherFiles.map { "\($0.name) \($0.reason.rawValue)" } == [
+        "GX010001.LRV unmatchedSidecar", "IMG_1.xmp.xmp unmatchedSidecar",
+        "IMG_9.xmp unmatchedSidecar",
       ])
-    #expect(contents.assets.first?.problems.map(\.code) == [.unsupported])
+    #expect(
+      contents.otherFiles.last?.message
+        == "'IMG_9.xmp' is a sidecar file (.xmp) but no photo or video in its folder is named"
+        + " 'IMG_9', so it is listed on its own; it is not a photo or video"
+        + " GroupEnumerator can read.")
+    #expect(contents.groups.first?.counts == [.photo: 1])
   }
 
-  @Test @MainActor func aSidecarThatFitsTwoAssetsIsListedOnItsOwn() async throws {
+  @Test @MainActor func aSidecarThatFitsTwoAssetsIsAnOtherFile() async throws {
     let folder = try TemporaryFolder()
     try folder.makeFolder("Raw+JPEG")
     try folder.write("Raw+JPEG/IMG_1.JPG", SampleBytes.jpeg)
@@ -183,15 +182,25 @@ import Testing
       contents.assets.map(roles) == [
         ["Raw+JPEG/IMG_1.JPG photo"],
         ["Raw+JPEG/IMG_1.png photo", "Raw+JPEG/IMG_1.png.xmp sidecar"],
-        ["Raw+JPEG/IMG_1.xmp photo"],
       ])
     #expect(
-      contents.assets.last?.problems == [
-        AssetProblem(
-          .unsupported,
-          "'Raw+JPEG/IMG_1.xmp' is a sidecar file (.xmp) but it fits more than one asset in its"
-            + " folder (IMG_1.JPG, IMG_1.png), so it is listed on its own; it is not a photo or"
-            + " video GroupEnumerator can read.")
+      contents.otherFiles.map(\.description) == [
+        "unmatchedSidecar: 'Raw+JPEG/IMG_1.xmp' is a sidecar file (.xmp) but it fits more"
+          + " than one asset in its folder (IMG_1.JPG, IMG_1.png), so it is listed on its own;"
+          + " it is not a photo or video GroupEnumerator can read."
+      ])
+  }
+
+  @Test @MainActor func aSidecarNamedAfterAFileThatIsNotMediaIsAnOtherFile() async throws {
+    // notes.xmp fits notes.txt by name, but notes.txt is no asset to attach it to.
+    let folder = try TemporaryFolder()
+    try folder.write("notes.txt", Array("notes".utf8))
+    try folder.write("notes.xmp", Array("<x:xmpmeta/>".utf8))
+    let contents = try await enumerate(folder)
+    #expect(contents.assets.isEmpty)
+    #expect(
+      contents.otherFiles.map { "\($0.name) \($0.reason.rawValue)" } == [
+        "notes.txt notMedia", "notes.xmp unmatchedSidecar",
       ])
   }
 
@@ -246,9 +255,10 @@ import Testing
     try library.add(Sample.liveMovie, as: "IMG_5.MOV")
     try library.write(Array("notes".utf8), as: "IMG_5.txt")
     let contents = try await AssetsLibrary(root: library.root).enumerate()
-    #expect(contents.assets.map(\.type) == [.livePhoto, .photo])
-    #expect(contents.assets.map(\.name) == ["IMG_5.HEIC", "IMG_5.txt"])
-    #expect(contents.groups.first?.counts == [.livePhoto: 1, .photo: 1])
+    #expect(contents.assets.map(\.type) == [.livePhoto])
+    #expect(contents.assets.map(\.name) == ["IMG_5.HEIC"])
+    #expect(contents.otherFiles.map(\.name) == ["IMG_5.txt"])
+    #expect(contents.groups.first?.counts == [.livePhoto: 1])
   }
 
   @Test @MainActor func totalsAndFiltersCountFilesNoReaderTakes() async throws {
@@ -288,15 +298,15 @@ import Testing
     let withHidden = try scan(folder, options: LibraryOptions(includesHiddenFiles: true))
     #expect(
       outline(withHidden) == [
-        "savedPhotos", "  .DS_Store photo - unsupported", "  .IMG_1.xmp photo - unsupported",
-        "  IMG_1.JPG photo JPEG",
+        "savedPhotos", "  IMG_1.JPG photo JPEG", "other .DS_Store notMedia",
+        "other .IMG_1.xmp unmatchedSidecar",
       ])
   }
 
   @Test @MainActor func theSampleLibraryListsItsSidecarsAndNotes() async throws {
-    // Fixtures/README.md: 16 assets, two sidecars, notes.txt listed with a problem.
+    // Fixtures/README.md: 15 assets, two sidecars, notes.txt an other file.
     let contents = try await AssetsLibrary(root: Sample.library).enumerate()
-    #expect(contents.assets.count == 16)
+    #expect(contents.assets.count == 15)
     let withSidecars = contents.assets.filter { $0.resources.contains { $0.role == .sidecar } }
     #expect(
       withSidecars.map(roles) == [
@@ -307,8 +317,7 @@ import Testing
         ["Trips/Kyoto 2019/trip-01.jpg photo", "Trips/Kyoto 2019/trip-01.jpg.xmp sidecar"],
       ])
     #expect(withSidecars.map(\.fileSize) == [1102, 1321])
-    let notes = try #require(contents.assets.first { $0.name == "notes.txt" })
-    #expect(notes.groupPath == LibraryPath("Broken"))
-    #expect(notes.problems.map(\.code) == [.unsupported])
+    #expect(contents.otherFiles.map(\.path) == [LibraryPath("Broken/notes.txt")])
+    #expect(contents.otherFiles.map(\.reason) == [.notMedia])
   }
 }

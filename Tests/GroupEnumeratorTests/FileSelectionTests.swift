@@ -85,7 +85,7 @@ import Testing
     #expect(listed.sorted() == ["", "Trips", "Trips/Kyoto"])
     // Without a selection the same library has more.
     let everything = outline(try scan(folder))
-    #expect(everything.contains("  orphan.xmp photo - unsupported"))
+    #expect(everything.contains("other orphan.xmp unmatchedSidecar"))
     #expect(everything.contains("album Trash"))
   }
 

@@ -278,7 +278,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
   }
 
   @Test(.timeLimit(.minutes(1)))
-  @MainActor func aLibraryOfOnlyNonMediaListsEachFileWithAProblem() async throws {
+  @MainActor func aLibraryOfOnlyNonMediaHasNoAssetsAndListsEachOtherFile() async throws {
     let folder = try TemporaryFolder()
     try folder.write("notes.txt", Array("hello".utf8))
     try folder.write("noise.bin", SampleBytes.noise(count: 4096))
@@ -290,14 +290,14 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     try folder.makeFolder("Empty/Also empty")
     let log = ProgressLog()
     let contents = try await enumerate(folder) { log.record($0, $1) }
-    #expect(contents.assets.map(\.path.escaped) == ["MVI_0001.THM", "noise.bin", "notes.txt"])
+    #expect(contents.assets.isEmpty)
     #expect(
-      contents.assets.map(\.problems.first?.code) == [.unsupported, .unsupported, .unsupported])
-    #expect(contents.assets.allSatisfy { $0.problems.count == 1 && $0.type == .photo })
-    #expect(contents.groups.map(\.kind) == [.savedPhotos])
-    #expect(contents.groups.first?.counts == [.photo: 3])
+      contents.otherFiles.map { "\($0.path.escaped) \($0.reason.rawValue)" } == [
+        "MVI_0001.THM unmatchedSidecar", "noise.bin notMedia", "notes.txt notMedia",
+      ])
+    #expect(contents.groups.isEmpty)
     #expect(contents.folderProblems.isEmpty)
-    log.expectWellFormed(total: 3)
+    log.expectWellFormed(total: 0)
   }
 }
 
@@ -317,9 +317,10 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     let before = try openDescriptors(under: folder.path)
     #expect(before.isEmpty)
 
-    // Success, with per-asset problems.
+    // Success, with per-asset problems (`a-file` is an other file).
     let contents = try await enumerate(folder)
-    #expect(contents.assets.count == 1004)
+    #expect(contents.assets.count == 1003)
+    #expect(contents.otherFiles.map(\.name) == ["a-file"])
     #expect(try openDescriptors(under: folder.path) == before)
 
     // Library-level failures.
@@ -585,7 +586,7 @@ final class RunHandle: Sendable {
     let root = URL(fileURLWithPath: folder.path)
     let library = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 2))
     let serial = try await library.enumerate()
-    #expect(serial.assets.count == 17)  // Fixtures/README.md: 16, plus noise.jpg.
+    #expect(serial.assets.count == 16)  // Fixtures/README.md: 15, plus noise.jpg.
     async let first = library.enumerate()
     async let second = library.enumerate()
     async let other = AssetsLibrary(root: root, options: LibraryOptions(maximumConcurrency: 3))
@@ -594,6 +595,7 @@ final class RunHandle: Sendable {
       #expect(contents.assets == serial.assets)
       #expect(contents.groups == serial.groups)
       #expect(contents.folderProblems == serial.folderProblems)
+      #expect(contents.otherFiles == serial.otherFiles)
     }
   }
 }

@@ -51,7 +51,9 @@ import Testing
     outcome.progress.expectWellFormed(total: 1)
   }
 
-  @Test @MainActor func onlyPhotosAreHandedOverNotFilesNoReaderTakes() async throws {
+  @Test @MainActor func photosNoReaderTakesAreHandedOverWithDefaultsButOtherFilesAreNot()
+    async throws
+  {
     let library = try TemporaryFolder()
     defer { library.remove() }
     try library.add(Sample.photoWithGPS, as: "Album/a.jpg")
@@ -63,11 +65,24 @@ import Testing
     try library.add(Sample.mp4, as: "Album/z.mp4")
     let outcome = await run(library.root)
     #expect(outcome.successes.count == 1)
-    // Photos by name or content, broken ones included; never a .txt, .psd or lone sidecar.
+    // Photos by name or content, broken ones and formats no reader takes included (with
+    // the five keys' defaults); never a .txt or a lone sidecar, which are no assets.
     #expect(
-      outcome.successes.first?.map { $0["photoName"] as? String } == ["a.jpg", "broken.jpg"])
+      outcome.successes.first?.map { $0["photoName"] as? String } == [
+        "a.jpg", "broken.jpg", "layers.psd",
+      ])
+    let psd = try #require(outcome.successes.first?.last)
+    #expect(
+      Set(psd.keys) == [
+        "photoDefaultPath", "photoThumPath", "photoName", "photoGPS", "photoDateTime",
+      ])
+    #expect(psd["photoDateTime"] as? String == "0")
+    #expect(
+      psd["photoGPS"] as? [String: String] == [
+        "Latitude": LegacyGPS.missingCoordinateText, "Longitude": LegacyGPS.missingCoordinateText,
+      ])
     #expect(outcome.failures.isEmpty)
-    outcome.progress.expectWellFormed(total: 2)
+    outcome.progress.expectWellFormed(total: 3)
   }
 
   @Test @MainActor func onlyAVideoSucceedsOnceWithNothing() async throws {

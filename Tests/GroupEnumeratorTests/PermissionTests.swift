@@ -128,8 +128,9 @@ struct PermissionTests {
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
       outline(try resolved(result, root: folder.path)) == [
-        // `readdir` says notes.txt is a regular file, so it is listed too.
-        "album Album", "  Album/notes.txt photo - unreadable", "  Album/x.jpg photo - unreadable",
+        // `readdir` says notes.txt is a regular file, so it is listed too, as an other
+        // file: its name is not a media one, and its content cannot be seen.
+        "album Album", "  Album/x.jpg photo - unreadable", "other Album/notes.txt unreadable",
       ])
     try folder.setMode("Album", 0o755)
   }
@@ -145,8 +146,8 @@ struct PermissionTests {
     let result = try LibraryScanner(root: folder.path, options: LibraryOptions()).scan()
     #expect(
       outline(try resolved(result, root: folder.path)) == [
-        "savedPhotos", "  locked.mov video - unreadable", "  locked.txt photo - unreadable",
-        "  open.jpg photo JPEG",
+        "savedPhotos", "  locked.mov video - unreadable", "  open.jpg photo JPEG",
+        "other locked.txt unreadable",
       ])
     let problem = try #require(
       try resolved(result, root: folder.path).groups.first?.files.first?.problem)

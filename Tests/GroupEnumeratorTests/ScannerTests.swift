@@ -9,7 +9,8 @@ import Testing
 
 /// A scan as plain text, for whole-value comparisons: one line per group
 /// (`savedPhotos ` or `album Trips/Kyoto`), then one indented line per file, each of its
-/// sidecars on a line of its own after it (`    + IMG_1.xmp`).
+/// sidecars on a line of its own after it (`    + IMG_1.xmp`); then one line per other file
+/// (`other notes.txt notMedia`) and per folder problem.
 func outline(_ scan: LibraryScan) -> [String] {
   var lines: [String] = []
   for group in scan.groups {
@@ -23,6 +24,9 @@ func outline(_ scan: LibraryScan) -> [String] {
         lines.append("    + \(sidecar.path.escaped) \(sidecar.role.rawValue) \(sidecar.fileSize)")
       }
     }
+  }
+  for file in scan.otherFiles {
+    lines.append("other \(file.path.escaped) \(file.reason.rawValue)")
   }
   for folder in scan.folderProblems {
     lines.append("problem \(folder.path.escaped) \(folder.problem.code.rawValue)")
@@ -117,10 +121,8 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
         "    + DCIM/100APPLE/IMG_0001.AAE sidecar 7",
         "  DCIM/100APPLE/IMG_0002.MOV video MOV",
         "  DCIM/x.jpg photo JPEG",
-        "  README.txt photo - unsupported",
         "  a.PNG photo PNG",
         "  b.jpg photo JPEG",
-        "  meta.json photo - unsupported",
         "  no-extension photo JPEG",
         "album Fam\u{ED}lia",
         "  Fam\u{ED}lia/\u{E9}t\u{E9}.jpg photo JPEG",
@@ -128,9 +130,10 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
         "  Trips/Kyoto 2019/temple.jpg photo JPEG",
         "album Trips/Kyoto 2019/Day 2",
         "  Trips/Kyoto 2019/Day 2/clip.mp4 video MP4",
-        // A folder of files no reader takes is an album: it holds files.
-        "album Trips/Notes",
-        "  Trips/Notes/plan.txt photo - unsupported",
+        // Files that are not media are no assets, and a folder of them is no album.
+        "other README.txt notMedia",
+        "other Trips/Notes/plan.txt notMedia",
+        "other meta.json notMedia",
       ])
   }
 
@@ -242,17 +245,18 @@ func resolved(_ scan: LibraryScan, root: String) throws -> LibraryScan {
     #expect(
       outline(try scan(folder)) == [
         "savedPhotos",
-        // A sidecar of nothing (no MVI_0001.* here) is listed on its own, unread.
-        "  MVI_0001.THM photo - unsupported",
         "  empty.jpg photo - emptyFile",
         "  empty.mov video - emptyFile",
-        "  empty.txt photo - unsupported",
         // Counted by its name (a photo), read by its content (a movie): see
         // EngineTests.aMovieNamedLikeAPhotoIsCountedByNameAndReadAsAMovie.
         "  movie.jpg photo MOV",
-        "  noise.bin photo - unsupported",
         "  noise.jpg photo - unrecognizedFormat",
         "  picture.dng photo RAW",
+        // A sidecar of nothing (no MVI_0001.* here) is an other file, unread, as are files
+        // that are media neither by name nor by content.
+        "other MVI_0001.THM unmatchedSidecar",
+        "other empty.txt notMedia",
+        "other noise.bin notMedia",
       ])
     let files = try #require(try scan(folder).groups.first?.files)
     let noise = try #require(files.first { $0.path == LibraryPath("noise.jpg") })

@@ -56,14 +56,13 @@ extension AssetsLibrary {
   /// for an empty library and when the last file is a video. Exactly one of `success` and
   /// `fail` runs, once. All three closures run on the main actor.
   ///
-  /// Photos are the files that are photos by name or by content, broken ones included,
-  /// and Live Photos: files no reader takes (a `.psd`, a `.txt`, a sidecar on its own),
-  /// which ``enumerate(filter:includesUnsupportedFiles:progress:)`` lists as photos with an
-  /// ``AssetProblem/Code/unsupported`` problem, are neither handed over nor counted in
+  /// Photos are the files that are photos by name or by content, broken ones and formats
+  /// no reader takes included (each dictionary has all five keys, with the defaults when
+  /// nothing could be read), and Live Photos. Files that are not photos or videos (a
+  /// `.txt`, a sidecar on its own: ``OtherFile``) are neither handed over nor counted in
   /// `total`.
   ///
-  /// The modern equivalent is ``enumerate(filter:includesUnsupportedFiles:progress:)`` with
-  /// ``AssetFilter/photos`` and `includesUnsupportedFiles: false`.
+  /// The modern equivalent is ``enumerate(filter:progress:)`` with ``AssetFilter/photos``.
   ///
   /// - Parameters:
   ///   - success: Receives one ``LegacyPhotoDictionary`` per photo, in group order, then
@@ -81,8 +80,7 @@ extension AssetsLibrary {
   ) -> LegacyEnumeration {
     let task = Task { @MainActor in
       do throws(LibraryError) {
-        let contents = try await self.enumerate(
-          filter: .photos, includesUnsupportedFiles: false, progress: progress)
+        let contents = try await self.enumerate(filter: .photos, progress: progress)
         success(contents.assets.map(\.legacyDictionary))
       } catch {
         fail(error)

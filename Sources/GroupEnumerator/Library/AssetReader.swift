@@ -4,7 +4,7 @@ import Foundation
 /// reader for its format, and files every failure under the asset.
 enum AssetReader {
   /// Reads `job`'s file. Never throws: problems end up in the asset. A file the walk
-  /// gave a problem (unreadable, or not media: ``ScannedFile/isMedia``) is not opened.
+  /// gave a problem (unreadable, or media no reader takes) is not opened.
   /// The file's sidecars become resources after it, unread.
   ///
   /// A file the walk listed by its extension (``ScannedFile/needsSniffing``) is opened
@@ -38,7 +38,7 @@ enum AssetReader {
     return Asset(
       path: file.path, group: job.group.kind, groupPath: job.group.path, type: type,
       resources: resources + file.sidecars,
-      fileModificationDate: file.modificationDate, metadata: metadata, isMedia: file.isMedia)
+      fileModificationDate: file.modificationDate, metadata: metadata)
   }
 
   /// Opens a file listed by its extension, sniffs its content from the first read, and

@@ -8,6 +8,10 @@ extension AssetsLibrary {
     public let groups: [AssetGroup]
     /// Folders that could not be listed, with the reason; their files were not delivered.
     public let folderProblems: [LibraryPath: AssetProblem]
+    /// The files that are not assets, by path, with their reasons (see
+    /// ``Contents/otherFiles``). The walk found them before the first asset was read, so
+    /// they cost no memory beyond the file list every enumeration holds.
+    public let otherFiles: [OtherFile]
     /// How many assets were delivered.
     public let assetCount: Int
     /// How long each phase took; `delivery` includes the time the delivery closure took.
@@ -22,7 +26,9 @@ extension AssetsLibrary {
   /// worker that read it, so that this work runs in parallel too.
   ///
   /// Memory stays bounded whatever the library's size: at most ``streamWindow`` assets are
-  /// read ahead of the one being delivered.
+  /// read ahead of the one being delivered. Files that are not assets are not delivered:
+  /// they come back in the summary's ``StreamSummary/otherFiles``, to be listed after the
+  /// assets.
   ///
   /// - Parameters:
   ///   - filter: Which assets to include.
@@ -32,7 +38,8 @@ extension AssetsLibrary {
   ///   - deliver: Called once per asset with what `prepare` made, one call at a time, in
   ///     order, on a worker thread (it may block, e.g. to write). Return `false` to stop: no further call is made
   ///     and the enumeration throws ``LibraryError/cancelled``.
-  /// - Returns: The groups, the folders that could not be listed, and the count.
+  /// - Returns: The groups, the folders that could not be listed, the other files, and the
+  ///   count.
   /// - Throws: ``LibraryError`` for a library-level fault, cancellation or a stop.
   public func streamAssets<Item: Sendable>(
     filter: AssetFilter = .all,
@@ -99,8 +106,8 @@ extension AssetsLibrary {
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
       filesRead: plan.filesRead + toRead, mainActorHops: await reporter.hops)
     return StreamSummary(
-      groups: groups, folderProblems: folderProblems, assetCount: delivered,
-      statistics: statistics)
+      groups: groups, folderProblems: folderProblems, otherFiles: scan.otherFiles,
+      assetCount: delivered, statistics: statistics)
   }
 }
 

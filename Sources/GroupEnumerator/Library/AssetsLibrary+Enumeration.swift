@@ -113,7 +113,8 @@ extension AssetsLibrary {
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
       filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
     return Contents(
-      groups: groups, assets: assets, folderProblems: folderProblems, statistics: statistics)
+      groups: groups, assets: assets, otherFiles: scan.otherFiles, folderProblems: folderProblems,
+      statistics: statistics)
   }
 
   /// Walks the library, stopping when the calling task is cancelled.

@@ -19,8 +19,10 @@ extension AssetsLibrary {
   /// one or two file reads.
   ///
   /// - Parameter path: A file's path relative to the library root, compared byte for byte.
-  /// - Returns: The asset, or `nil` when no listed file is at `path` (nothing there, a
-  ///   folder, a hidden or skipped file, or a symbolic link).
+  /// - Returns: The asset, or `nil` when no asset has a file at `path`: nothing there, a
+  ///   folder, a hidden or skipped file, a symbolic link, or a file that is not a photo or
+  ///   video (``otherFile(at:)`` then gives the reason; it is not an error, as
+  ///   ``LibraryError`` is kept for faults of the whole library).
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
   ///   ``LibraryError/cancelled``.
   public func asset(at path: LibraryPath) async throws(LibraryError) -> Asset? {
@@ -42,5 +44,28 @@ extension AssetsLibrary {
       }
     }
     return nil
+  }
+
+  /// Finds the file at `path` that is not an asset, with the reason it is not.
+  ///
+  /// ```swift
+  /// if try await library.asset(at: path) == nil,
+  ///   let other = try await library.otherFile(at: path)
+  /// {
+  ///   print(other.message)  // 'Notes/todo.txt' is a .txt file, not a photo or video …
+  /// }
+  /// ```
+  ///
+  /// Only the walk runs; nothing is read beyond the first bytes that decide whether a
+  /// file is media.
+  ///
+  /// - Parameter path: A file's path relative to the library root, compared byte for byte.
+  /// - Returns: The other file, or `nil` when the file at `path` is an asset's, or there
+  ///   is no listed file there.
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
+  ///   ``LibraryError/cancelled``.
+  public func otherFile(at path: LibraryPath) async throws(LibraryError) -> OtherFile? {
+    let (_, scan) = try await scanCancellable()
+    return scan.otherFiles.first { $0.path == path }
   }
 }

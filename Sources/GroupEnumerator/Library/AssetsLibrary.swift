@@ -18,7 +18,9 @@ public import Foundation
 /// every result reflects the files as they are now. The walk opens everything beneath
 /// the root's descriptor without following symbolic links, skips NAS thumbnail folders,
 /// AppleDouble files and (unless ``LibraryOptions/includesHiddenFiles``) hidden files, and
-/// lists every other regular file exactly once, as an ``Asset`` or as a resource of one.
+/// lists every other regular file exactly once: as an ``Asset``, as a resource of one, or
+/// as an ``OtherFile`` (not a photo or video: a text file, `Thumbs.db`, a PDF, a sidecar
+/// that fits no asset), which no count, group or legacy call includes.
 ///
 /// ## Choosing a call
 ///
@@ -80,6 +82,10 @@ public final class AssetsLibrary: Sendable {
     public let groups: [AssetGroup]
     /// The assets that passed the filter, in group order, then by file name.
     public let assets: [Asset]
+    /// The files of the library that are not assets (not photos or videos, or sidecars
+    /// that fit no asset), by path, each with its reason; the filter does not apply to
+    /// them. They are not in ``assets``, in `total` or in any group's counts.
+    public let otherFiles: [OtherFile]
     /// Folders that could not be listed, with the reason; their files are missing
     /// from ``assets``.
     public let folderProblems: [LibraryPath: AssetProblem]
@@ -142,22 +148,36 @@ public final class AssetsLibrary: Sendable {
 
   /// Reads every asset that passes `filter`, reporting progress on the main actor.
   ///
+  /// Files that are not photos or videos are not assets: they are listed in
+  /// ``Contents/otherFiles``, never counted in `total`.
+  ///
   /// - Parameters:
   ///   - filter: Which assets to include.
-  ///   - includesUnsupportedFiles: Whether files no reader takes (``Asset/isMedia`` is
-  ///     `false`: a `.psd`, a `.txt`, a sidecar on its own) are listed, and counted in
-  ///     `total`. Default `true`: nothing in the library is left out.
   ///   - progress: Called on the main actor with `(current, total)`; `total` counts
   ///     every asset across all groups, `current` only grows, and the last call is
   ///     always `(total, total)`. Calls may be coalesced.
   /// - Returns: The groups and the assets, in a deterministic order.
   /// - Throws: ``LibraryError`` for a library-level fault or cancellation.
   public func enumerate(
-    filter: AssetFilter = .all, includesUnsupportedFiles: Bool = true,
+    filter: AssetFilter = .all,
     progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in }
   ) async throws(LibraryError) -> Contents {
-    if includesUnsupportedFiles { return try await run(filter: filter, progress: progress) }
-    return try await run(filter: filter, fileSelection: { $0.isMedia }, progress: progress)
+    try await run(filter: filter, progress: progress)
+  }
+
+  /// Lists the files of the library that are not assets, by path, each with the reason:
+  /// files that are photos or videos neither by name nor by content (a `.txt`,
+  /// `Thumbs.db`, a PDF) and sidecars that fit no single asset.
+  ///
+  /// Only the walk runs (and reads the first bytes of files whose name is not a media
+  /// one): no metadata is read. Use it beside ``assets(filter:batchSize:)``, which
+  /// delivers assets only.
+  ///
+  /// - Returns: The other files, sorted by path bytes.
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
+  ///   ``LibraryError/cancelled``.
+  public func otherFiles() async throws(LibraryError) -> [OtherFile] {
+    try await scanCancellable().1.otherFiles
   }
 
   /// Finds the asset an `assets-library://asset/…` URL names.

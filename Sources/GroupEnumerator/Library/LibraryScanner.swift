@@ -31,8 +31,8 @@ public struct LibraryOptions: Sendable, Hashable {
   }
 }
 
-/// One file found by the walk (not read yet): a photo or video, or a file no reader
-/// takes, listed with a problem (``isMedia`` is then `false`).
+/// One photo or video found by the walk (not read yet), by its name or its content.
+/// Files that are neither are ``OtherFile``s, not scanned files.
 struct ScannedFile: Sendable, Hashable {
   /// Path relative to the root.
   var path: LibraryPath
@@ -58,11 +58,6 @@ struct ScannedFile: Sendable, Hashable {
   /// did not `fstatat` the file (its `d_type` said it is regular), and the reader takes
   /// them from its `fstat` of the open file.
   var needsStatus = false
-  /// Whether the file is media by its name or its content. `false` for a file that is
-  /// neither (a `.psd`, a `.txt`, an empty file without a media extension) and for a
-  /// sidecar that fits no single asset: those are listed with an
-  /// ``AssetProblem/Code/unsupported`` problem and never read.
-  var isMedia = true
   /// Sidecars (``MediaSniffer/isSidecar(name:)``) of this file in its folder, with role
   /// ``AssetResource/Role/sidecar``: extra resources of its asset, never read.
   var sidecars: [AssetResource] = []
@@ -80,6 +75,8 @@ struct ScannedGroup: Sendable, Hashable {
 struct LibraryScan: Sendable {
   /// The Camera Roll first (when it has files), then albums sorted by path bytes.
   var groups: [ScannedGroup]
+  /// The files that are not assets, sorted by path bytes.
+  var otherFiles: [OtherFile] = []
   /// Folders that could not be listed, each with the reason.
   var folderProblems: [FolderProblem]
 }
@@ -103,10 +100,12 @@ struct FolderProblem: Sendable, Hashable {
 ///
 /// Nothing regular is lost. A sidecar (`.xmp`, `.aae`, `.thm`, `.lrv`, `.lrf`; see
 /// ``SidecarMatching``) is not read: it becomes an extra resource of the one asset of
-/// its folder it is named after. A file that is neither media by name nor by content, and
-/// a sidecar that fits no single asset, is listed as an asset of its own, not read, with
-/// an ``AssetProblem/Code/unsupported`` problem (a video when its extension is a video
-/// container's, else a photo; its date is the file's time).
+/// its folder it is named after. A file with a photo or video extension that no reader
+/// takes (``MediaSniffer/isMediaName(_:)``: an `.x3f`, an `.mpg`) whose content is no
+/// format we know is an asset with an ``AssetProblem/Code/unsupported`` problem. A file
+/// that is neither media by name nor by content, and a sidecar that fits no single asset,
+/// is an ``OtherFile`` (``LibraryScan/otherFiles``), not an asset; a folder holding only
+/// such files is not an album.
 ///
 /// Skipped: hidden names (leading `.`, unless ``LibraryOptions/includesHiddenFiles``),
 /// NAS folders (`@eaDir`, `#recycle`, `.@__thumb`), symbolic links (never followed),

@@ -19,17 +19,21 @@ struct LibraryWalk {
   /// What one folder's entries are.
   private struct Listing {
     var files: [ScannedFile] = []
-    /// Sidecars, attached to `files` (or made files of their own) once the folder is read.
+    /// Sidecars, attached to `files` (or made other files) once the folder is read.
     var sidecars: [ScannedFile] = []
+    /// Files that are not media.
+    var others: [OtherFile] = []
     var folders: [[UInt8]] = []
   }
 
   /// What a regular file is to the walk.
   private enum Entry {
-    /// An asset of its own: media, or a file no reader takes (listed with a problem).
+    /// An asset of its own: media by name or by content.
     case file(ScannedFile)
     /// A sidecar, to attach to its asset by name (``SidecarMatching``).
     case sidecar(ScannedFile)
+    /// Not media: listed, never an asset.
+    case other(OtherFile)
   }
 
   /// Folder names that NAS software fills with thumbnails and deleted files.
@@ -48,6 +52,7 @@ struct LibraryWalk {
   private var frames: [Frame] = []
   private var cameraRoll: [ScannedFile] = []
   private var albums: [LibraryPath: [ScannedFile]] = [:]
+  private var otherFiles: [OtherFile] = []
   private var folderProblems: [FolderProblem] = []
   private var filesSinceCheck = 0
 
@@ -100,7 +105,7 @@ struct LibraryWalk {
   }
 
   /// The walk's findings: the Camera Roll (when it has files), then albums by path bytes,
-  /// files by path bytes, folder problems by path bytes.
+  /// files by path bytes; other files and folder problems by path bytes.
   func result() -> LibraryScan {
     var groups: [ScannedGroup] = []
     if !cameraRoll.isEmpty {
@@ -114,7 +119,8 @@ struct LibraryWalk {
         ScannedGroup(kind: .album, path: path, files: files.sorted { $0.path < $1.path }))
     }
     return LibraryScan(
-      groups: groups, folderProblems: folderProblems.sorted { $0.path < $1.path })
+      groups: groups, otherFiles: otherFiles.sorted { $0.path < $1.path },
+      folderProblems: folderProblems.sorted { $0.path < $1.path })
   }
 
   // MARK: - Folders
@@ -170,8 +176,9 @@ struct LibraryWalk {
           "Cannot read the folder '\(path.escaped)': \(failure). Its files are not listed.")))
   }
 
-  /// Lists the folder of frame `index`, files its regular files in their group (each
-  /// sidecar attached to its asset), and records its subfolders as pending.
+  /// Lists the folder of frame `index`, files its media in their group (each sidecar
+  /// attached to its asset) and the rest as other files, and records its subfolders as
+  /// pending.
   ///
   /// - Returns: The failed `readdir`, or `nil`; what was read before the failure is kept.
   private mutating func read(into index: Int) throws(LibraryError) -> SystemCallError? {
@@ -193,10 +200,12 @@ struct LibraryWalk {
     }
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
     didListFolder(frame.path)
-    SidecarMatching.attach(listing.sidecars, to: &listing.files)
+    listing.others += SidecarMatching.attach(listing.sidecars, to: &listing.files)
     if !options.selection.selectsEverything {
       listing.files.removeAll { !options.selection.includesFile(at: $0.path) }
+      listing.others.removeAll { !options.selection.includesFile(at: $0.path) }
     }
+    otherFiles += listing.others
     guard !listing.files.isEmpty else { return failure }
     if isCameraRoll(frame.path) {
       cameraRoll += listing.files
@@ -260,19 +269,25 @@ struct LibraryWalk {
       status = try folder.status(ofEntry: name)
     } catch {
       // Listed but not statable (a folder that may be listed but not searched): report
-      // media-named entries and those `readdir` says are regular files; anything else, or
-      // an entry already gone, is skipped.
-      let promised = MediaSniffer.format(forName: name)
-      guard error.errno != .noSuchFileOrDirectory, promised != nil || kind == .regular else {
+      // media-named entries (as assets) and those `readdir` says are regular files (as
+      // other files); anything else, or an entry already gone, is skipped.
+      let isMediaName = !MediaSniffer.isSidecar(name: name) && MediaSniffer.isMediaName(name)
+      guard error.errno != .noSuchFileOrDirectory, isMediaName || kind == .regular else {
         return
       }
       let path = folderPath.appending(name)
-      var file = ScannedFile(
-        path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
-        format: nil, type: MediaSniffer.isVideoName(name) ? .video : .photo,
-        problem: AssetProblem(.unreadable, "Cannot read '\(path.escaped)': \(error.errno)."))
-      file.isMedia = promised != nil
-      listing.files.append(file)
+      let problem = AssetProblem(.unreadable, "Cannot read '\(path.escaped)': \(error.errno).")
+      guard isMediaName else {
+        listing.others.append(
+          OtherFile(
+            path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
+            reason: .unreadable, message: problem.message))
+        return
+      }
+      listing.files.append(
+        ScannedFile(
+          path: path, fileSize: 0, modificationDate: Date(timeIntervalSince1970: 0),
+          format: nil, type: MediaSniffer.isVideoName(name) ? .video : .photo, problem: problem))
       return
     }
     switch status.kind {
@@ -283,6 +298,7 @@ struct LibraryWalk {
       switch sniff(name: name, in: folder, path: folderPath.appending(name), status: status) {
       case .file(let file): listing.files.append(file)
       case .sidecar(let file): listing.sidecars.append(file)
+      case .other(let file): listing.others.append(file)
       case nil: break  // AppleDouble
       }
     default:
@@ -292,12 +308,13 @@ struct LibraryWalk {
 
   /// Decides what a regular file is: media by its extension when it has a media one (its
   /// content is sniffed later, by the reader), a sidecar by its extension (never read),
-  /// else media or not by its first bytes.
+  /// else media or not by its first bytes; a file that is media neither by content nor by
+  /// name (``MediaSniffer/isMediaName(_:)``) is an other file.
   ///
   /// Names starting `._` are always read here: AppleDouble files carry media extensions
   /// (`._IMG_0001.JPG`) and must never be counted.
   ///
-  /// - Returns: The file or sidecar; `nil` for an AppleDouble file.
+  /// - Returns: The file, sidecar or other file; `nil` for an AppleDouble file.
   private func sniff(
     name: [UInt8], in folder: FileDescriptor, path: LibraryPath, status: FileStatus
   ) -> Entry? {
@@ -322,10 +339,13 @@ struct LibraryWalk {
           try file.bytes(at: 0, length: MediaSniffer.headerLength)
         }
       } catch {
-        if promised == nil {
-          file.isMedia = false
-          file.type = MediaSniffer.isVideoName(name) ? .video : .photo
+        guard promised != nil || (!isSidecar && MediaSniffer.isMediaName(name)) else {
+          return .other(
+            OtherFile(
+              path: path, fileSize: status.size, modificationDate: status.modificationDate,
+              reason: .unreadable, message: error.message))
         }
+        file.type = MediaSniffer.isVideoName(name) ? .video : .photo
         file.problem = error
         return .file(file)
       }
@@ -337,7 +357,12 @@ struct LibraryWalk {
       file.type = format.isVideo ? .video : .photo
       return .file(file)
     }
-    guard let promised else { return .file(LibraryWalk.unsupported(file, isEmpty: header.isEmpty)) }
+    guard let promised else {
+      guard MediaSniffer.isMediaName(name) else {
+        return .other(LibraryWalk.notMedia(file, isEmpty: header.isEmpty))
+      }
+      return .file(LibraryWalk.unsupported(file, isEmpty: header.isEmpty))
+    }
     if header.isEmpty {
       file.problem = AssetProblem(.emptyFile, "'\(path.escaped)' is empty (0 bytes).")
     } else {
@@ -349,14 +374,30 @@ struct LibraryWalk {
     return .file(file)
   }
 
-  /// A file that is neither media by name nor by content, as an asset no reader takes:
-  /// a video when its extension is a video container's, else a photo, with an
-  /// ``AssetProblem/Code/unsupported`` problem that says what it is.
+  /// A file with a photo or video extension no reader takes (an `.x3f`, an `.mpg`) whose
+  /// content is no format we know, as an asset: a video when its extension is a video
+  /// container's, else a photo, with an ``AssetProblem/Code/unsupported`` problem (or
+  /// ``AssetProblem/Code/emptyFile`` when it is empty); its date is the file's time.
   private static func unsupported(_ file: ScannedFile, isEmpty: Bool) -> ScannedFile {
     var file = file
     let name = file.path.lastComponentBytes
-    file.isMedia = false
     file.type = MediaSniffer.isVideoName(name) ? .video : .photo
+    if isEmpty {
+      file.problem = AssetProblem(.emptyFile, "'\(file.path.escaped)' is empty (0 bytes).")
+      return file
+    }
+    let ext = LibraryPath.escape(Array(name[(name.lastIndex(of: UInt8(ascii: ".")) ?? 0)...]))
+    file.problem = AssetProblem(
+      .unsupported,
+      "'\(file.path.escaped)' is a \(ext) file, a \(file.type.rawValue) format"
+        + " GroupEnumerator does not read; it is listed with the file's size and time.")
+    return file
+  }
+
+  /// A file that is neither media by name nor by content, as an other file whose message
+  /// says what it is.
+  private static func notMedia(_ file: ScannedFile, isEmpty: Bool) -> OtherFile {
+    let name = file.path.lastComponentBytes
     let what: String
     if isEmpty {
       what = "is an empty file (0 bytes), not"
@@ -367,10 +408,10 @@ struct LibraryWalk {
     } else {
       what = "has no extension and its content is not"
     }
-    file.problem = AssetProblem(
-      .unsupported,
-      "'\(file.path.escaped)' \(what) a photo or video GroupEnumerator can read.")
-    return file
+    return OtherFile(
+      path: file.path, fileSize: file.fileSize, modificationDate: file.modificationDate,
+      reason: .notMedia,
+      message: "'\(file.path.escaped)' \(what) a photo or video GroupEnumerator can read.")
   }
 
   /// Counts one more regular file, polling for cancellation every

@@ -18,7 +18,7 @@ enum LivePhotoPairing {
   }
 
   /// The candidates among one group's files: per folder and base name, exactly one still
-  /// and one movie, among the files that are media (``ScannedFile/isMedia``).
+  /// and one movie.
   ///
   /// - Complexity: O(*n* log *n*) in the number of files.
   static func candidates(in files: [ScannedFile]) -> [Candidate] {
@@ -29,8 +29,7 @@ enum LivePhotoPairing {
     var stills: [Key: [ScannedFile]] = [:]
     var videos: [Key: [ScannedFile]] = [:]
     for file in files {
-      // A file no reader takes (`IMG_1.txt`) is never half of a Live Photo.
-      guard file.isMedia, let key = key(of: file) else { continue }
+      guard let key = key(of: file) else { continue }
       if file.type == .video {
         videos[key, default: []].append(file)
       } else {

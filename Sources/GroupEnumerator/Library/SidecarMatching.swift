@@ -8,19 +8,20 @@
 /// A sidecar attaches only when exactly one asset fits: one file, or the still and the
 /// movie of one Live Photo candidate (`IMG_1.HEIC`, `IMG_1.MOV` and `IMG_1.AAE`), where it
 /// goes to the still and so to the Live Photo. Any other sidecar (no file of that name, or
-/// several: `IMG_1.JPG`, `IMG_1.CR2` and `IMG_1.xmp`) is listed as an asset of its own,
-/// with an ``AssetProblem/Code/unsupported`` problem saying why. Sidecars are never read.
+/// several: `IMG_1.JPG`, `IMG_1.CR2` and `IMG_1.xmp`) is an ``OtherFile`` (reason
+/// ``OtherFile/Reason/unmatchedSidecar``) whose message says why. Sidecars are never read.
 enum SidecarMatching {
-  /// Attaches each of `sidecars` to the one file of `files` it belongs to, and appends
-  /// the others to `files` as assets of their own.
+  /// Attaches each of `sidecars` to the one file of `files` it belongs to, and returns
+  /// the others as other files.
   ///
   /// - Parameters:
   ///   - sidecars: The sidecars of one folder, as the walk found them.
-  ///   - files: Every other file of that folder (media or not); each file's
+  ///   - files: The photos and videos of that folder; each file's
   ///     ``ScannedFile/sidecars`` end up sorted by path.
+  /// - Returns: The sidecars that fit no single file, in the order given.
   /// - Complexity: O(*n* + *s* log *s*) for *n* files and *s* sidecars.
-  static func attach(_ sidecars: [ScannedFile], to files: inout [ScannedFile]) {
-    guard !sidecars.isEmpty else { return }
+  static func attach(_ sidecars: [ScannedFile], to files: inout [ScannedFile]) -> [OtherFile] {
+    guard !sidecars.isEmpty else { return [] }
     var byBase: [[UInt8]: [Int]] = [:]
     var byName: [[UInt8]: [Int]] = [:]
     for (index, file) in files.enumerated() {
@@ -29,7 +30,7 @@ enum SidecarMatching {
       byName[name, default: []].append(index)
     }
     var attachedTo: Set<Int> = []
-    var orphans: [ScannedFile] = []
+    var orphans: [OtherFile] = []
     for sidecar in sidecars {
       let name = lowercased(sidecar.path.lastComponentBytes)
       let sidecarBase = base(of: name)
@@ -49,7 +50,7 @@ enum SidecarMatching {
       }
     }
     for index in attachedTo { files[index].sidecars.sort { $0.path < $1.path } }
-    files += orphans
+    return orphans
   }
 
   /// The index of the file that owns a sidecar fitting `matches`: the only one, or the
@@ -62,11 +63,10 @@ enum SidecarMatching {
     return matches.first { files[$0].path == pair.still.path }
   }
 
-  /// A sidecar that fits no single asset, as an asset of its own.
+  /// A sidecar that fits no single asset, as an other file.
   private static func orphan(_ sidecar: ScannedFile, matching matches: [ScannedFile])
-    -> ScannedFile
+    -> OtherFile
   {
-    var file = sidecar
     let name = sidecar.path.lastComponentBytes
     let dot = name.lastIndex(of: UInt8(ascii: ".")) ?? name.endIndex
     let base = LibraryPath.escape(Array(name[..<dot]))
@@ -76,13 +76,11 @@ enum SidecarMatching {
       ? "no photo or video in its folder is named '\(base)'"
       : "it fits more than one asset in its folder ("
         + matches.map(\.path.lastComponent).sorted().joined(separator: ", ") + ")"
-    file.isMedia = false
-    file.type = MediaSniffer.isVideoName(name) ? .video : .photo
-    file.problem = AssetProblem(
-      .unsupported,
-      "'\(sidecar.path.escaped)' is a sidecar file (\(ext)) but \(why), so it is listed"
+    return OtherFile(
+      path: sidecar.path, fileSize: sidecar.fileSize, modificationDate: sidecar.modificationDate,
+      reason: .unmatchedSidecar,
+      message: "'\(sidecar.path.escaped)' is a sidecar file (\(ext)) but \(why), so it is listed"
         + " on its own; it is not a photo or video GroupEnumerator can read.")
-    return file
   }
 
   /// A lower-cased name without its last extension; the whole name when it has none.

@@ -105,6 +105,21 @@ enum MediaSniffer {
     return extensionFormats[ext]?.isVideo == true || otherVideoExtensions.contains(ext)
   }
 
+  /// Whether a file with this name is media by its extension alone: a format a reader
+  /// takes (``format(forName:)``), or a photo or video format none reads (a Sigma `.x3f`,
+  /// a Kyocera `.raw`, a `.psd`, a RED `.r3d`, an `.mpg`). Such a file is an asset whatever
+  /// its content, with a problem when it cannot be read; a file that is media neither by
+  /// name nor by content is an ``OtherFile``. Sidecar names (``isSidecar(name:)``) are
+  /// decided before this.
+  ///
+  /// - Parameter name: A file name's bytes.
+  /// - Returns: `true` for a photo or video extension, in any ASCII case.
+  static func isMediaName(_ name: [UInt8]) -> Bool {
+    guard let ext = lowercasedExtension(of: name) else { return false }
+    return extensionFormats[ext] != nil || otherVideoExtensions.contains(ext)
+      || otherPhotoExtensions.contains(ext)
+  }
+
   /// Whether the content is an AppleDouble resource file (`._IMG_0001.JPG` on volumes
   /// written by macOS): metadata about another file, never a photo of its own.
   ///
@@ -137,7 +152,16 @@ enum MediaSniffer {
   /// Video container extensions no reader takes (beyond ``extensionFormats``' videos).
   private static let otherVideoExtensions: Set<String> = [
     "mpg", "mpeg", "mpe", "m1v", "m2v", "m2t", "vob", "mod", "tod", "flv", "f4v", "ogv",
-    "ogm", "rm", "rmvb", "asf", "divx", "dv", "mxf", "wtv", "lrv", "lrf",
+    "ogm", "rm", "rmvb", "asf", "divx", "dv", "mxf", "wtv", "lrv", "lrf", "r3d", "braw", "crm",
+  ]
+
+  /// Photo extensions no reader takes (beyond ``extensionFormats``' photos): camera RAWs
+  /// (Sigma X3F, Kyocera and Panasonic RAW, Canon CRW, Minolta MRW, Hasselblad, Phase
+  /// One, Kodak, Leaf, Mamiya, GoPro…), Photoshop and JPEG 2000 images.
+  private static let otherPhotoExtensions: Set<String> = [
+    "x3f", "raw", "rwl", "crw", "mrw", "3fr", "fff", "iiq", "cap", "eip", "mos", "erf", "kdc",
+    "dcr", "dcs", "k25", "mef", "mdc", "nrw", "sr2", "srf", "ari", "bay", "gpr",
+    "psd", "psb", "jp2", "j2k", "jpf", "jpx", "jxr", "hdp", "wdp",
   ]
 
   /// The text after the last `.`, lower-cased in ASCII; `nil` when there is none, when

@@ -52,7 +52,7 @@ extension Asset: Encodable {
     try container.encode(location.map(EncodedLocation.init), forKey: .location)
     try container.encode(fileSize, forKey: .fileSize)
     try container.encode(metadata.hasThumbnail, forKey: .hasThumbnail)
-    if type == .video || !isMedia {
+    if type == .video {
       try container.encodeNil(forKey: .legacy)
     } else {
       try container.encode(EncodedLegacyDictionary(asset: self, url: url), forKey: .legacy)

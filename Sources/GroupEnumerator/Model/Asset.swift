@@ -45,9 +45,8 @@ public struct AssetResource: Sendable, Hashable {
   public var name: String { path.lastComponent }
 }
 
-/// One shot in the library, with everything read from its file(s) — or one file no
-/// reader takes (a `.psd`, a text file), listed with an ``AssetProblem/Code/unsupported``
-/// problem and never read.
+/// One shot in the library — a photo, a video or a Live Photo — with everything read
+/// from its file(s).
 ///
 /// ## Overview
 ///
@@ -66,8 +65,11 @@ public struct AssetResource: Sendable, Hashable {
 /// ## Problems
 ///
 /// A file that cannot be read, or only in part, is still an asset: ``problems`` says
-/// what went wrong and everything that could be read is kept. A file no reader takes is
-/// an asset whose ``isMedia`` is `false`.
+/// what went wrong and everything that could be read is kept. A photo or video format no
+/// reader takes (an `.x3f`, an `.mpg`) is an asset with an
+/// ``AssetProblem/Code/unsupported`` problem. Files that are not photos or videos at all
+/// (a `.txt`, `Thumbs.db`, a sidecar that fits no asset) are not assets but
+/// ``OtherFile``s.
 ///
 /// ## Identity
 ///
@@ -107,11 +109,6 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var metadata: MediaMetadata { storage.metadata }
   /// Problems with the file(s) or their metadata.
   public let problems: [AssetProblem]
-  /// Whether the file is a photo or a video by its name or by its content (broken ones
-  /// included); `false` for a file listed only so that nothing is left out — a `.psd`, a
-  /// `.txt`, a sidecar on its own — which has an ``AssetProblem/Code/unsupported`` (or
-  /// unreadable) problem and no legacy dictionary.
-  public let isMedia: Bool
 
   /// The metadata, kept out of line: it is most of an asset's size (five capture dates),
   /// and enumerations copy assets between arrays many times. Immutable, so sharing it
@@ -122,7 +119,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public init(
     path: LibraryPath, group: AssetGroup.Kind, groupPath: LibraryPath, type: AssetType,
     resources: [AssetResource], fileModificationDate: Date, metadata: MediaMetadata,
-    problems: [AssetProblem] = [], isMedia: Bool = true
+    problems: [AssetProblem] = []
   ) {
     self.id = StableIdentifier.uuid(namespace: "asset", path: path)
     self.path = path
@@ -133,7 +130,6 @@ public struct Asset: Sendable, Hashable, Identifiable {
     self.fileModificationDate = fileModificationDate
     self.storage = MetadataStorage(metadata)
     self.problems = metadata.problems + problems
-    self.isMedia = isMedia
   }
 
   /// Whether two assets have equal properties, metadata included.
@@ -141,7 +137,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     lhs.id == rhs.id && lhs.path == rhs.path && lhs.group == rhs.group
       && lhs.groupPath == rhs.groupPath && lhs.type == rhs.type
       && lhs.resources == rhs.resources && lhs.fileModificationDate == rhs.fileModificationDate
-      && lhs.problems == rhs.problems && lhs.isMedia == rhs.isMedia
+      && lhs.problems == rhs.problems
       && (lhs.storage === rhs.storage || lhs.storage.metadata == rhs.storage.metadata)
   }
 
@@ -155,7 +151,6 @@ public struct Asset: Sendable, Hashable, Identifiable {
     hasher.combine(resources)
     hasher.combine(fileModificationDate)
     hasher.combine(problems)
-    hasher.combine(isMedia)
     hasher.combine(storage.metadata)
   }
 

@@ -212,7 +212,7 @@ private final class RecordingSource: ByteSource {
     let late = source.reads.filter { $0.offset > 1000 }
     #expect(late.count == 1)
     #expect(late.first.map { $0.offset + $0.length } == file.count)
-    #expect(late.first.map(\.length) == FileTail.maximumLength)
+    #expect(late.first.map(\.length) == JPEGStructure.endCheckLength)
     // Cut 2 bytes short: the same single read finds no EOI.
     let cut = RecordingSource(Array(file.dropLast(2)))
     #expect(codes(JPEGMetadataReader.read(from: cut)) == [.truncated])

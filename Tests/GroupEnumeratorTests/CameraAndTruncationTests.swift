@@ -201,6 +201,16 @@ private final class RecordingSource: ByteSource {
     #expect(codes(JPEGMetadataReader.read(from: ArrayByteSource(cut))) == [.truncated])
   }
 
+  @Test func zerosAfterTheEndAreNotACut() {
+    // Padding (or space allocated and never written) tells nothing about where the image
+    // ended: not judged. Zeros in place of the end of a small file are no padding: judged.
+    let jpeg = EXIFTestBuilder.jpeg(app1: nil)
+    let padded = jpeg + [UInt8](repeating: 0, count: 100_000)
+    #expect(JPEGMetadataReader.read(from: ArrayByteSource(padded)).problems.isEmpty)
+    let zeroedEnd = Array(jpeg.dropLast(2)) + [0, 0]
+    #expect(codes(JPEGMetadataReader.read(from: ArrayByteSource(zeroedEnd))) == [.truncated])
+  }
+
   @Test func theEndCheckIsOneBoundedReadAfterTheImageData() throws {
     // A JPEG with 300,000 bytes of scan data: the marker walk, then one read at the end.
     var file = EXIFTestBuilder.jpeg(app1: nil)

@@ -28,6 +28,15 @@ struct FileTail {
     bytes = first < end ? try source.bytes(at: first, length: end - first) : []
   }
 
+  /// Whether ``bytes`` are all zero and at least ``minimumPadding`` long: padding, or a
+  /// region that was allocated and never written; either way nothing tells where the
+  /// content ended. (A few zeros are no such sign: a file cut inside a header often ends
+  /// in some.)
+  var isZeroFilled: Bool { bytes.count >= Self.minimumPadding && bytes.allSatisfy { $0 == 0 } }
+
+  /// The fewest zero bytes taken as padding.
+  static let minimumPadding = 64
+
   /// Whether ``bytes`` hold `pattern` anywhere.
   func contains(_ pattern: [UInt8]) -> Bool {
     guard let head = pattern.first, bytes.count >= pattern.count else { return false }

@@ -190,8 +190,9 @@ struct JPEGStructure {
   /// restart marker, so an `FF D9` there is the real end.
   ///
   /// Files whose end cannot be told are never called truncated: a Samsung trailer
-  /// (`…SEFT` at the end) may be longer than the bytes looked at, and a motion photo whose
-  /// video was not found already has a problem saying so.
+  /// (`…SEFT` at the end) may be longer than the bytes looked at, bytes that are all zero
+  /// are padding (or were never written), and a motion photo whose video was not found
+  /// already has a problem saying so.
   ///
   /// - Parameters:
   ///   - imageDataStart: Where the first `SOS` is; no `FF D9` before it counts.
@@ -207,7 +208,7 @@ struct JPEGStructure {
       let tail = try? FileTail(
         of: source, end: end, notBefore: imageDataStart + 2,
         length: inMemory ? FileTail.maximumLength : endCheckLength),
-      !tail.contains(endOfImage)
+      !tail.contains(endOfImage), !tail.isZeroFilled
     else { return nil }
     if videoStart == nil, tail.ends(with: samsungTrailerEnd) { return nil }
     let place = videoStart == nil ? "its last" : "the last"

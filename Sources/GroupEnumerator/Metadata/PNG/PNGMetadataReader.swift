@@ -83,7 +83,7 @@ enum PNGMetadataReader {
 
   /// The ``AssetProblem/Code/truncated`` problem of a PNG whose walk stopped before the
   /// end (``PNGStructure/stoppedBeforeEnd``) and whose last ``endCheckLength`` bytes hold
-  /// no `IEND` chunk type. One read.
+  /// no `IEND` chunk type; bytes that are all zero are padding, not judged. One read.
   ///
   /// - Returns: The problem, or `nil` when `IEND` is there or the read failed (a failed
   ///   read is reported where the walk reads).
@@ -91,7 +91,7 @@ enum PNGMetadataReader {
     guard
       let tail = try? FileTail(
         of: source, notBefore: PNGChunkHeader.signature.count, length: endCheckLength),
-      !tail.contains(endChunkType)
+      !tail.contains(endChunkType), !tail.isZeroFilled
     else { return nil }
     return AssetProblem(
       .truncated,

@@ -66,6 +66,23 @@ import Testing
           + "\r\n"))
   }
 
+  @Test func aMakeThatStartsLikeAFormulaIsNeutralised() {
+    var metadata = MediaMetadata()
+    metadata.make = "=HYPERLINK(\"http://x\")"
+    metadata.model = "-1+2"
+    metadata.lensModel = "24-70mm, f/2.8"
+    let path = LibraryPath("a.jpg")
+    let asset = Asset(
+      path: path, group: .savedPhotos, groupPath: .root, type: .photo, resources: [],
+      fileModificationDate: .distantPast, metadata: metadata)
+    let fields = CSVFormatter.fields(for: asset)
+    let column = { (name: String) in fields[CSVFormatter.assetColumns.firstIndex(of: name) ?? 0] }
+    #expect(column("make") == "'=HYPERLINK(\"http://x\")")
+    #expect(column("model") == "'-1+2")
+    #expect(column("lensModel") == "24-70mm, f/2.8")
+    #expect(CSVFormatter.record(fields).contains(#","'=HYPERLINK(""http://x"")","#))
+  }
+
   @Test func aLivePhotosMovieAndSidecarAreInItsResourcesField() async throws {
     let contents = try await AssetsLibrary(root: DemoCommand.bundledLibrary).enumerate()
     let live = try #require(contents.assets.first { $0.type == .livePhoto })

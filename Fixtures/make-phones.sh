@@ -275,6 +275,9 @@ data[i:i + 3] = b'XYZ'"
 picture "$LIB/Camera/lens.jpg" 64x48 '#34495e' '#95a5a6' 'lens'
 tag "$LIB/Camera/lens.jpg" -Make=Canon '-Model=Canon EOS R5' '-LensModel=RF24-105mm F4 L IS USM' \
   -DateTimeOriginal='2021:03:03 03:03:03'
+# The same tags in a TIFF, read through gexiv2 (Exif.Image.Make/Model, Exif.Photo.LensModel).
+picture "$LIB/Camera/lens.tif" 32x24 '#34495e' '#95a5a6' ''
+tag "$LIB/Camera/lens.tif" -Make=NIKON '-Model=NIKON Z 6' '-LensModel=NIKKOR Z 24-70mm f/4 S'
 # Padding as older cameras store it: Make "Kodak" then NULs, Model ending in blanks (EXIF
 # fills unknown text with spaces). exiftool shows "Kodak" and "DC290 Zoom".
 picture "$LIB/Camera/padded.jpg" 64x48 '#8e44ad' '#95a5a6' 'pad'

@@ -80,6 +80,14 @@ private final class RecordingSource: ByteSource {
     #expect(metadata.lensModel == "RF24-105mm F4 L IS USM")
   }
 
+  @Test func aTIFFHasItsMakeModelAndLensThroughGexiv2() throws {
+    let metadata = try read("Camera/lens.tif", as: .tiff)
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    #expect(metadata.make == "NIKON")
+    #expect(metadata.model == "NIKON Z 6")
+    #expect(metadata.lensModel == "NIKKOR Z 24-70mm f/4 S")
+  }
+
   @Test func nulAndBlankPaddingIsRemovedAsExiftoolShowsIt() throws {
     let metadata = try read("Camera/padded.jpg", as: .jpeg)
     #expect(metadata.make == "Kodak")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes Fixtures/Phones, a small library of files written the way phones, cameras and editors
 # write them (Android/ffmpeg video places, Samsung HEIC, dates with fractions, motion photos,
-# XMP-only metadata, Takeout sidecars, truncated files, files that are not media).
+# XMP-only metadata, Takeout sidecars, truncated files, files that are not media, camera
+# make/model/lens, long trailers after a JPEG's image).
 #
 # It deletes Fixtures/Phones and builds it again from nothing; it writes nothing outside
 # Fixtures/ (its scratch folder is Fixtures/.make-phones.tmp, removed at the end). Every
@@ -85,7 +86,8 @@ EOF
 }
 
 mkdir -p "$LIB/Android" "$LIB/Samsung" "$LIB/Dates" "$LIB/Formats" "$LIB/Motion" \
-  "$LIB/XMP" "$LIB/Takeout" "$LIB/Truncated" "$LIB/Thumbnails" "$LIB/Other"
+  "$LIB/XMP" "$LIB/Takeout" "$LIB/Truncated" "$LIB/Thumbnails" "$LIB/Other" "$LIB/Camera" \
+  "$LIB/Trailers"
 
 # --- 1. Android / ffmpeg video places --------------------------------------------------------
 # ISO 6709 in udta/meta/ilst/©xyz, as re-encoders and trimmed phone videos carry it (and no
@@ -245,6 +247,17 @@ head -c $((size - 500)) "$TMP/whole.mp4" >"$LIB/Truncated/short-mdat.mp4"
 "$CONVERT" -size 64x48 'gradient:#c0392b-#ecf0f1' -strip "$TMP/whole.png"
 size=$(stat -c %s "$TMP/whole.png")
 head -c $((size - 12)) "$TMP/whole.png" >"$LIB/Truncated/no-iend.png"
+# A PNG whose EXIF (an eXIf chunk) comes before its image data, so a reader that has what it
+# needs stops walking before IEND: only a look at the file's end shows the cut.
+"$CONVERT" -size 64x48 'gradient:#16a085-#ecf0f1' -strip "$TMP/exif.png"
+tag "$TMP/exif.png" -DateTimeOriginal='2020:05:06 06:06:06'
+python3 - "$TMP/exif.png" <<'EOF2'
+import sys
+data = open(sys.argv[1], 'rb').read()
+assert 0 < data.find(b'eXIf') < data.find(b'IDAT'), 'eXIf must come before IDAT'
+EOF2
+size=$(stat -c %s "$TMP/exif.png")
+head -c $((size - 12)) "$TMP/exif.png" >"$LIB/Truncated/no-iend-exif.png"
 
 # --- 10. An IFD1 "thumbnail" that is not a JPEG ---------------------------------------------
 picture "$TMP/thumb.jpg" 16x12 '#000000' '#ffffff' ''
@@ -256,6 +269,51 @@ patch "$LIB/Thumbnails/not-a-thumbnail.jpg" "
 i = data.find(b'\xff\xd8\xff', 2)
 assert 0 < i < 4096, i
 data[i:i + 3] = b'XYZ'"
+
+# --- 11. Camera make, model and lens ---------------------------------------------------------
+# EXIF IFD0 Make/Model and ExifIFD LensModel, as a camera writes them.
+picture "$LIB/Camera/lens.jpg" 64x48 '#34495e' '#95a5a6' 'lens'
+tag "$LIB/Camera/lens.jpg" -Make=Canon '-Model=Canon EOS R5' '-LensModel=RF24-105mm F4 L IS USM' \
+  -DateTimeOriginal='2021:03:03 03:03:03'
+# The same tags in a TIFF, read through gexiv2 (Exif.Image.Make/Model, Exif.Photo.LensModel).
+picture "$LIB/Camera/lens.tif" 32x24 '#34495e' '#95a5a6' ''
+tag "$LIB/Camera/lens.tif" -Make=NIKON '-Model=NIKON Z 6' '-LensModel=NIKKOR Z 24-70mm f/4 S'
+# Padding as older cameras store it: Make "Kodak" then NULs, Model ending in blanks (EXIF
+# fills unknown text with spaces). exiftool shows "Kodak" and "DC290 Zoom".
+picture "$LIB/Camera/padded.jpg" 64x48 '#8e44ad' '#95a5a6' 'pad'
+tag "$LIB/Camera/padded.jpg" -Make=KodakXYZ '-Model=DC290 Zoom!!!'
+patch "$LIB/Camera/padded.jpg" "
+once(b'KodakXYZ\0', b'Kodak\0\0\0\0')
+once(b'DC290 Zoom!!!\0', b'DC290 Zoom   \0')"
+# A Model with an escape character (ESC, 0x1B): not text to show; exiftool prints it raw.
+picture "$LIB/Camera/control.jpg" 64x48 '#8e44ad' '#2c3e50' 'esc'
+tag "$LIB/Camera/control.jpg" -Make=Acme -Model=BadXModel
+patch "$LIB/Camera/control.jpg" "once(b'BadXModel', b'Bad\x1bModel')"
+# An iPhone movie: Apple keys com.apple.quicktime.make and .model.
+movie "$TMP/keys.mov" mov 1 -metadata creation_time=2021-03-04T04:04:04Z
+exiftool -q -overwrite_original -Keys:Make=Apple '-Keys:Model=iPhone 15 Pro' -- "$TMP/keys.mov"
+cp "$TMP/keys.mov" "$LIB/Camera/IMG_0001.MOV"
+# A camera MP4 with QuickTime user data text (udta/©mak, ©mod), as GoPro and Kodak write it.
+movie "$TMP/udta.mp4" mp4 1 -metadata creation_time=2021-03-05T05:05:05Z
+exiftool -q -overwrite_original -UserData:Make=GoPro '-UserData:Model=HERO12 Black' -- "$TMP/udta.mp4"
+cp "$TMP/udta.mp4" "$LIB/Camera/GX010001.MP4"
+
+# --- 12. A trailer longer than the end check's window ----------------------------------------
+# A Google motion photo whose MP4 (padded by a top-level 'free' box to 100,000 bytes) ends the
+# file: the still's EOI lies 100,000 bytes before the end, past the last 64 KiB, and the file
+# is whole (exiftool: no warning).
+python3 - "$TMP/motion.mp4" "$TMP/big.mp4" <<'EOF2'
+import struct, sys
+mp4 = open(sys.argv[1], 'rb').read()
+pad = 100000 - len(mp4)
+assert pad > 8
+open(sys.argv[2], 'wb').write(mp4 + struct.pack('>I', pad) + b'free' + bytes(pad - 8))
+EOF2
+sed "s/Item:Length=\"$MP4_LENGTH\"/Item:Length=\"100000\"/" "$TMP/google.xmp" >"$TMP/big.xmp"
+grep -q 'Item:Length="100000"' "$TMP/big.xmp" || die "big.xmp: Item:Length not replaced"
+picture "$TMP/big.jpg" 64x48 '#27ae60' '#8e44ad' 'BIG'
+tag "$TMP/big.jpg" -DateTimeOriginal='2024:03:03 10:00:00' "-XMP<=$TMP/big.xmp"
+cat "$TMP/big.jpg" "$TMP/big.mp4" >"$LIB/Trailers/PXL_20240303_100000000.MP.jpg"
 
 # --- 8. Files that are not media ------------------------------------------------------------
 printf 'Shopping list, not a photo.\n' >"$LIB/Other/notes.txt"

@@ -8,8 +8,8 @@ Usage:
 
 The first form runs `DEMO --format json CORPUS` and checks every JPEG that truth.json
 lists outside bad/: that it is listed exactly once, and that its TIFF DateTime,
-DateTimeOriginal (with offset), GPS position, displayed size and thumbnail flag agree
-with ExifTool 12.57. It prints a table per field and the disagreements, and exits 1
+DateTimeOriginal (with offset), GPS position and altitude, displayed size, thumbnail flag,
+make, model and lens agree with ExifTool 12.57. It prints a table per field and the disagreements, and exits 1
 when a JPEG is missing or listed twice, or when any field agrees on fewer than 99%.
 
 With --kinds all it checks every photo and video format we claim (DESIGN §3), by
@@ -35,6 +35,15 @@ a Live Photo. Per family and overall it counts agreement on:
   dateTime    TIFF DateTime, raw, or null (photos only; the legacy dictionary's "0")
   location    GPSLatitude/GPSLongitude within 1e-4 degrees, or no location when truth
               has none (photos and videos)
+  altitude    GPSAltitude (signed by its ref: below sea level is negative) within 0.5 m
+              of the location's altitude; counted where ExifTool has a position and
+              either side has an altitude (an altitude without a position has no
+              location to live in)
+  make, model Make and Model (ExifTool's choice among IFD0, Keys, UserData…) equal to
+              ours; counted where either side has one
+  lensModel   ExifIFD:LensModel equal to ours (truth.json does not carry it: one exiftool
+              run reads it, as for the thumbnails; without exiftool it is not counted);
+              counted where either side has one
   size        ImageWidth x ImageHeight as displayed: swapped for Orientation 5-8; for
               HEIF/AVIF without an Orientation, and for videos, swapped when Rotation is
               90 or 270 (not counted when ExifTool has no size)
@@ -103,7 +112,10 @@ LIVE_PHOTO_PAIRS = [
     ("livephoto-same-basename/IMG_7943.HEIC", "livephoto-same-basename/IMG_7943.MOV"),
 ]
 LIVE_PHOTO_MOVIES = {movie.encode("utf-8") for _, movie in LIVE_PHOTO_PAIRS}
-ALL_FIELDS = ["type", "takenDate", "dateTime", "location", "size", "duration"]
+ALL_FIELDS = ["type", "takenDate", "dateTime", "location", "altitude", "size", "duration",
+              "make", "model", "lensModel"]
+ALTITUDE_TOLERANCE_METRES = 0.5
+LENS_MODEL = "_ExifIFD:LensModel"
 EXIF_DATE = re.compile(r"^(\d{4}):(\d\d):(\d\d) (\d\d):(\d\d):(\d\d)(\.\d+)?(.*)$")
 ISO_DATE = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(.*)$")
 ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
@@ -287,6 +299,8 @@ def check_jpeg(
     want_thumbnail = length is not None and length > 0 and truth.get(THUMBNAIL_IS_JPEG, True)
     fields["thumbnail"].check(path, asset.get("hasThumbnail") is want_thumbnail,
                               asset.get("hasThumbnail"), want_thumbnail)
+    check_altitude(path, asset, truth, fields["altitude"])
+    check_camera(path, asset, truth, fields)
 
 
 THUMBNAIL_IS_JPEG = "_ThumbnailIsJPEG"
@@ -416,6 +430,76 @@ def check_location(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
     field.check(path, ok, location, {"latitude": lat, "longitude": lon})
 
 
+def check_altitude(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                   field: Field) -> None:
+    """GPSAltitude (ExifTool's composite with -n: negative below sea level) within
+    ALTITUDE_TOLERANCE_METRES of ours; not counted when neither side has an altitude, nor
+    when ExifTool has no position: an altitude is part of a location (`location.altitude`),
+    and a file whose latitude and longitude were stripped but whose altitude was kept has
+    no location to hold it."""
+    if number(truth.get("GPSLatitude")) is None or number(truth.get("GPSLongitude")) is None:
+        return
+    want = number(truth.get("GPSAltitude"))
+    location = asset.get("location")
+    ours = number(location.get("altitude")) if isinstance(location, dict) else None
+    if want is None and ours is None:
+        return
+    ok = want is not None and ours is not None and abs(ours - want) <= ALTITUDE_TOLERANCE_METRES
+    field.check(path, ok, ours, want)
+
+
+def truth_text(value: Any) -> str | None:
+    """A text tag of truth.json as a string (ExifTool prints a numeric model as a number),
+    None when absent or blank."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str) and value.strip():
+        return value
+    return None
+
+
+def check_text(path: bytes, asset: dict[str, Any], key: str, want: str | None,
+               field: Field) -> None:
+    """Our `key` equal to `want`; not counted when neither side has a value. Trailing
+    blanks are not compared: ExifTool drops them from Make and Model but keeps them in
+    LensModel, and GroupEnumerator drops them from all three."""
+    ours = asset.get(key)
+    want = want.rstrip() if isinstance(want, str) else want
+    if want is None and ours is None:
+        return
+    field.check(path, ours == want, ours, want)
+
+
+def check_camera(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
+                 fields: dict[str, Field]) -> None:
+    check_text(path, asset, "make", truth_text(truth.get("Make")), fields["make"])
+    check_text(path, asset, "model", truth_text(truth.get("Model")), fields["model"])
+    if LENS_MODEL in truth:
+        check_text(path, asset, "lensModel", truth_text(truth[LENS_MODEL]), fields["lensModel"])
+
+
+def mark_lens_models(corpus: str, truth: list[dict[str, Any]]) -> None:
+    """Adds ExifIFD:LensModel (which truth.json does not carry) to every entry outside
+    bad/, from one `exiftool -ExifIFD:LensModel` run; without exiftool nothing is added
+    and the lensModel field is not counted."""
+    paths = [entry["SourceFile"] for entry in truth if not entry["SourceFile"].startswith("bad/")]
+    if not paths or shutil.which("exiftool") is None:
+        return
+    result = subprocess.run(
+        ["exiftool", "-j", "-G1", "-ExifIFD:LensModel", "-@", "-"], cwd=corpus,
+        input="\n".join(paths).encode(), capture_output=True)
+    try:
+        found = {item["SourceFile"]: item.get("ExifIFD:LensModel")
+                 for item in json.loads(result.stdout)}
+    except (ValueError, KeyError):
+        return
+    for entry in truth:
+        if entry["SourceFile"] in found:
+            entry[LENS_MODEL] = found[entry["SourceFile"]]
+
+
 def displayed_size(truth: dict[str, Any], family: str) -> list[int] | None:
     """exiftool's size of the picture, turned as displayed. For camera RAWs the plain
     ImageWidth is whichever IFD0 holds (often a small preview, or 8×8 for RAF and RW2), so
@@ -478,7 +562,9 @@ def check_claimed(path: bytes, asset: dict[str, Any], truth: dict[str, Any], fam
         want = real_date(truth.get("IFD0:DateTime")) or None
         fields["dateTime"].check(path, asset.get("dateTime") == want, asset.get("dateTime"), want)
     check_location(path, asset, truth, fields["location"])
+    check_altitude(path, asset, truth, fields["altitude"])
     check_size(path, asset, truth, family, fields["size"])
+    check_camera(path, asset, truth, fields)
 
 
 def check_live_photo(still: str, movie: str, index: dict[bytes, list[dict[str, Any]]],
@@ -635,7 +721,8 @@ def conformance(assets: list[dict[str, Any]], truth: list[dict[str, Any]]) -> bo
     jpegs = [t for t in truth
              if t.get("FileType") == "JPEG" and not t["SourceFile"].startswith("bad/")]
     index = index_by_path(assets)
-    names = ["dateTime", "dateTimeOriginal", "offsetTimeOriginal", "location", "size", "thumbnail"]
+    names = ["dateTime", "dateTimeOriginal", "offsetTimeOriginal", "location", "altitude", "size",
+             "thumbnail", "make", "model", "lensModel"]
     fields = {name: Field(name) for name in names}
     missing: list[str] = []
     duplicated: list[str] = []
@@ -752,6 +839,8 @@ def main(argv: list[str]) -> int:
         with open(truth_file, encoding="utf-8") as handle:
             truth = json.load(handle)
         mark_jpeg_thumbnails(args.corpus, truth)
+        if not args.bad:
+            mark_lens_models(args.corpus, truth)
     except (OSError, json.JSONDecodeError) as error:
         print(f"Error: cannot read {truth_file}: {error}", file=sys.stderr)
         return 2

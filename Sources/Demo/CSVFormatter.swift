@@ -4,7 +4,8 @@ import GroupEnumerator
 /// The `--format csv` output: RFC 4180 (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).
 ///
-/// Text from names and files (path, name, group, the raw `dateTime`) goes through
+/// Text from names and files (path, name, group, the raw `dateTime`, make, model and
+/// lens) goes through
 /// ``OutputHygiene/csvText(_:)``: a `'` before a leading `=`, `+`, `-`, `@`, tab or CR, and
 /// control characters as `%XX`. Values the Demo makes itself (numbers such as a negative
 /// latitude, dates, identifiers) are written as they are.
@@ -19,7 +20,7 @@ enum CSVFormatter {
     "id", "url", "path", "name", "group", "type", "resources", "width", "height", "orientation",
     "duration",
     "creationDate", "creationDateSource", "dateTime", "latitude", "longitude", "altitude",
-    "fileSize", "hasThumbnail", "problems",
+    "fileSize", "hasThumbnail", "make", "model", "lensModel", "problems",
   ]
 
   /// The group columns of `Demo groups --format csv`.
@@ -50,6 +51,9 @@ enum CSVFormatter {
       text(location?.longitude, decimalPlaces: Location.coordinateDecimalPlaces),
       text(location?.altitude, decimalPlaces: Location.altitudeDecimalPlaces),
       String(asset.fileSize), String(asset.metadata.hasThumbnail),
+      OutputHygiene.csvText(asset.metadata.make ?? ""),
+      OutputHygiene.csvText(asset.metadata.model ?? ""),
+      OutputHygiene.csvText(asset.metadata.lensModel ?? ""),
       OutputHygiene.csvText(JSONFormatter.compactProblems(of: asset)),
     ]
   }

@@ -194,6 +194,12 @@ enum JSONFormatter {
       json.integer(asset.fileSize)
       json.key("hasThumbnail")
       json.bool(asset.metadata.hasThumbnail)
+      json.key("make")
+      json.string(asset.metadata.make)
+      json.key("model")
+      json.string(asset.metadata.model)
+      json.key("lensModel")
+      json.string(asset.metadata.lensModel)
       json.key("legacy")
       if asset.type == .video {
         json.null()

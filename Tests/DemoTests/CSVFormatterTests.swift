@@ -23,7 +23,7 @@ import Testing
       CSVFormatter.format(assets: [])
         == "id,url,path,name,group,type,resources,width,height,orientation,duration,creationDate,"
         + "creationDateSource,dateTime,latitude,longitude,altitude,fileSize,hasThumbnail,"
-        + "problems\r\n")
+        + "make,model,lensModel,problems\r\n")
   }
 
   @Test func anAssetIsOneRecordInColumnOrder() throws {
@@ -35,7 +35,8 @@ import Testing
         #"[{"name":"IMG_0001.JPG","path":"DCIM/100APPLE/IMG_0001.JPG","role":"photo"}]"#,
         "3024", "4032", "6", "",
         "2019-05-01T12:34:56.12+09:00", "exif:DateTimeOriginal", "2019:05:01 12:34:56",
-        "-33.856784", "-151.215297", "12.5", "2345678", "true", "[]",
+        "-33.856784", "-151.215297", "12.5", "2345678", "true", "Apple", "iPhone XS",
+        "iPhone XS back dual camera 4.25mm f/1.8", "[]",
       ])
     let plain = SampleAssets.photoWithoutGPS()
     let fields = CSVFormatter.fields(for: plain)
@@ -43,7 +44,8 @@ import Testing
     #expect(fields[4] == "旅行")
     #expect(fields[13] == "", "no TIFF DateTime is an empty field, not the legacy \"0\"")
     #expect(Array(fields[14...16]) == ["", "", ""])
-    #expect(fields[19] == #"["malformed: The PNG ends inside a chunk."]"#)
+    #expect(Array(fields[19...21]) == ["", "", ""], "no make, model or lens: empty fields")
+    #expect(fields[22] == #"["malformed: The PNG ends inside a chunk."]"#)
   }
 
   @Test func problemsAreOneJSONArrayInOneField() throws {
@@ -62,6 +64,23 @@ import Testing
         #","[""invalidValue: GPS latitude 501 is out of range; ignored."","#
           + #"""malformed: The \""APP1\"" segment is cut short, at 12, of 40.""]""#
           + "\r\n"))
+  }
+
+  @Test func aMakeThatStartsLikeAFormulaIsNeutralised() {
+    var metadata = MediaMetadata()
+    metadata.make = "=HYPERLINK(\"http://x\")"
+    metadata.model = "-1+2"
+    metadata.lensModel = "24-70mm, f/2.8"
+    let path = LibraryPath("a.jpg")
+    let asset = Asset(
+      path: path, group: .savedPhotos, groupPath: .root, type: .photo, resources: [],
+      fileModificationDate: .distantPast, metadata: metadata)
+    let fields = CSVFormatter.fields(for: asset)
+    let column = { (name: String) in fields[CSVFormatter.assetColumns.firstIndex(of: name) ?? 0] }
+    #expect(column("make") == "'=HYPERLINK(\"http://x\")")
+    #expect(column("model") == "'-1+2")
+    #expect(column("lensModel") == "24-70mm, f/2.8")
+    #expect(CSVFormatter.record(fields).contains(#","'=HYPERLINK(""http://x"")","#))
   }
 
   @Test func aLivePhotosMovieAndSidecarAreInItsResourcesField() async throws {

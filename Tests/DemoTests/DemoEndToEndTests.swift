@@ -14,7 +14,7 @@ struct DemoEndToEndTests {
   private static let contractKeys = [
     "id", "url", "path", "name", "group", "type", "resources", "width", "height",
     "orientation", "duration", "creationDate", "creationDateSource", "dateTime", "location",
-    "fileSize", "hasThumbnail", "legacy", "problems",
+    "fileSize", "hasThumbnail", "make", "model", "lensModel", "legacy", "problems",
   ]
 
   private func run(_ arguments: [String]) async -> (Int32, String, String) {

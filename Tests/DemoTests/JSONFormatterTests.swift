@@ -225,6 +225,9 @@ import Testing
           },
           "fileSize": 2345678,
           "hasThumbnail": true,
+          "make": "Apple",
+          "model": "iPhone XS",
+          "lensModel": "iPhone XS back dual camera 4.25mm f/1.8",
           "legacy": {
             "photoDefaultPath": "\(url)",
             "photoThumPath": "\(url)",

@@ -23,6 +23,9 @@ enum SampleAssets {
     metadata.pixelHeight = 3024
     metadata.orientation = 6
     metadata.hasThumbnail = true
+    metadata.make = "Apple"
+    metadata.model = "iPhone XS"
+    metadata.lensModel = "iPhone XS back dual camera 4.25mm f/1.8"
     let path = LibraryPath("DCIM/100APPLE/IMG_0001.JPG")
     return Asset(
       path: path, group: .savedPhotos, groupPath: .root, type: .photo,

@@ -441,12 +441,13 @@ struct SystemProcessTests {
     let rows = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\r\n")
     #expect(rows.count == count + 1)
     let header = rows.first.map(csvFields) ?? []
-    #expect(header.count == 20 && header[2] == "path" && header[19] == "problems")
+    #expect(header.count == 23 && header[2] == "path" && header[22] == "problems")
     // Every row: its own path, name, resources and identifier, the rest exactly the first
     // photo's reading.
     let expected = [
       "160", "120", "", "", "2019-04-05T14:30:15.123+09:00", "exif:DateTimeOriginal",
-      "2019:04:06 09:00:00", "35.0116", "135.7681", "50.0", String(photo.count), "false", "[]",
+      "2019:04:06 09:00:00", "35.0116", "135.7681", "50.0", String(photo.count), "false", "Canon",
+      "Canon EOS 80D", "", "[]",
     ]
     var identifiers = Set<String>()
     var wrong: [String] = []
@@ -456,7 +457,7 @@ struct SystemProcessTests {
       let name = index < count ? names[index] : ""
       let resources = #"[{"name":"\#(name)","path":"Many/\#(name)","role":"photo"}]"#
       let isExact =
-        fields.count == 20 && index < count && fields[2] == "Many/" + name
+        fields.count == 23 && index < count && fields[2] == "Many/" + name
         && fields[3] == name && fields[4] == "Many" && fields[5] == "photo"
         && fields[6] == resources && Array(fields[7...]) == expected
       if !isExact, wrong.count < 5 { wrong.append(String(row)) }

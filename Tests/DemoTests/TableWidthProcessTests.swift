@@ -40,7 +40,7 @@ import Testing
         IMG_02…00.MOV  Camera Roll    2021/06/05 18:30:00  EXIF original       -
         """)
     #expect(
-      lines.contains { $0.hasPrefix("broken.jpg     Broken       ") && $0.hasSuffix("malformed") })
+      lines.contains { $0.hasPrefix("broken.jpg     Broken       ") && $0.hasSuffix("truncated") })
   }
 
   @Test func withoutColumnsAPipedTableKeepsWholeNamesAndEveryColumn() throws {

@@ -85,10 +85,11 @@ func resize(_ path: String, to length: Int) {
       for (path, length) in changes { resize(path, to: length) }
     }
     #expect(contents.assets.count == 5)
-    #expect(problemCodes(contents, "cut-in-app1.jpg") == [.malformed])
+    #expect(problemCodes(contents, "cut-in-app1.jpg") == [.truncated])
     #expect(problemCodes(contents, "cut-to-zero.jpg") == [.emptyFile])
     // The movie: its `mdat` box now runs past the end, and no `moov` box is left.
-    #expect(problemCodes(contents, "cut.mov") == [.malformed, .malformed])
+    #expect(problemCodes(contents, "cut.mov") == [.truncated, .malformed])
+    // 1 MiB of zeros after the end-of-image marker is padding, not a cut.
     #expect(problemCodes(contents, "grown.jpg") == [])
     #expect(problemCodes(contents, "kept.jpg") == [])
     let kept = try #require(contents.assets.first { $0.path == LibraryPath("kept.jpg") })
@@ -102,7 +103,7 @@ func resize(_ path: String, to length: Int) {
     }
   }
 
-  @Test func aJPEGThatShrinksBetweenTwoReadsIsAMalformedAsset() throws {
+  @Test func aJPEGThatShrinksBetweenTwoReadsIsATruncatedAsset() throws {
     let folder = try TemporaryFolder()
     let photo = try sampleBytes(Sample.photoWithGPS)
     try folder.write("a.jpg", photo)
@@ -113,12 +114,12 @@ func resize(_ path: String, to length: Int) {
       folder, "a.jpg", changeBefore: 1, change: { resize(path, to: 24) },
       read: { JPEGMetadataReader.read(from: $0) })
     #expect(reads >= 2)
-    #expect(metadata.problems.map(\.code) == [.malformed])
+    #expect(metadata.problems.map(\.code) == [.truncated])
     #expect(metadata.problems.allSatisfy { !$0.message.isEmpty })
     #expect(metadata.location == nil && metadata.dateTimeOriginal == nil)
   }
 
-  @Test func aMovieThatShrinksBetweenTwoReadsIsAMalformedAsset() throws {
+  @Test func aMovieThatShrinksBetweenTwoReadsIsATruncatedAsset() throws {
     let folder = try TemporaryFolder()
     try folder.write("a.mov", try sampleBytes(Sample.movie))
     let path = folder.absolute("a.mov")
@@ -126,7 +127,7 @@ func resize(_ path: String, to length: Int) {
       folder, "a.mov", changeBefore: 1, change: { resize(path, to: 40) },
       read: { QuickTimeMetadataReader.read(from: $0) })
     #expect(reads >= 2)
-    #expect(metadata.problems.map(\.code) == [.malformed, .malformed])
+    #expect(metadata.problems.map(\.code) == [.truncated, .malformed])
     #expect(
       metadata.problems.first?.message.contains("is cut short") == true, "\(metadata.problems)")
     #expect(metadata.duration == nil && metadata.location == nil)

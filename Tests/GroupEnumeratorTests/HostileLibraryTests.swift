@@ -434,11 +434,11 @@ final class RunHandle: Sendable {
       Expected(
         name: "m02-random.jpg", bytes: SampleBytes.noise(count: 4096),
         problems: [.unrecognizedFormat]),
-      Expected(name: "m03-soi-only.jpg", bytes: [0xFF, 0xD8, 0xFF], problems: [.malformed]),
+      Expected(name: "m03-soi-only.jpg", bytes: [0xFF, 0xD8, 0xFF], problems: [.truncated]),
       Expected(
         name: "m03-app1-past-end.jpg",
         bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + exifHeader + [0x49, 0x49, 0x2A, 0],
-        problems: [.malformed]),
+        problems: [.truncated]),
       Expected(
         name: "m03-app1-length-1.jpg", bytes: [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x01, 0xFF, 0xD9],
         problems: [.malformed]),

@@ -275,7 +275,7 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     let metadata = read(bytes)
     #expect(metadata.pixelWidth == 400)
     #expect(metadata.pixelHeight == 300)
-    #expect(codes(metadata) == [.malformed])
+    #expect(codes(metadata) == [.truncated])
   }
 
   @Test func orientationSixSwapsTheDisplayedSize() {
@@ -335,13 +335,13 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
     #expect(codes(read([0xFF])) == [.unrecognizedFormat])
   }
 
-  @Test func soiAloneIsMalformed() {
-    #expect(codes(read([0xFF, 0xD8])) == [.malformed])
+  @Test func soiAloneIsTruncated() {
+    #expect(codes(read([0xFF, 0xD8])) == [.truncated])
   }
 
-  @Test func anAPP1LengthPastTheEndIsMalformed() {
+  @Test func anAPP1LengthPastTheEndIsTruncated() {
     let metadata = read([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF] + Array("Exif".utf8) + [0, 0])
-    #expect(codes(metadata) == [.malformed])
+    #expect(codes(metadata) == [.truncated])
     #expect(metadata.dateTime == nil)
   }
 
@@ -394,8 +394,9 @@ private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
       bytes.indices.dropLast().first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
     for length in 0..<bytes.count {
       let metadata = read(Array(bytes.prefix(length)))
-      // Bytes after SOS are never read, so only a cut before it is a problem.
-      #expect(metadata.problems.isEmpty == (length >= scanStart + 2), "prefix \(length)")
+      // Every cut is a problem; one after SOS (the end-of-image marker is gone) is only that.
+      #expect(!metadata.problems.isEmpty, "prefix \(length)")
+      if length >= scanStart + 2 { #expect(codes(metadata) == [.truncated], "prefix \(length)") }
       // The EXIF block is used only when its segment is complete.
       if metadata.dateTimeOriginal != nil { #expect(length >= 6 + builder.app1Payload().count) }
     }

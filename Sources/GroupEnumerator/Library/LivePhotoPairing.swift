@@ -97,7 +97,7 @@ enum LivePhotoPairing {
   }
 
   /// Whether a half could not be read: empty, unrecognised or unreadable content, or
-  /// malformed so badly that it yielded no capture date.
+  /// malformed or truncated so badly that it yielded no capture date.
   private static func isBroken(_ metadata: MediaMetadata) -> Bool {
     let unreadable: Set<AssetProblem.Code> = [
       .emptyFile, .unrecognizedFormat, .unreadable, .notRegularFile, .vanished,
@@ -107,7 +107,7 @@ enum LivePhotoPairing {
     let hasDate =
       metadata.dateTimeOriginal != nil || metadata.quickTimeCreationDate != nil
       || metadata.movieHeaderCreationDate != nil
-    return codes.contains(.malformed) && !hasDate
+    return (codes.contains(.malformed) || codes.contains(.truncated)) && !hasDate
   }
 
   /// One Live Photo asset from its two read halves: the still's metadata, with the movie's

@@ -11,7 +11,8 @@
 /// `height` (as displayed), `orientation`, `duration`, `creationDate` (ISO 8601), `creationDateSource`, `dateTime` (the raw TIFF
 /// DateTime), `location` (`latitude`, `longitude` rounded to
 /// ``Location/coordinateDecimalPlaces``, `altitude` to ``Location/altitudeDecimalPlaces``),
-/// `fileSize`, `hasThumbnail`, `legacy` (``legacyDictionary``, for photos and Live Photos)
+/// `fileSize`, `hasThumbnail`, `make`, `model`, `lensModel` (``MediaMetadata/make``…),
+/// `legacy` (``legacyDictionary``, for photos and Live Photos)
 /// and `problems` (`"code: message"` strings). Absent values are `null`; only the legacy
 /// dictionary keeps the original's `"0"` and `"0.0"` placeholders.
 ///
@@ -23,7 +24,7 @@ extension Asset: Encodable {
   enum CodingKeys: String, CodingKey {
     case id, url, path, name, group, type, resources, width, height, orientation, duration
     case creationDate, creationDateSource, dateTime, location, fileSize, hasThumbnail
-    case legacy, problems
+    case make, model, lensModel, legacy, problems
   }
 
   /// Encodes the asset as the Demo's JSON object (see the extension's overview).
@@ -52,6 +53,9 @@ extension Asset: Encodable {
     try container.encode(location.map(EncodedLocation.init), forKey: .location)
     try container.encode(fileSize, forKey: .fileSize)
     try container.encode(metadata.hasThumbnail, forKey: .hasThumbnail)
+    try container.encode(metadata.make, forKey: .make)
+    try container.encode(metadata.model, forKey: .model)
+    try container.encode(metadata.lensModel, forKey: .lensModel)
     if type == .video {
       try container.encodeNil(forKey: .legacy)
     } else {

@@ -12,8 +12,13 @@ public struct AssetProblem: Sendable, Hashable, CustomStringConvertible {
     case emptyFile
     /// The content is not a media format we know, though the name says it is.
     case unrecognizedFormat
-    /// The content is truncated or malformed; what could be read is kept.
+    /// The content is malformed; what could be read is kept.
     case malformed
+    /// The file ends before its format says it does (a JPEG without its end-of-image
+    /// marker, a PNG without `IEND`, a movie whose last box runs past the end): it was
+    /// cut short, typically by an interrupted copy or download. What lies before the cut
+    /// is read.
+    case truncated
     /// A metadata value is impossible (bad date, GPS out of range, zero denominator…)
     /// and was treated as absent.
     case invalidValue

@@ -32,6 +32,16 @@ public struct MediaMetadata: Sendable, Hashable {
   public var hasThumbnail: Bool = false
   /// Duration in seconds, for movies.
   public var duration: Double?
+  /// The camera's maker: EXIF `Make` (IFD0 0x010F), or a movie's
+  /// `com.apple.quicktime.make` (else `udta/©mak`); trailing NULs and blanks removed.
+  /// `nil` when absent or not clean text (then ``problems`` says why).
+  public var make: String?
+  /// The camera's model: EXIF `Model` (IFD0 0x0110), or a movie's
+  /// `com.apple.quicktime.model` (else `udta/©mod`); cleaned like ``make``.
+  public var model: String?
+  /// The lens: EXIF `LensModel` (EXIF IFD 0xA434), cleaned like ``make``. Phones write
+  /// their camera module here (`iPhone 12 back dual wide camera 4.2mm f/1.6`).
+  public var lensModel: String?
   /// Apple's content identifier, which ties a Live Photo's still and movie together.
   public var contentIdentifier: String?
   /// The bytes of the video embedded in a motion photo's still (Google Motion Photo,

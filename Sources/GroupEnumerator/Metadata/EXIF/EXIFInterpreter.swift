@@ -7,7 +7,8 @@
 /// The rules every format shares live here once: the dates, the location, the
 /// orientation, the size (EXIF `PixelXDimension` × `PixelYDimension` when the format gave
 /// none; IFD0's `ImageWidth` × `ImageLength` for TIFF-structured files), the thumbnail
-/// flag, and Apple's content identifier from the MakerNote.
+/// flag, the camera's make, model and lens (``CameraText``), and Apple's content
+/// identifier from the MakerNote.
 enum EXIFInterpreter {
   /// Fills the EXIF-derived fields of `metadata` from `table`.
   ///
@@ -36,6 +37,7 @@ enum EXIFInterpreter {
             + "it is not offered as a thumbnail."))
     }
     applyContentIdentifier(table, to: &metadata)
+    applyCamera(table, to: &metadata)
     if sizeFromIFD0, let width = table[.ifd0, EXIFTag.imageWidth]?.singleInteger,
       let height = table[.ifd0, EXIFTag.imageLength]?.singleInteger, width > 0, height > 0
     {
@@ -57,6 +59,42 @@ enum EXIFInterpreter {
     case .invalid(let reason):
       metadata.report(
         .init(.invalidValue, "Apple MakerNote: \(reason); content identifier ignored."))
+    }
+  }
+
+  // MARK: - Camera
+
+  /// IFD0 `Make` and `Model`, and the EXIF IFD's `LensModel`.
+  private static func applyCamera(_ table: EXIFTagTable, to metadata: inout MediaMetadata) {
+    if let make = cameraText(table[.ifd0, EXIFTag.make], name: "Make", into: &metadata) {
+      metadata.make = make
+    }
+    if let model = cameraText(table[.ifd0, EXIFTag.model], name: "Model", into: &metadata) {
+      metadata.model = model
+    }
+    if let lens = cameraText(table[.exif, EXIFTag.lensModel], name: "LensModel", into: &metadata) {
+      metadata.lensModel = lens
+    }
+  }
+
+  /// The cleaned text of a make, model or lens tag; `nil` (with a problem when the value
+  /// was unusable) otherwise. Like exiftool, `UNDEFINED` text is read as well as `ASCII`.
+  private static func cameraText(
+    _ value: TIFFValue?, name: String, into metadata: inout MediaMetadata
+  ) -> String? {
+    let bytes: [UInt8]
+    switch value {
+    case nil: return nil
+    case .ascii(let text)?, .undefined(let text)?: bytes = text
+    default:
+      metadata.report(.init(.invalidValue, "\(name) is not text; ignored."))
+      return nil
+    }
+    do {
+      return try CameraText.parse(bytes)
+    } catch {
+      metadata.report(.init(.invalidValue, "\(name) \(error.reason); ignored."))
+      return nil
     }
   }
 

@@ -5,6 +5,8 @@ enum EXIFTag {
   // IFD0 (TIFF)
   static let imageWidth: UInt16 = 0x0100
   static let imageLength: UInt16 = 0x0101
+  static let make: UInt16 = 0x010F
+  static let model: UInt16 = 0x0110
   static let orientation: UInt16 = 0x0112
   static let dateTime: UInt16 = 0x0132
   static let jpegInterchangeFormat: UInt16 = 0x0201
@@ -24,6 +26,7 @@ enum EXIFTag {
   static let pixelXDimension: UInt16 = 0xA002
   static let pixelYDimension: UInt16 = 0xA003
   static let makerNote: UInt16 = 0x927C
+  static let lensModel: UInt16 = 0xA434
 
   // GPS IFD
   static let gpsLatitudeRef: UInt16 = 0x0001
@@ -44,11 +47,12 @@ enum EXIFTag {
   static let interpreted: [EXIFTagTable.Key] = {
     let ifd0: [UInt16] = [
       orientation, dateTime, dateTimeOriginal, offsetTime, offsetTimeOriginal,
-      subSecTimeOriginal,
+      subSecTimeOriginal, make, model,
     ]
     let exif: [UInt16] = [
       dateTimeOriginal, dateTimeDigitized, offsetTime, offsetTimeOriginal, offsetTimeDigitized,
       subSecTimeOriginal, subSecTimeDigitized, pixelXDimension, pixelYDimension, makerNote,
+      lensModel,
     ]
     let gps: [UInt16] = [
       gpsLatitudeRef, gpsLatitude, gpsLongitudeRef, gpsLongitude, gpsAltitudeRef, gpsAltitude,

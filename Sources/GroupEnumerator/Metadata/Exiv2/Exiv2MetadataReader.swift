@@ -226,7 +226,7 @@ enum Exiv2MetadataReader {
 
   /// The kinds of value the interpreter expects, by tag.
   private enum Kind {
-    case ascii, rationals, short, byte, long, undefined
+    case ascii, cameraText, rationals, short, byte, long, undefined
   }
 
   private static func kind(of tag: UInt16, named name: String) -> Kind {
@@ -239,6 +239,10 @@ enum Exiv2MetadataReader {
     case EXIFTag.orientation: .short
     case EXIFTag.pixelXDimension, EXIFTag.pixelYDimension: .long
     case EXIFTag.makerNote: .undefined
+    case EXIFTag.make where name.hasPrefix("Exif.Image"),
+      EXIFTag.model where name.hasPrefix("Exif.Image"),
+      EXIFTag.lensModel where name.hasPrefix("Exif.Photo"):
+      .cameraText
     default: .ascii
     }
   }
@@ -251,6 +255,21 @@ enum Exiv2MetadataReader {
     switch kind(of: tag, named: name) {
     case .ascii:
       return map(image.bytes(name)) { .ascii($0) }
+    case .cameraText:
+      // exiv2 0.27.6 hands out another entry's bytes for an entry whose value lies past
+      // the end of the file (a cut Sony ARW's LensModel came back as its PrintIM block):
+      // text followed by anything but padding after its NUL is not this tag's value.
+      switch image.bytes(name) {
+      case .value(let bytes):
+        let afterText = bytes.drop { $0 != 0 }
+        guard afterText.allSatisfy({ $0 == 0 || $0 == 0x20 }) else {
+          return .failed("its value holds bytes after the text's NUL, not text")
+        }
+        return .value(.ascii(bytes))
+      case .absent: return .absent
+      case .wrongShape: return .wrongShape
+      case .failed(let message): return .failed(message)
+      }
     case .undefined:
       return map(image.bytes(name)) {
         .undefined(Array($0.prefix(TIFFValue.maximumUndefinedLength)))

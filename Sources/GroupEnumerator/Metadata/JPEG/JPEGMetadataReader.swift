@@ -9,8 +9,10 @@ enum JPEGMetadataReader {
   ///
   /// - Parameter source: The file's bytes.
   /// - Returns: Dates, location, stored pixel size (from `SOFn`, else from EXIF
-  ///   `PixelXDimension`/`PixelYDimension`), orientation and whether an IFD1 thumbnail
-  ///   exists, with the problems found.
+  ///   `PixelXDimension`/`PixelYDimension`), orientation, make, model and lens, and
+  ///   whether an IFD1 thumbnail exists, with the problems found (a
+  ///   ``AssetProblem/Code/truncated`` one when the image data has no end:
+  ///   ``JPEGStructure/truncation(of:imageDataStart:videoStart:mayBeMotionPhoto:)``).
   static func read(from source: some ByteSource) -> MediaMetadata {
     let structure = JPEGStructure(parsing: source)
     var metadata = MediaMetadata()
@@ -24,6 +26,15 @@ enum JPEGMetadataReader {
       let parsed = XMPFallback.apply(packet, to: &metadata)
       MotionPhotoLocator.apply(
         packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+    }
+    if let imageDataStart = structure.imageDataStart,
+      let problem = JPEGStructure.truncation(
+        of: source, imageDataStart: imageDataStart,
+        videoStart: metadata.embeddedVideoRange?.lowerBound,
+        mayBeMotionPhoto: structure.xmpPacket.map(MotionPhotoLocator.mayDescribeMotionPhoto)
+          ?? false)
+    {
+      metadata.report(problem)
     }
     return metadata
   }

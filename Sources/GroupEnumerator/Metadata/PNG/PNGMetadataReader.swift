@@ -18,7 +18,9 @@
 /// How it stays safe: chunk headers are read 8 bytes at a time and image data (`IDAT`) is
 /// skipped by offset, never read; the walk ends at `IEND`, at the first `IDAT` when EXIF
 /// has already been found (an `eXIf` written after the image data is still found when
-/// none came before it), or after ``maximumChunks`` chunks. Only the chunks used are
+/// none came before it; then one read of the file's end looks for `IEND`,
+/// ``truncation(of:)``), or after ``maximumChunks`` chunks. A file that ends before
+/// `IEND` gets a ``AssetProblem/Code/truncated`` problem. Only the chunks used are
 /// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
 /// keyword (read from its first 80 bytes) names an EXIF profile; compressed text is
 /// inflated up to ``maximumInflatedLength`` bytes, and all the profiles of one file may
@@ -62,11 +64,39 @@ enum PNGMetadataReader {
     }
     var metadata = MediaMetadata()
     metadata.problemLog = structure.problems
+    if structure.stoppedBeforeEnd, let problem = truncation(of: source) {
+      metadata.report(problem)
+    }
     structure.exifBlock?.read(into: &metadata)
     // IHDR decides, whatever EXIF said (PixelXDimension).
     metadata.pixelWidth = structure.width
     metadata.pixelHeight = structure.height
     return metadata
+  }
+
+  /// The end chunk's type, which a whole PNG holds in its last 12 bytes.
+  static let endChunkType = Array("IEND".utf8)
+  /// How many of a PNG's last bytes are searched for `IEND`: its own 12, and room for the
+  /// few bytes some writers append after it. A PNG's image data is never read, so this
+  /// stays small (the shared corpus's PNGs all end with `IEND`).
+  static let endCheckLength = 4096
+
+  /// The ``AssetProblem/Code/truncated`` problem of a PNG whose walk stopped before the
+  /// end (``PNGStructure/stoppedBeforeEnd``) and whose last ``endCheckLength`` bytes hold
+  /// no `IEND` chunk type; bytes that are all zero are padding, not judged. One read.
+  ///
+  /// - Returns: The problem, or `nil` when `IEND` is there or the read failed (a failed
+  ///   read is reported where the walk reads).
+  static func truncation(of source: some ByteSource) -> AssetProblem? {
+    guard
+      let tail = try? FileTail(
+        of: source, notBefore: PNGChunkHeader.signature.count, length: endCheckLength),
+      !tail.contains(endChunkType), !tail.isZeroFilled
+    else { return nil }
+    return AssetProblem(
+      .truncated,
+      "The PNG has no IEND chunk in its last \(tail.bytes.count) bytes: it is cut short; what "
+        + "comes before the cut was read.")
   }
 
   /// The EXIF (IFD1) thumbnail of a PNG's EXIF block, byte for byte: the thumbnail that

@@ -20,6 +20,9 @@ struct PNGStructure {
   var exifOrigin: EXIFOrigin?
   /// How many chunk headers were read.
   var chunkCount = 0
+  /// Whether the walk stopped before `IEND` because it had what it needed (EXIF before
+  /// the image data, or an `eXIf` chunk): whether the file is whole is then not known.
+  var stoppedBeforeEnd = false
   /// What was wrong, in the order found.
   var problems = ProblemLog()
   /// Bytes of raw-profile text spent so far: each profile chunk's stored bytes, plus what
@@ -58,7 +61,7 @@ struct PNGStructure {
         let header = try PNGChunkHeader(source.bytes(at: offset, length: 8), offset: offset)
       else {
         problems.append(
-          .init(.malformed, "The PNG ends at offset \(offset) without an IEND chunk."))
+          .init(.truncated, "The PNG ends at offset \(offset) without an IEND chunk."))
         return
       }
       chunkCount += 1
@@ -69,7 +72,7 @@ struct PNGStructure {
       guard header.length <= count - header.dataOffset else {
         problems.append(
           .init(
-            .malformed,
+            .truncated,
             "The PNG chunk '\(header.name)' at offset \(offset) declares \(header.length) "
               + "bytes, past the end of the file (\(count) bytes)."))
         return
@@ -86,13 +89,19 @@ struct PNGStructure {
         sawImageData = true
         // The image data is never read; an eXIf after it is only looked for when no EXIF
         // came before it.
-        if exifOrigin != nil { return }
+        if exifOrigin != nil {
+          stoppedBeforeEnd = true
+          return
+        }
       case .end:
         return
       default:
         break
       }
-      if exifOrigin == .exifChunk { return }
+      if exifOrigin == .exifChunk {
+        stoppedBeforeEnd = true
+        return
+      }
       offset = header.nextOffset
     }
   }

@@ -55,6 +55,10 @@ enum MetadataItemListBox {
     case location = "com.apple.quicktime.location.ISO6709"
     /// The Live Photo pairing identifier.
     case contentIdentifier = "com.apple.quicktime.content.identifier"
+    /// The camera's maker, `Apple`.
+    case make = "com.apple.quicktime.make"
+    /// The camera's model, `iPhone 12 Pro`.
+    case model = "com.apple.quicktime.model"
   }
 
   /// The key index an item box's type encodes.

@@ -12,7 +12,9 @@ import Foundation
 ///   as for photos.
 /// - Apple keyed metadata (`moov/meta` or `moov/udta/meta` with handler `mdta`, `keys`
 ///   and `ilst`): `com.apple.quicktime.creationdate`, `…location.ISO6709` and
-///   `…content.identifier`.
+///   `…content.identifier`, `…make` and `…model`.
+/// - `moov/udta/©mak` and `©mod` (QuickTime user data text), the make and model when the
+///   keyed ones are absent.
 /// - `moov/udta/©xyz`, used for the location when Apple's key is absent; then `©xyz` as an
 ///   item of `udta/meta/ilst` (handler `mdir`, where ffmpeg and most re-encoders write it);
 ///   then 3GPP's `udta/loci` (TS 26.244 §8.2.2).
@@ -21,7 +23,9 @@ import Foundation
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
 /// the `ilst` items, never deeper than ``BoxReader/maximumDepth``; it skips every other
 /// box by its size without loading it, so a huge `mdat` costs one header read (the top
-/// level is walked to its end, so that a truncated trailing `mdat` is reported); it walks
+/// level is walked to its end, so that a truncated trailing `mdat` is reported: a top-level
+/// box, or header, that runs past the end of the file is a ``AssetProblem/Code/truncated``
+/// problem, and the boxes inside it that the cut clamps are not reported again); it walks
 /// at most ``maximumBoxCount`` boxes; a box larger than its parent is read as truncated;
 /// each box's content is loaded up to a small fixed limit.
 enum QuickTimeMetadataReader {
@@ -82,6 +86,8 @@ private struct MovieWalk<Source: ByteSource> {
   var metadata = MediaMetadata()
   var boxCount = 0
   var isOverBudget = false
+  /// Whether a top-level box ran past the end of the file (reported as truncated).
+  var isTruncated = false
   var hasMovieHeader = false
   var hasVideoTrack = false
   var hasKeyedMetadata = false
@@ -89,6 +95,8 @@ private struct MovieWalk<Source: ByteSource> {
   var userDataLocation: Location?
   var itemListLocation: Location?
   var locationInformation: Location?
+  var userDataMake: String?
+  var userDataModel: String?
 
   init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
     self.reader = reader
@@ -98,6 +106,8 @@ private struct MovieWalk<Source: ByteSource> {
 
   mutating func finish() -> MediaMetadata {
     metadata.location = keyedLocation ?? userDataLocation ?? itemListLocation ?? locationInformation
+    metadata.make = metadata.make ?? userDataMake
+    metadata.model = metadata.model ?? userDataModel
     return metadata
   }
 
@@ -112,7 +122,12 @@ private struct MovieWalk<Source: ByteSource> {
     do {
       header = try boxes.next()
     } catch {
-      report(error)
+      if boxes.depth == 0, case .truncatedHeader = error {
+        isTruncated = true
+        report(AssetProblem(.truncated, error.description))
+      } else {
+        report(error)
+      }
       return nil
     }
     guard let header else { return nil }
@@ -124,7 +139,16 @@ private struct MovieWalk<Source: ByteSource> {
       metadata.reportTrippedBudget(AssetProblem(.unsupported, message))
       return nil
     }
-    if let truncation = header.truncation { report(truncation) }
+    if let truncation = header.truncation {
+      if boxes.depth == 0 {
+        // The file ends inside a top-level box: it was cut short.
+        isTruncated = true
+        report(AssetProblem(.truncated, truncation.description))
+      } else if !(isTruncated && header.end == reader.source.count) {
+        // Clamped by the cut that was reported already, or else malformed.
+        report(truncation)
+      }
+    }
     return header
   }
 
@@ -280,9 +304,36 @@ private struct MovieWalk<Source: ByteSource> {
         } catch {
           report(error)
         }
+      case .userDataMake where userDataMake == nil:
+        userDataMake = userDataText(box, name: "©mak")
+      case .userDataModel where userDataModel == nil:
+        userDataModel = userDataText(box, name: "©mod")
       case .metadata: readMetadata(box, depth: depth + 1)
       default: break
       }
+    }
+  }
+
+  /// A `udta` text item (`©mak`, `©mod`: the layout of ``UserDataLocationBox``), cleaned
+  /// as ``CameraText`` says; `nil` (reported) when it is not usable text.
+  mutating func userDataText(_ box: BoxHeader, name: String) -> String? {
+    do {
+      let item = try UserDataLocationBox(
+        parsing: reader.content(of: box, prefix: UserDataLocationBox.maximumLength))
+      return cameraText(item.text, name: "'\(name)'")
+    } catch {
+      report(error)
+      return nil
+    }
+  }
+
+  /// `text` cleaned as ``CameraText`` says; `nil` (reported when unusable) otherwise.
+  mutating func cameraText(_ text: String, name: String) -> String? {
+    do {
+      return try CameraText.parse(Array(text.utf8))
+    } catch {
+      report(AssetProblem(.invalidValue, "The \(name) text \(error.reason); it was ignored."))
+      return nil
     }
   }
 
@@ -432,6 +483,10 @@ private struct MovieWalk<Source: ByteSource> {
           AssetProblem(
             .invalidValue, "The location '\(text)' is not an ISO 6709 point; it was ignored."))
       }
+    case .make:
+      if let make = cameraText(text, name: "'\(key.rawValue)'") { metadata.make = make }
+    case .model:
+      if let model = cameraText(text, name: "'\(key.rawValue)'") { metadata.model = model }
     case .contentIdentifier:
       let identifier = text.trimmingCharacters(
         in: .whitespacesAndNewlines.union(.controlCharacters))

@@ -15,7 +15,8 @@
 /// - BigTIFF's thumbnail is still asked of gexiv2 (which finds none in a file it cannot
 ///   read); CR3's is not extracted (its `THMB` JPEG is not read yet).
 /// - Movies are never handed to gexiv2 (ROBUSTNESS §0.2): our box reader reads QuickTime
-///   and MP4; the other containers are listed with a problem and no metadata.
+///   and MP4, our transport stream reader MTS/M2TS; Matroska and Windows Media are listed
+///   with a problem and no metadata.
 enum MetadataReaderTable {
   /// One row: the reader of the metadata, and the reader of the thumbnail (`nil`: the
   /// format's thumbnails are not read).
@@ -82,7 +83,8 @@ enum MetadataReaderTable {
     case .avi: return Row(AVIMetadataReader.self, thumbnails: nil)
     case .psd: return Row(PSDMetadataReader.self, thumbnails: nil)
     case .jpeg2000: return Row(JPEG2000MetadataReader.self, thumbnails: nil)
-    case .matroska, .mpegTransportStream, .windowsMedia: return Row(UnreadVideoReader.self)
+    case .mpegTransportStream: return Row(TransportStreamReader.self, thumbnails: nil)
+    case .matroska, .windowsMedia: return Row(UnreadVideoReader.self)
     }
   }
 
@@ -111,7 +113,7 @@ enum MetadataReaderTable {
   }
 }
 
-/// Matroska, MPEG-TS and Windows Media: never handed to gexiv2 (its video code is
+/// Matroska and Windows Media: never handed to gexiv2 (its video code is
 /// unsafe here), and not ours to read yet; listed with a problem saying so.
 enum UnreadVideoReader: MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {

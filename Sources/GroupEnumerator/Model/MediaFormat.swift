@@ -45,7 +45,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// listed with their file time and a problem saying so).
   public var isReadable: Bool {
     switch self {
-    case .matroska, .mpegTransportStream, .windowsMedia: false
+    case .matroska, .windowsMedia: false
     default: true
     }
   }

@@ -19,7 +19,7 @@ import Testing
     let folder = try TemporaryFolder()
     try folder.makeFolder("Other")
     try folder.write(
-      "Other/layers.psd", Array("8BPS".utf8) + [0, 1] + SampleBytes.noise(count: 60))
+      "Other/layers.xcf", Array("gimp xcf".utf8) + SampleBytes.noise(count: 58))
     try folder.write("Other/notes.txt", Array("Photos from the family.\n".utf8))
     try folder.write("Other/garbage", SampleBytes.noise(count: 300))
     try folder.write("Other/empty", [])
@@ -28,13 +28,13 @@ import Testing
     var times = [
       timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0),
     ]
-    #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.psd"), &times, 0) == 0)
+    #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.xcf"), &times, 0) == 0)
     let log = ProgressLog()
     let contents = try await enumerate(folder) { log.record($0, $1) }
     #expect(
       contents.assets.map { "\($0.path.escaped) \($0.type.rawValue)" } == [
         "Other/clip.mpg video", "Other/empty photo", "Other/garbage photo",
-        "Other/layers.psd photo", "Other/notes.txt photo", "Other/song.WAV photo",
+        "Other/layers.xcf photo", "Other/notes.txt photo", "Other/song.WAV photo",
       ])
     #expect(
       contents.assets.map(\.problems) == [
@@ -58,7 +58,7 @@ import Testing
         [
           AssetProblem(
             .unsupported,
-            "'Other/layers.psd' is a .psd file, not a photo or video GroupEnumerator can read.")
+            "'Other/layers.xcf' is a .xcf file, not a photo or video GroupEnumerator can read.")
         ],
         [
           AssetProblem(
@@ -79,9 +79,9 @@ import Testing
       #expect(asset.group == .album)
       #expect(asset.groupPath == LibraryPath("Other"))
     }
-    let psd = try #require(contents.assets.first { $0.name == "layers.psd" })
-    #expect(psd.fileSize == 66)
-    #expect(psd.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
+    let xcf = try #require(contents.assets.first { $0.name == "layers.xcf" })
+    #expect(xcf.fileSize == 66)
+    #expect(xcf.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
     #expect(contents.groups.map(\.path.escaped) == ["Other"])
     #expect(contents.groups.first?.counts == [.photo: 5, .video: 1])
     log.expectWellFormed(total: 6)

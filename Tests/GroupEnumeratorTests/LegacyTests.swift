@@ -58,12 +58,12 @@ import Testing
     try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/a.xmp")
     try library.add(Sample.truncatedJPEG, as: "Album/broken.jpg")
     try library.write(Array("notes".utf8), as: "Album/notes.txt")
-    try library.write(Array("8BPS".utf8), as: "Album/layers.psd")
+    try library.write(Array("gimp xcf".utf8), as: "Album/layers.xcf")
     try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/orphan.xmp")
     try library.add(Sample.mp4, as: "Album/z.mp4")
     let outcome = await run(library.root)
     #expect(outcome.successes.count == 1)
-    // Photos by name or content, broken ones included; never a .txt, .psd or lone sidecar.
+    // Photos by name or content, broken ones included; never a .txt, .xcf or lone sidecar.
     #expect(
       outcome.successes.first?.map { $0["photoName"] as? String } == ["a.jpg", "broken.jpg"])
     #expect(outcome.failures.isEmpty)

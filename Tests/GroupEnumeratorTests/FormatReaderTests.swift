@@ -400,6 +400,73 @@ private enum EXIFTestTIFF {
     #expect(metadata.problems.map(\.code) == [.malformed])
   }
 
+  /// A baseline-profile SPS (profile 66) with these fields, as bits: `ue` codes are
+  /// Exp-Golomb, the rest fixed-width.
+  private func sequenceParameterSet(
+    widthInMacroblocks: Int, heightInMapUnits: Int, frameMacroblocksOnly: Bool,
+    crop: (left: Int, right: Int, top: Int, bottom: Int)?
+  ) -> [UInt8] {
+    var bits: [Bool] = []
+    func fixed(_ value: Int, _ count: Int) {
+      for shift in stride(from: count - 1, through: 0, by: -1) {
+        bits.append(value >> shift & 1 == 1)
+      }
+    }
+    func ue(_ value: Int) {
+      let code = value + 1
+      let length = Int.bitWidth - code.leadingZeroBitCount
+      fixed(0, length - 1)
+      fixed(code, length)
+    }
+    fixed(66, 8)
+    fixed(0, 8)
+    fixed(30, 8)
+    ue(0)  // seq_parameter_set_id
+    ue(0)  // log2_max_frame_num_minus4
+    ue(2)  // pic_order_cnt_type
+    ue(1)  // max_num_ref_frames
+    fixed(0, 1)  // gaps_in_frame_num_value_allowed_flag
+    ue(widthInMacroblocks - 1)
+    ue(heightInMapUnits - 1)
+    fixed(frameMacroblocksOnly ? 1 : 0, 1)
+    if !frameMacroblocksOnly { fixed(0, 1) }  // mb_adaptive_frame_field_flag
+    fixed(1, 1)  // direct_8x8_inference_flag
+    fixed(crop == nil ? 0 : 1, 1)
+    if let crop {
+      ue(crop.left)
+      ue(crop.right)
+      ue(crop.top)
+      ue(crop.bottom)
+    }
+    fixed(1, 1)  // the RBSP stop bit (the VUI flag is never read)
+    while bits.count % 8 != 0 { bits.append(false) }
+    return stride(from: 0, to: bits.count, by: 8).map { start in
+      bits[start..<(start + 8)].reduce(0) { $0 << 1 | ($1 ? 1 : 0) }
+    }
+  }
+
+  @Test func theSequenceParameterSetsSizeIsCroppedInChromaUnits() {
+    // 1920×1088 progressive, cropped by 4 rows of 2: 1080.
+    let progressive = sequenceParameterSet(
+      widthInMacroblocks: 120, heightInMapUnits: 68, frameMacroblocksOnly: true,
+      crop: (0, 0, 0, 4))
+    #expect(H264Stream.sequenceSize(progressive).map { [$0.width, $0.height] } == [1920, 1080])
+    // Interlaced (field pairs): 34 map units of 32 rows, cropped by 2 units of 4: 1080.
+    let interlaced = sequenceParameterSet(
+      widthInMacroblocks: 120, heightInMapUnits: 34, frameMacroblocksOnly: false,
+      crop: (0, 0, 0, 2))
+    #expect(H264Stream.sequenceSize(interlaced).map { [$0.width, $0.height] } == [1920, 1080])
+    // Horizontal cropping is in units of 2 for 4:2:0: 208 − 2×(1+3) = 200.
+    let cropped = sequenceParameterSet(
+      widthInMacroblocks: 13, heightInMapUnits: 8, frameMacroblocksOnly: true, crop: (1, 3, 0, 0))
+    #expect(H264Stream.sequenceSize(cropped).map { [$0.width, $0.height] } == [200, 128])
+    // Cropped away entirely, or cut short: no size.
+    let empty = sequenceParameterSet(
+      widthInMacroblocks: 1, heightInMapUnits: 1, frameMacroblocksOnly: true, crop: (8, 0, 0, 0))
+    #expect(H264Stream.sequenceSize(empty) == nil)
+    #expect(H264Stream.sequenceSize(Array(progressive.prefix(4))) == nil)
+  }
+
   @Test func exponentialGolombCodesAreDecoded() {
     // 1 | 010 | 011 | 00100 | 00101 -> 0, 1, 2, 3, 4 (ue); the signed reading of 4 is -2.
     var bits = BitReader([0b1010_0110, 0b0100_0010, 0b1000_0000])
@@ -424,7 +491,8 @@ private enum EXIFTestTIFF {
       }
       length += 97
     }
-    expectGarbledFilesStayBounded(file, as: .mpegTransportStream, maximumSide: 1 << 20)
+    expectGarbledFilesStayBounded(
+      file, as: .mpegTransportStream, maximumSide: TransportStreamReader.maximumSide)
   }
 }
 

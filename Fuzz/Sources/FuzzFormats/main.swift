@@ -20,7 +20,10 @@ public func fuzzFormats(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     ),
     (CRWMetadataReader.read(from: source, format: .raw), 1 << 20),
     (MRWMetadataReader.read(from: source, format: .raw), 1 << 16),
-    (TransportStreamReader.read(from: source, format: .mpegTransportStream), 1 << 20),
+    (
+      TransportStreamReader.read(from: source, format: .mpegTransportStream),
+      TransportStreamReader.maximumSide
+    ),
   ]
   for (metadata, maximumSide) in readings {
     // Every problem is a sentence; a size is within the reader's bounds; a duration is a

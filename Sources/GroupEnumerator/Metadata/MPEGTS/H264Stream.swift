@@ -11,7 +11,7 @@ struct H264Stream {
   var size: (width: Int, height: Int)?
   /// The MDPM recording time: wall clock and, when recorded, the UTC offset.
   var recordingDate: CaptureDate?
-  /// Whether an MDPM block was found whose date could not be read.
+  /// The values of an MDPM date that could not be read, as text for a problem.
   var badRecordingDate: String?
 
   /// The user-data UUID in front of `MDPM` (exiftool's H264 tags:

@@ -24,6 +24,8 @@ enum TransportStreamReader: MetadataReader {
   /// The most bytes of one PES packet handed to the H.264 reader: the parameter sets and
   /// SEI come first in an access unit, the slices after them are not needed.
   static let maximumUnitLength = 64 << 10
+  /// The longest side believed (H.264's largest level allows about 16,900 pixels).
+  static let maximumSide = 1 << 16
   /// The H.264 stream type in a program map table.
   static let h264StreamType: UInt8 = 0x1B
 
@@ -79,8 +81,15 @@ enum TransportStreamReader: MetadataReader {
     scan.finish()
     let scannedEnd = offset
     if let size = scan.video.size {
-      metadata.pixelWidth = size.width
-      metadata.pixelHeight = size.height
+      if size.width <= maximumSide, size.height <= maximumSide {
+        metadata.pixelWidth = size.width
+        metadata.pixelHeight = size.height
+      } else {
+        metadata.report(
+          .init(
+            .invalidValue,
+            "The H.264 sequence parameter set gives \(size.width)×\(size.height) pixels."))
+      }
     } else {
       metadata.report(
         .init(

@@ -11,6 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LIBRARY = os.path.join(HERE, "..", "Fixtures", "Library")
 RESOURCES = os.path.join(HERE, "..", "Tests", "GroupEnumeratorTests", "Resources")
 SEEDS = os.path.join(HERE, "Seeds")
+FORMATS = os.path.join(HERE, "..", "Fixtures", "Formats")
+PHONE_FORMATS = os.path.join(HERE, "..", "Fixtures", "Phones", "Formats")
 
 
 def fixture_jpegs():
@@ -347,6 +349,13 @@ def main():
         write("FuzzExiv2", name, data)
     for name, data in hand_built_exiv2(tiffs):
         write("FuzzExiv2", "built-" + name, data)
+    # Our own readers of PSD, JPEG 2000, CRW, MRW and M2TS: the files of Fixtures/Formats
+    # (make-formats.sh) and the phone fixtures of those formats.
+    for folder, names in ((FORMATS, sorted(os.listdir(FORMATS))),
+                          (PHONE_FORMATS, ["layers.psd", "still.jp2", "00001.MTS"])):
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as handle:
+                write("FuzzFormats", os.path.basename(folder) + "-" + name, handle.read())
     dates = {
         "exif": b"2019:05:01 12:34:56\0",
         "exif-subsec-offset": b"2019:05:01 12:34:56\n120\n+09:00",

@@ -6,7 +6,8 @@ script stands in for module boundaries: it collects the names of the types decla
 the top level of each folder of Sources/GroupEnumerator/Metadata (and Model), then
 flags every use of such a name in a folder whose layer may not depend on it.
 
-    format readers (JPEG, PNG, HEIF, QuickTime, CR3, BigTIFF, Exiv2, GIF, BMP, AVI)
+    format readers (JPEG, PNG, HEIF, QuickTime, CR3, BigTIFF, Exiv2, GIF, BMP, AVI, PSD,
+      JPEG2000, CRW, MRW, MPEGTS)
       -> EXIF -> TIFF -> Bytes -> Model
       -> XMP (packets, motion-photo trailers, Takeout sidecars) -> Bytes -> Model
       -> ISOBMFF -> Bytes -> Model
@@ -26,7 +27,10 @@ import pathlib
 import re
 import sys
 
-FORMATS = ["JPEG", "PNG", "HEIF", "QuickTime", "CR3", "BigTIFF", "Exiv2", "GIF", "BMP", "AVI"]
+FORMATS = [
+    "JPEG", "PNG", "HEIF", "QuickTime", "CR3", "BigTIFF", "Exiv2", "GIF", "BMP", "AVI",
+    "PSD", "JPEG2000", "CRW", "MRW", "MPEGTS",
+]
 BELOW_FORMATS = ["EXIF", "XMP", "ISOBMFF", "TIFF", "Bytes", "Model", "Protocol"]
 
 # layer -> the layers it may use (besides itself)

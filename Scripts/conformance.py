@@ -19,9 +19,12 @@ truth.json's FileType, outside bad/:
              (HEIF image files whose brands ExifTool 12.57 does not know as images)
   png        PNG
   tiff-raw   TIFF, BTF (BigTIFF), DNG and the RAWs the engine recognises: CR2, CR3, NEF,
-             ARW, ORF, RW2, PEF, SRW, RAF
+             ARW, ORF, RW2, PEF, SRW, RAF, CRW, MRW
   webp       WEBP, Extended WEBP
-  video      MOV, MP4, M4V, 3GP, 3G2 (our QuickTime reader)
+  gif-bmp    GIF, BMP (our header readers: size only)
+  psd-jp2    PSD, JP2 (our own readers: header size, EXIF and XMP)
+  video      MOV, MP4, M4V, 3GP, 3G2 (our QuickTime reader), AVI, M2TS (our RIFF and
+             transport stream readers)
   other      GIF, BMP, JXL, JXL Codestream: the engine lists them as photos, but DESIGN §3
              names no metadata reader for them, so only their listing is checked
 Every claimed file must be listed exactly once, as an asset's `path` or as a resource of
@@ -29,9 +32,12 @@ a Live Photo. Per family and overall it counts agreement on:
   type        photo families are `photo` (or `livePhoto`), videos `video`
   takenDate   photos: DateTimeOriginal as the source, same wall clock, ending in
               OffsetTimeOriginal when there is one (no DateTimeOriginal: the source must
-              not claim one); videos: Keys:CreationDate -> source quicktime:creationdate,
-              same wall clock and offset; else a real QuickTime:CreateDate -> source
-              quicktime:mvhd, that time with `Z`; else source file:mtime
+              not claim one; for CRW, CanonRaw:DateTimeOriginal and the source
+              canonraw:DateTimeOriginal); videos: Keys:CreationDate -> source
+              quicktime:creationdate, same wall clock and offset; else a real
+              QuickTime:CreateDate -> source quicktime:mvhd, that time with `Z`; else (M2TS)
+              H264:DateTimeOriginal -> source h264:DateTimeOriginal, wall clock and offset;
+              else source file:mtime
   dateTime    TIFF DateTime, raw, or null (photos only; the legacy dictionary's "0")
   location    GPSLatitude/GPSLongitude within 1e-4 degrees, or no location when truth
               has none (photos and videos)
@@ -45,13 +51,13 @@ a Live Photo. Per family and overall it counts agreement on:
               run reads it, as for the thumbnails; without exiftool it is not counted);
               counted where either side has one
   size        ImageWidth x ImageHeight as displayed: swapped for Orientation 5-8; for
-              HEIF/AVIF without an Orientation, and for videos, swapped when Rotation is
+              HEIF/AVIF without an Orientation, for CRW and for videos, swapped when Rotation is
               90 or 270 (not counted when ExifTool has no size)
   duration    videos: Duration within 0.05 s
 The movie of a Live Photo is listed through its still; of its fields only the asset's
 duration is compared with the movie's. The Live Photo pairs in pigallery2/live_photo/
 and livephoto-same-basename/ must each be ONE `livePhoto` asset whose resources are
-exactly the still and the movie. Formats we do not claim (MKV, AVI, WMV, PSD, CRW…) are
+exactly the still and the movie. Formats we do not claim (X3F, EPS, …) are
 reported with whether the Demo listed them, never counted. It exits 1 when a claimed
 file is missing or listed twice, when a Live Photo pair is not one asset, or when any
 field agrees on fewer than 98% overall; everything is printed first.
@@ -88,7 +94,7 @@ JPEG_EXTENSIONS = {".jpg", ".jpeg", ".jpe", ".jfif"}
 DURATION_TOLERANCE_SECONDS = 0.05
 
 # --kinds all: truth.json FileType -> the family it is counted in (see the docstring).
-FAMILIES = ["jpeg", "heif-avif", "png", "tiff-raw", "webp", "gif-bmp", "video"]
+FAMILIES = ["jpeg", "heif-avif", "png", "tiff-raw", "webp", "gif-bmp", "psd-jp2", "video"]
 LISTED_ONLY_FAMILY = "other"
 FAMILY_OF_FILE_TYPE = {
     "JPEG": "jpeg", "MPO": "jpeg",
@@ -97,15 +103,23 @@ FAMILY_OF_FILE_TYPE = {
     "TIFF": "tiff-raw", "BTF": "tiff-raw", "DNG": "tiff-raw", "CR2": "tiff-raw",
     "CR3": "tiff-raw", "NEF": "tiff-raw", "ARW": "tiff-raw", "ORF": "tiff-raw",
     "RW2": "tiff-raw", "PEF": "tiff-raw", "SRW": "tiff-raw", "RAF": "tiff-raw",
+    # Our own bounded readers: Canon CIFF and Minolta MRW RAWs, PSD and JPEG 2000.
+    "CRW": "tiff-raw", "MRW": "tiff-raw", "PSD": "psd-jp2", "JP2": "psd-jp2",
     "WEBP": "webp", "Extended WEBP": "webp",
     "MOV": "video", "MP4": "video", "M4V": "video", "3GP": "video", "3G2": "video",
     # Our own header readers: GIF and BMP give a size, AVI a size and a duration.
-    "GIF": "gif-bmp", "BMP": "gif-bmp", "AVI": "video",
+    "GIF": "gif-bmp", "BMP": "gif-bmp", "AVI": "video", "M2TS": "video",
     "JXL": LISTED_ONLY_FAMILY, "JXL Codestream": LISTED_ONLY_FAMILY,
     # Containers listed as videos but not read: file time and a problem.
-    "MKV": LISTED_ONLY_FAMILY, "M2TS": LISTED_ONLY_FAMILY, "WMV": LISTED_ONLY_FAMILY,
+    "MKV": LISTED_ONLY_FAMILY, "WMV": LISTED_ONLY_FAMILY,
 }
-UNREAD_VIDEO_FILE_TYPES = {"MKV", "M2TS", "WMV"}
+UNREAD_VIDEO_FILE_TYPES = {"MKV", "WMV"}
+# Camera records that are the shot's DateTimeOriginal outside EXIF (exiftool's group, our
+# creationDateSource), by FileType.
+CAMERA_DATES = {
+    "CRW": ("CanonRaw:DateTimeOriginal", "canonraw:DateTimeOriginal"),
+    "M2TS": ("H264:DateTimeOriginal", "h264:DateTimeOriginal"),
+}
 HEIF_IMAGE_EXTENSIONS = {".avif", ".avifs", ".heic", ".heif", ".hif", ".hej2"}
 LIVE_PHOTO_PAIRS = [
     ("pigallery2/live_photo/IMG_7943.HEIC", "pigallery2/live_photo/IMG_7943_HEVC.MOV"),
@@ -376,17 +390,26 @@ def split_iso_date(text: Any) -> tuple[str, str] | None:
     return (match.group(1), match.group(3)) if match else None
 
 
+def camera_date(truth: dict[str, Any]) -> tuple[str | None, str]:
+    """The DateTimeOriginal a photo's truth entry gives, and the source it must have: the
+    EXIF one, or for CRW the CIFF record's (exiftool's CanonRaw group)."""
+    tag, source = CAMERA_DATES.get(truth.get("FileType"), (None, "exif:DateTimeOriginal"))
+    if tag is not None:
+        return real_date((truth.get("exiftool") or {}).get(tag)), source
+    return real_date(truth.get("ExifIFD:DateTimeOriginal")), source
+
+
 def check_taken_photo(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
                       field: Field) -> None:
-    dto = real_date(truth.get("ExifIFD:DateTimeOriginal"))
+    dto, want_source = camera_date(truth)
     source, created = asset.get("creationDateSource"), asset.get("creationDate")
     ours = {"creationDateSource": source, "creationDate": created}
     if dto is None:
-        field.check(path, source != "exif:DateTimeOriginal", ours, None)
+        field.check(path, source != want_source, ours, None)
         return
     offset = truth.get("OffsetTimeOriginal")
     offset = offset.strip() if isinstance(offset, str) else ""
-    ok = (source == "exif:DateTimeOriginal" and isinstance(created, str)
+    ok = (source == want_source and isinstance(created, str)
           and created[:19] == iso_wall_clock(dto) and (not offset or created.endswith(offset)))
     field.check(path, ok, ours, dto + (f" {offset}" if offset else ""))
 
@@ -406,6 +429,15 @@ def check_taken_video(path: bytes, asset: dict[str, Any], truth: dict[str, Any],
         want_source, (want_clock, _), shown_truth = (
             "quicktime:mvhd", wanted_header, f"QuickTime:CreateDate {header} (UTC)")
         want_zone = "Z"
+    elif truth.get("FileType") in CAMERA_DATES and camera_date(truth)[0] is not None:
+        # AVCHD: the MDPM recording time, with its offset when the camera wrote one.
+        recorded, want_source = camera_date(truth)
+        shown_truth = f"{CAMERA_DATES[truth['FileType']][0]} {recorded}"
+        parts = split_exif_date(recorded)
+        if parts is None:
+            field.check(path, False, ours, shown_truth)
+            return
+        want_clock, want_zone = parts
     else:
         field.check(path, source == "file:mtime", ours, "no date: file:mtime")
         return
@@ -513,7 +545,8 @@ def displayed_size(truth: dict[str, Any], family: str) -> list[int] | None:
     if not isinstance(width, int) or not isinstance(height, int):
         return None
     orientation, rotation = truth.get("Orientation"), truth.get("Rotation")
-    if family == "video" or (family == "heif-avif" and orientation is None):
+    if family == "video" or (family == "heif-avif" and orientation is None) or (
+            truth.get("FileType") == "CRW"):  # CIFF's rotation is its only orientation
         turned = rotation in (90, 270)
     else:
         turned = orientation in (5, 6, 7, 8)

@@ -46,6 +46,8 @@ struct Strings: Sendable {
     case (.xmpDateTimeOriginal, _): "XMP DateTimeOriginal"
     case (.xmpPhotoshopDateCreated, _): "XMP created"
     case (.xmpCreateDate, _): "XMP create date"
+    case (.canonRawDateTimeOriginal, _): "CRW original"
+    case (.h264DateTimeOriginal, _): "AVCHD"
     case (.quickTimeCreationDate, _): "QuickTime"
     case (.quickTimeMovieHeader, .english): "movie header (UTC)"
     case (.quickTimeMovieHeader, .simplifiedChinese): "影片头 (UTC)"

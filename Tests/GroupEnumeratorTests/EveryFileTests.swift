@@ -22,7 +22,7 @@ import Testing
     let folder = try TemporaryFolder()
     try folder.makeFolder("Other")
     try folder.write(
-      "Other/layers.psd", Array("8BPS".utf8) + [0, 1] + SampleBytes.noise(count: 60))
+      "Other/layers.x3f", Array("FOVb".utf8) + [0, 1] + SampleBytes.noise(count: 60))
     try folder.write("Other/notes.txt", Array("Photos from the family.\n".utf8))
     try folder.write("Other/garbage", SampleBytes.noise(count: 300))
     try folder.write("Other/empty", [])
@@ -31,14 +31,14 @@ import Testing
     var times = [
       timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_600_000_000, tv_nsec: 0),
     ]
-    #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.psd"), &times, 0) == 0)
+    #expect(utimensat(AT_FDCWD, folder.absolute("Other/layers.x3f"), &times, 0) == 0)
     #expect(utimensat(AT_FDCWD, folder.absolute("Other/notes.txt"), &times, 0) == 0)
     let log = ProgressLog()
     let contents = try await enumerate(folder) { log.record($0, $1) }
     // Named like a photo or video format: assets, whatever no reader takes them.
     #expect(
       contents.assets.map { "\($0.path.escaped) \($0.type.rawValue)" } == [
-        "Other/clip.mpg video", "Other/layers.psd photo",
+        "Other/clip.mpg video", "Other/layers.x3f photo",
       ])
     #expect(
       contents.assets.map(\.problems) == [
@@ -51,7 +51,7 @@ import Testing
         [
           AssetProblem(
             .unsupported,
-            "'Other/layers.psd' is a .psd file, a photo format GroupEnumerator does not read;"
+            "'Other/layers.x3f' is a .x3f file, a photo format GroupEnumerator does not read;"
               + " it is listed with the file's size and time.")
         ],
       ])
@@ -63,12 +63,12 @@ import Testing
       #expect(asset.group == .album)
       #expect(asset.groupPath == LibraryPath("Other"))
     }
-    let psd = try #require(contents.assets.first { $0.name == "layers.psd" })
-    #expect(psd.fileSize == 66)
-    #expect(psd.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
+    let x3f = try #require(contents.assets.first { $0.name == "layers.x3f" })
+    #expect(x3f.fileSize == 66)
+    #expect(x3f.creationDate?.date == Date(timeIntervalSince1970: 1_600_000_000))
     // The photo has the five legacy keys, with the defaults.
-    #expect(psd.legacyDictionary.count == 5)
-    #expect(psd.legacyDictionary["photoDateTime"] as? String == "0")
+    #expect(x3f.legacyDictionary.count == 5)
+    #expect(x3f.legacyDictionary["photoDateTime"] as? String == "0")
     #expect(contents.groups.map(\.path.escaped) == ["Other"])
     #expect(contents.groups.first?.counts == [.photo: 1, .video: 1])
     log.expectWellFormed(total: 2)

@@ -60,7 +60,7 @@ import Testing
     try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/a.xmp")
     try library.add(Sample.truncatedJPEG, as: "Album/broken.jpg")
     try library.write(Array("notes".utf8), as: "Album/notes.txt")
-    try library.write(Array("8BPS".utf8), as: "Album/layers.psd")
+    try library.write(Array("FOVb".utf8), as: "Album/layers.x3f")
     try library.write(Array("<x:xmpmeta/>".utf8), as: "Album/orphan.xmp")
     try library.add(Sample.mp4, as: "Album/z.mp4")
     let outcome = await run(library.root)
@@ -69,7 +69,7 @@ import Testing
     // the five keys' defaults); never a .txt or a lone sidecar, which are no assets.
     #expect(
       outcome.successes.first?.map { $0["photoName"] as? String } == [
-        "a.jpg", "broken.jpg", "layers.psd",
+        "a.jpg", "broken.jpg", "layers.x3f",
       ])
     let psd = try #require(outcome.successes.first?.last)
     #expect(

@@ -28,6 +28,14 @@ enum MediaSniffer {
     if bytes.starts(with: asfHeaderObject) { return .windowsMedia }
     if isJPEGXL(bytes) { return .jpegXL }
     if isBMP(bytes) { return .bmp }
+    if bytes.starts(with: Array("8BPS".utf8)),
+      let version = IntegerReader.bigEndian.uint16(bytes, at: 4), version == 1 || version == 2
+    {
+      return .psd
+    }
+    if bytes.starts(with: jp2Signature) || bytes.starts(with: [0xFF, 0x4F, 0xFF, 0x51]) {
+      return .jpeg2000
+    }
     if matches(bytes, "ftyp", at: 4) { return isoMediaFormat(bytes) }
     if isQuickTimeWithoutFileType(bytes) { return .quickTime }
     return nil
@@ -60,6 +68,11 @@ enum MediaSniffer {
   /// The ASF header object's GUID, which starts every Windows Media file.
   private static let asfHeaderObject: [UInt8] = [
     0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C,
+  ]
+
+  /// The JPEG 2000 signature box (ISO/IEC 15444-1 §I.5.1): length 12, `jP  `, `\r\n\x87\n`.
+  private static let jp2Signature: [UInt8] = [
+    0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A,
   ]
 
   /// Extensions of MPEG transport streams, whose only magic is a sync byte.
@@ -136,7 +149,9 @@ enum MediaSniffer {
     "png": .png, "gif": .gif, "bmp": .bmp, "tif": .tiff, "tiff": .tiff, "webp": .webp,
     "heic": .heic, "heif": .heic, "hif": .heic, "avif": .avif, "jxl": .jpegXL,
     "dng": .raw, "cr2": .raw, "cr3": .raw, "nef": .raw, "arw": .raw, "orf": .raw,
-    "rw2": .raw, "pef": .raw, "srw": .raw, "raf": .raw,
+    "rw2": .raw, "pef": .raw, "srw": .raw, "raf": .raw, "crw": .raw, "mrw": .raw,
+    "psd": .psd, "psb": .psd, "jp2": .jpeg2000, "j2k": .jpeg2000, "jpf": .jpeg2000,
+    "j2c": .jpeg2000,
     "mov": .quickTime, "qt": .quickTime, "mp4": .mp4, "m4v": .m4v,
     "3gp": .threeGPP, "3g2": .threeGPP, "avi": .avi, "mkv": .matroska, "webm": .matroska,
     "mts": .mpegTransportStream, "m2ts": .mpegTransportStream, "wmv": .windowsMedia,
@@ -203,7 +218,8 @@ enum MediaSniffer {
   }
 
   /// TIFF (classic and BigTIFF, either byte order) and the RAWs with their own TIFF-like
-  /// or private magic: Canon CR2, Olympus ORF, Panasonic RW2, Fujifilm RAF.
+  /// or private magic: Canon CR2 and CRW, Olympus ORF, Panasonic RW2, Fujifilm RAF,
+  /// Minolta MRW.
   private static func tiffFamilyFormat(_ bytes: ArraySlice<UInt8>) -> MediaFormat? {
     let tiff: [[UInt8]] = [
       [0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A],  // II*\0, MM\0*
@@ -215,6 +231,13 @@ enum MediaSniffer {
     ]
     if vendorRaw.contains(where: { bytes.starts(with: $0) }) { return .raw }
     if bytes.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return .raw }
+    // Minolta MRW (`\0MRM`) and Canon CRW (a byte order, the header length, `HEAPCCDR`).
+    if bytes.starts(with: [0x00, 0x4D, 0x52, 0x4D]) { return .raw }
+    if bytes.starts(with: [0x49, 0x49]) || bytes.starts(with: [0x4D, 0x4D]),
+      matches(bytes, "HEAPCCDR", at: 6)
+    {
+      return .raw
+    }
     guard tiff.contains(where: { bytes.starts(with: $0) }) else { return nil }
     // Canon CR2: a little-endian TIFF with "CR", version 2 at offset 8.
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]), matches(bytes, "CR\u{02}", at: 8) {

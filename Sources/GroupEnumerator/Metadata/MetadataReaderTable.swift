@@ -3,16 +3,20 @@
 ///
 /// A row names the reader of a format's metadata and, where it is another one, the
 /// reader its thumbnail is asked of. Two formats are told apart by their first bytes
-/// rather than their sniffed format: a BigTIFF (`II+\0`, `MM\0+`) and a RAW that is an ISO
-/// base media file (Canon CR3).
+/// rather than their sniffed format: a BigTIFF (`II+\0`, `MM\0+`), a RAW that is an ISO
+/// base media file (Canon CR3), a Canon CRW (`HEAPCCDR`) and a Minolta MRW (`\0MRM`).
 ///
 /// Why some rows differ from the obvious (each is today's behaviour, kept on purpose):
+/// - PSD, JPEG 2000, CRW, MRW: our own bounded readers, never gexiv2 — exiv2's own crash
+///   files include PSD, JP2 and CRW ones (docs/Robustness.md); their thumbnails are not
+///   extracted.
 /// - HEIF, PNG, BigTIFF, CR3: our own readers, not gexiv2 — exiv2 0.27.6 reads neither
 ///   BigTIFF nor CR3, and reads HEIF sizes and PNG raw profiles wrong (README, formats).
 /// - BigTIFF's thumbnail is still asked of gexiv2 (which finds none in a file it cannot
 ///   read); CR3's is not extracted (its `THMB` JPEG is not read yet).
 /// - Movies are never handed to gexiv2 (ROBUSTNESS §0.2): our box reader reads QuickTime
-///   and MP4; the other containers are listed with a problem and no metadata.
+///   and MP4, our transport stream reader MTS/M2TS; Matroska and Windows Media are listed
+///   with a problem and no metadata.
 enum MetadataReaderTable {
   /// One row: the reader of the metadata, and the reader of the thumbnail (`nil`: the
   /// format's thumbnails are not read).
@@ -41,7 +45,7 @@ enum MetadataReaderTable {
   }
 
   /// How many of a file's first bytes ``row(for:source:header:)`` may look at.
-  static var headerLength: Int { 8 }
+  static var headerLength: Int { 16 }
 
   /// The row for a file whose content sniffed as `format`.
   ///
@@ -65,13 +69,22 @@ enum MetadataReaderTable {
       if format == .raw, CR3MetadataReader.isISOBaseMedia(header: header) {
         return Row(CR3MetadataReader.self, thumbnails: nil)
       }
+      if format == .raw, CRWMetadataReader.isCRW(header: header) {
+        return Row(CRWMetadataReader.self, thumbnails: nil)
+      }
+      if format == .raw, header.starts(with: MRWMetadataReader.magic) {
+        return Row(MRWMetadataReader.self, thumbnails: nil)
+      }
       return Row(Exiv2MetadataReader.self)
     case .webp, .jpegXL: return Row(Exiv2MetadataReader.self)
     case .quickTime, .mp4, .m4v, .threeGPP: return Row(QuickTimeMetadataReader.self)
     case .gif: return Row(GIFMetadataReader.self, thumbnails: nil)
     case .bmp: return Row(BMPMetadataReader.self, thumbnails: nil)
     case .avi: return Row(AVIMetadataReader.self, thumbnails: nil)
-    case .matroska, .mpegTransportStream, .windowsMedia: return Row(UnreadVideoReader.self)
+    case .psd: return Row(PSDMetadataReader.self, thumbnails: nil)
+    case .jpeg2000: return Row(JPEG2000MetadataReader.self, thumbnails: nil)
+    case .mpegTransportStream: return Row(TransportStreamReader.self, thumbnails: nil)
+    case .matroska, .windowsMedia: return Row(UnreadVideoReader.self)
     }
   }
 
@@ -100,7 +113,7 @@ enum MetadataReaderTable {
   }
 }
 
-/// Matroska, MPEG-TS and Windows Media: never handed to gexiv2 (its video code is
+/// Matroska and Windows Media: never handed to gexiv2 (its video code is
 /// unsafe here), and not ours to read yet; listed with a problem saying so.
 enum UnreadVideoReader: MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {

@@ -193,14 +193,18 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
   /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP; videos take Apple's creationdate, then the
-  /// movie header; Live Photos take the still's dates, then the movie's; all fall back to
+  /// movie header, then an AVCHD camera's recording time; Live Photos take the still's dates, then the movie's; all fall back to
   /// the file's modification time.
   public var creationDate: CaptureDate? {
     let metadata = storage.metadata
     let candidates: [CaptureDate?] =
       switch type {
       case .video:
-        [metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate]
+        // An AVCHD camera's recording time (MDPM) is its DateTimeOriginal.
+        [
+          metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
+          metadata.dateTimeOriginal,
+        ]
       case .photo:
         [
           metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,

@@ -17,6 +17,11 @@ public struct CaptureDate: Sendable, Hashable {
     case xmpEXIFDateTimeOriginal = "xmp:exif:DateTimeOriginal"
     case xmpPhotoshopDateCreated = "xmp:photoshop:DateCreated"
     case xmpCreateDate = "xmp:xmp:CreateDate"
+    /// A Canon CRW's captured time (CIFF record 0x180e), the camera's clock.
+    case canonRawDateTimeOriginal = "canonraw:DateTimeOriginal"
+    /// An AVCHD camera's recording time (the `MDPM` block of the H.264 stream's SEI), the
+    /// camera's clock with its UTC offset when recorded.
+    case h264DateTimeOriginal = "h264:DateTimeOriginal"
     case quickTimeCreationDate = "quicktime:creationdate"
     case quickTimeMovieHeader = "quicktime:mvhd"
     case fileModificationTime = "file:mtime"

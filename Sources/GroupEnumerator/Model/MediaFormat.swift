@@ -10,7 +10,13 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case heic = "HEIC"
   case avif = "AVIF"
   case jpegXL = "JXL"
-  /// A TIFF-based camera RAW (DNG, CR2, NEF, ARW, …) — sniffed as TIFF, told apart by name.
+  /// Adobe Photoshop document (PSD, or PSB for large documents): its header and image
+  /// resources are read.
+  case psd = "PSD"
+  /// JPEG 2000: a JP2 file (box structure) or a bare codestream (`.j2k`).
+  case jpeg2000 = "JP2"
+  /// A camera RAW: TIFF-based (DNG, CR2, NEF, ARW, …; sniffed as TIFF, told apart by
+  /// name), or one with its own magic (CR3, CRW, MRW, ORF, RW2, RAF).
   case raw = "RAW"
   case quickTime = "MOV"
   case mp4 = "MP4"
@@ -20,7 +26,8 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   case avi = "AVI"
   /// Matroska or WebM (EBML): listed as a video, its container is not read.
   case matroska = "MKV"
-  /// MPEG transport stream (`.mts`, `.m2ts`, `.ts`): listed as a video, not read.
+  /// MPEG transport stream (`.mts`, `.m2ts`, `.ts`; AVCHD): size, duration and the
+  /// camera's recording date are read from its first and last packets.
   case mpegTransportStream = "M2TS"
   /// Windows Media (ASF): listed as a video, its container is not read.
   case windowsMedia = "WMV"
@@ -38,7 +45,7 @@ public enum MediaFormat: String, Sendable, Hashable, CaseIterable, Codable {
   /// listed with their file time and a problem saying so).
   public var isReadable: Bool {
     switch self {
-    case .matroska, .mpegTransportStream, .windowsMedia: false
+    case .matroska, .windowsMedia: false
     default: true
     }
   }

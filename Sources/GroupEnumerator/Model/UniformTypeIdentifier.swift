@@ -24,6 +24,8 @@ enum UniformTypeIdentifier {
     case .heic: return ["heif", "hif"].contains(name) ? "public.heif" : "public.heic"
     case .avif: return "public.avif"
     case .jpegXL: return "public.jpeg-xl"
+    case .psd: return "com.adobe.photoshop-image"
+    case .jpeg2000: return "public.jpeg-2000"
     case .raw: return rawIdentifiers[name] ?? "public.camera-raw-image"
     case .quickTime: return "com.apple.quicktime-movie"
     case .mp4: return "public.mpeg-4"

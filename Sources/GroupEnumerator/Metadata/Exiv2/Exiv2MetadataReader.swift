@@ -40,7 +40,7 @@ enum Exiv2MetadataReader {
   static func isAllowed(_ format: MediaFormat) -> Bool {
     switch format {
     case .png, .tiff, .webp, .heic, .avif, .raw, .jpegXL: true
-    case .jpeg, .gif, .bmp, .quickTime, .mp4, .m4v, .threeGPP, .avi, .matroska,
+    case .jpeg, .gif, .bmp, .psd, .jpeg2000, .quickTime, .mp4, .m4v, .threeGPP, .avi, .matroska,
       .mpegTransportStream, .windowsMedia:
       false
     }

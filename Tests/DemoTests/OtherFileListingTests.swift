@@ -176,7 +176,7 @@ struct OtherFileListingTests {
     let others = records.suffix(4)
     #expect(
       others.first
-        == ",,Junk/Thumbs.db,Thumbs.db,,other,,,,,,,,,,,,8,,\"[\"\"notMedia: 'Junk/Thumbs.db' is"
+        == ",,Junk/Thumbs.db,Thumbs.db,,other,,,,,,,,,,,,8,,,,,\"[\"\"notMedia: 'Junk/Thumbs.db' is"
         + " a .db file, not a photo or video GroupEnumerator can read.\"\"]\"")
     #expect(
       others.map { String($0.split(separator: ",", omittingEmptySubsequences: false)[2]) }

@@ -17,6 +17,15 @@ public struct CaptureDate: Sendable, Hashable {
     case xmpEXIFDateTimeOriginal = "xmp:exif:DateTimeOriginal"
     case xmpPhotoshopDateCreated = "xmp:photoshop:DateCreated"
     case xmpCreateDate = "xmp:xmp:CreateDate"
+    /// A sidecar `.xmp` file beside the media file (`sidecar:xmp:` + the property): used
+    /// only when neither the file's own metadata nor its embedded XMP has a date.
+    case sidecarXMPDateTimeOriginal = "sidecar:xmp:xmp:DateTimeOriginal"
+    case sidecarXMPEXIFDateTimeOriginal = "sidecar:xmp:exif:DateTimeOriginal"
+    case sidecarXMPPhotoshopDateCreated = "sidecar:xmp:photoshop:DateCreated"
+    case sidecarXMPCreateDate = "sidecar:xmp:xmp:CreateDate"
+    /// A Google Takeout `.json` sidecar's `photoTakenTime` (a UTC instant): used only when
+    /// the file, its embedded XMP and any `.xmp` sidecar have no date.
+    case takeoutPhotoTakenTime = "takeout:photoTakenTime"
     case quickTimeCreationDate = "quicktime:creationdate"
     case quickTimeMovieHeader = "quicktime:mvhd"
     case fileModificationTime = "file:mtime"

@@ -24,8 +24,9 @@ enum AssetReader {
     } else if file.needsSniffing {
       (file, metadata) = sniffAndRead(file, root: root)
     }
-    if !file.sidecars.isEmpty {
-      // After the media file is closed; only where its own metadata left a gap.
+    if file.isMedia, !file.sidecars.isEmpty {
+      // After the media file is closed; only where its own metadata left a gap. A file
+      // that is not media (an `.exv` with an `.xmp` beside it) has no date to complete.
       SidecarReader.apply(file.sidecars, root: root, to: &metadata)
     }
     let role: AssetResource.Role = file.type == .video ? .video : .photo

@@ -125,6 +125,13 @@ private func isNear(_ location: Location?, _ latitude: Double, _ longitude: Doub
     #expect(listed[sidecar] == nil, "the sidecar is not an asset of its own")
   }
 
+  @Test func aTakeoutSidecarsPathFindsItsPhoto() async throws {
+    let library = AssetsLibrary(root: sidecars.appendingPathComponent("Takeout"))
+    let photo = try await library.asset(at: LibraryPath("IMG_0001.jpg(1).json"))
+    #expect(photo?.path == LibraryPath("IMG_0001(1).jpg"))
+    #expect(photo?.creationDate?.source == .takeoutPhotoTakenTime)
+  }
+
   @Test func aTakeoutSidecarGivesThePlaceOfGeoData() async throws {
     let photo = try #require(try await assets(in: "Takeout")["PXL_20210601_120000.jpg"])
     #expect(isNear(photo.location, 48.8606, 2.3376))

@@ -178,6 +178,29 @@ private func isNear(_ location: Location?, _ latitude: Double, _ longitude: Doub
     #expect(photo.location == nil)
   }
 
+  @Test(arguments: [
+    // Names that are not UTF-8 (0xCB is a lead byte with no continuation): Foundation's
+    // parser traps on each of these unless they are refused before it.
+    Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><a xmlns:p"#.utf8) + [0xCB]
+      + Array(#"q="1"/></x:xmpmeta>"#.utf8),
+    Array("<a b".utf8) + [0xCB] + Array(#"c="1"/>"#.utf8),
+    Array("<a".utf8) + [0xCB] + Array("b/>".utf8),
+    Array("<a>".utf8) + [0] + Array("</a>".utf8),
+  ])
+  func aSidecarThatIsNotUTF8IsAProblemNotACrash(packet: [UInt8]) async throws {
+    let folder = try TemporaryFolder()
+    let jpeg = [UInt8](try Data(contentsOf: sidecars.appendingPathComponent("XMP/DSC_0002.jpg")))
+    try folder.write(jpeg, as: "A/DSC_0002.jpg")
+    try folder.write(packet, as: "A/DSC_0002.xmp")
+    let contents = try await AssetsLibrary(root: folder.root).enumerate(filter: .all)
+    let photo = try #require(contents.assets.first)
+    #expect(
+      photo.problems.map(\.message) == [
+        "The sidecar 'DSC_0002.xmp': The XMP packet is not UTF-8 text; ignored."
+      ])
+    #expect(photo.creationDate?.source == .fileModificationTime)
+  }
+
   @Test func sidecarsAreNotOpenedWhenTheFileHasADateAndAPlace() async throws {
     let folder = try TemporaryFolder()
     try folder.add(Sample.photoWithGPS, as: "IMG_0001.JPG")

@@ -15,8 +15,9 @@ internal import Foundation
 /// The packet is parsed with Foundation's `XMLParser` (libxml2 underneath, shipped with
 /// the toolchain, so no new C library is linked): a real, namespace-aware XML parser that
 /// never resolves external entities. On top of that, a packet larger than
-/// ``maximumSize`` or one that declares a DOCTYPE (XMP never needs one; entity bombs
-/// do) is refused before the parser sees it.
+/// ``maximumSize``, one that declares a DOCTYPE (XMP never needs one; entity bombs
+/// do) and one that is not UTF-8 (names that are not UTF-8 crash Foundation's parser) are
+/// refused before the parser sees it.
 struct XMPPacket: Sendable, Equatable {
   /// The largest packet read: a JPEG carries at most 64 KiB of main XMP, while
   /// Lightroom and darktable sidecars with a long edit history reach a few hundred KiB.
@@ -53,8 +54,18 @@ struct XMPPacket: Sendable, Equatable {
       )
       return packet
     }
+    // Foundation's parser traps (a Swift precondition, or a NULL `strlen`) when an element
+    // or attribute name holds bytes that are not UTF-8: a 163-byte file is enough. XMP in
+    // JPEG, PNG and sidecars is UTF-8 (XMP part 3), so anything else is refused here.
+    // Trailing NULs (padding some writers leave) are dropped; any other NUL is not text.
+    let text = bytes[..<(bytes.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0)]
+    guard !text.contains(0), String(validating: text, as: UTF8.self) != nil else {
+      packet.problems.append(
+        AssetProblem(.malformed, "The XMP packet is not UTF-8 text; ignored."))
+      return packet
+    }
     let collector = XMPPropertyCollector()
-    let parser = XMLParser(data: Data(bytes))
+    let parser = XMLParser(data: Data(text))
     parser.shouldProcessNamespaces = true
     parser.shouldReportNamespacePrefixes = true
     parser.shouldResolveExternalEntities = false

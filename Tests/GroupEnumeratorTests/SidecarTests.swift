@@ -196,9 +196,30 @@ private func isNear(_ location: Location?, _ latitude: Double, _ longitude: Doub
     let photo = try #require(contents.assets.first)
     #expect(
       photo.problems.map(\.message) == [
-        "The sidecar 'DSC_0002.xmp': The XMP packet is not UTF-8 text; ignored."
+        "The sidecar 'DSC_0002.xmp': The XMP packet is neither UTF-8 nor UTF-16 text; ignored."
       ])
     #expect(photo.creationDate?.source == .fileModificationTime)
+  }
+
+  @Test(arguments: [true, false])
+  func aUTF16SidecarIsReadAsItsText(bigEndian: Bool) async throws {
+    let folder = try TemporaryFolder()
+    let jpeg = [UInt8](try Data(contentsOf: sidecars.appendingPathComponent("XMP/DSC_0002.jpg")))
+    let packet = try String(
+      decoding: Data(contentsOf: sidecars.appendingPathComponent("XMP/DSC_0002.xmp")),
+      as: UTF8.self)
+    let units = Array(packet.utf16)
+    let bytes = units.flatMap { unit -> [UInt8] in
+      let pair = [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+      return bigEndian ? pair : pair.reversed()
+    }
+    try folder.write(jpeg, as: "A/DSC_0002.jpg")
+    try folder.write(bytes + [0, 0], as: "A/DSC_0002.xmp")
+    let contents = try await AssetsLibrary(root: folder.root).enumerate(filter: .all)
+    let photo = try #require(contents.assets.first)
+    #expect(photo.problems.isEmpty, "\(photo.problems)")
+    #expect(photo.creationDate?.iso8601 == "2021-04-01T08:30:00+09:00")
+    #expect(isNear(photo.location, -33.8568, 151.2153))
   }
 
   @Test func sidecarsAreNotOpenedWhenTheFileHasADateAndAPlace() async throws {

@@ -55,6 +55,52 @@ private func isNear(_ location: Location?, _ latitude: Double, _ longitude: Doub
   }
 }
 
+/// PNG's XMP chunk and where the chunk walk looks for it.
+@Suite struct PNGXMPTests {
+  private let packet = Array(
+    (#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF "#
+      + #"xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description "#
+      + #"xmlns:exif="http://ns.adobe.com/exif/1.0/" "#
+      + #"exif:DateTimeOriginal="2011-11-11T11:11:11" exif:GPSLatitude="48,51.6N" "#
+      + #"exif:GPSLongitude="2,21E"/></rdf:RDF></x:xmpmeta>"#).utf8)
+
+  private func exifWithDateOnly() -> [UInt8] {
+    var builder = EXIFTestBuilder()
+    builder.exif = [(0x9003, .ascii("2020:02:02 02:02:02"))]
+    return builder.tiff()
+  }
+
+  @Test(arguments: [false, true])
+  func anXMPChunkAfterTheEXIFChunkFillsOnlyThePlace(compressed: Bool) throws {
+    let png = PNGBuilder.png(before: [
+      PNGBuilder.exif(exifWithDateOnly()),
+      try PNGBuilder.internationalText("XML:com.adobe.xmp", packet, compressed: compressed),
+    ])
+    let metadata = PNGMetadataReader.read(from: ArrayByteSource(png))
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2020-02-02T02:02:02")
+    #expect(metadata.xmpDate == nil)
+    #expect(isNear(metadata.location, 48.86, 2.35))
+  }
+
+  @Test func anXMPChunkAfterTheImageDataIsNotLookedForWhenEXIFCameFirst() throws {
+    let png = PNGBuilder.png(
+      before: [PNGBuilder.exif(exifWithDateOnly())],
+      after: [try PNGBuilder.internationalText("XML:com.adobe.xmp", packet, compressed: false)])
+    let metadata = PNGMetadataReader.read(from: ArrayByteSource(png))
+    #expect(metadata.dateTimeOriginal != nil)
+    #expect(metadata.location == nil)
+  }
+
+  @Test func anXMPChunkInATextChunkIsReadToo() throws {
+    let png = PNGBuilder.png(after: [PNGBuilder.text("XML:com.adobe.xmp", packet)])
+    let metadata = PNGMetadataReader.read(from: ArrayByteSource(png))
+    #expect(metadata.problems.isEmpty, "\(metadata.problems)")
+    #expect(metadata.xmpDate?.iso8601 == "2011-11-11T11:11:11")
+    #expect(isNear(metadata.location, 48.86, 2.35))
+  }
+}
+
 @Suite struct SidecarReadingTests {
   @Test func aJPEGWithoutMetadataTakesItsDateAndPlaceFromItsXMPSidecar() async throws {
     let listed = try await assets(in: "XMP")

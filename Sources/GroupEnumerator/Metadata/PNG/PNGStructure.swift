@@ -18,7 +18,7 @@ struct PNGStructure {
   var exifBlock: EXIFBlock?
   /// Where ``exifBlock`` came from.
   var exifOrigin: EXIFOrigin?
-  /// The XMP packet of the first `iTXt` chunk with the keyword `XML:com.adobe.xmp`.
+  /// The XMP packet of the first text chunk with the keyword `XML:com.adobe.xmp`.
   var xmpPacket: [UInt8]?
   /// How many chunk headers were read.
   var chunkCount = 0
@@ -252,17 +252,12 @@ struct PNGStructure {
     exifOrigin = .rawProfile(keyword: keywordText)
   }
 
-  /// Reads the XMP packet of an `iTXt` chunk with the keyword `XML:com.adobe.xmp` (XMP
-  /// part 3, §1.1.5: uncompressed text; a compressed one is inflated all the same), up
-  /// to ``XMPPacket/maximumSize`` bytes.
+  /// Reads the XMP packet of a text chunk with the keyword `XML:com.adobe.xmp`, up to
+  /// ``XMPPacket/maximumSize`` bytes. XMP part 3 (§1.1.5) puts it in an uncompressed
+  /// `iTXt` chunk; a compressed one, or a `tEXt`/`zTXt` one, is read all the same.
   private mutating func readXMP(
     _ header: PNGChunkHeader, from source: some ByteSource, subject: String
   ) throws(AssetProblem) {
-    guard header.kind == .internationalText else {
-      problems.append(
-        .init(.malformed, "\(subject) holds XMP, which belongs in an iTXt chunk; ignored."))
-      return
-    }
     guard header.length <= XMPPacket.maximumSize else {
       problems.appendTrippedBudget(
         .init(

@@ -9,6 +9,7 @@ import PackageDescription
 /// One executable per fuzz target; each lives in `Sources/<name>/main.swift`.
 let fuzzTargets = [
   "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG", "FuzzExiv2",
+  "FuzzXMP",
 ]
 
 let package = Package(

@@ -42,16 +42,6 @@ public func fuzzXMP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   return 0
 }
 
-/// LeakSanitizer's suppressions for this target (a weak hook the sanitizer runtime calls):
-/// swift-corelibs-foundation's FoundationXML (Swift 6.3.1) leaks a CFString for every XML
-/// parse error (`_CFErrorCreateFromXMLInterface`, 72 bytes; Tests/lsan.supp has the same
-/// entry). Every malformed packet would otherwise be reported as a leak of ours.
-@_cdecl("__lsan_default_suppressions")
-public func leakSuppressions() -> UnsafePointer<CChar> {
-  let text: StaticString = "leak:_CFErrorCreateFromXMLInterface\n"
-  return UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
-}
-
 @main enum FuzzMain {
   static func main() {
     var argc = CommandLine.argc

@@ -10,6 +10,7 @@ import PackageDescription
 let fuzzTargets = [
   "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG", "FuzzExiv2",
   "FuzzFormats",
+  "FuzzXMP",
 ]
 
 let package = Package(

@@ -13,6 +13,7 @@ RESOURCES = os.path.join(HERE, "..", "Tests", "GroupEnumeratorTests", "Resources
 SEEDS = os.path.join(HERE, "Seeds")
 FORMATS = os.path.join(HERE, "..", "Fixtures", "Formats")
 PHONE_FORMATS = os.path.join(HERE, "..", "Fixtures", "Phones", "Formats")
+SIDECARS = os.path.join(HERE, "..", "Fixtures", "Sidecars")
 
 
 def fixture_jpegs():
@@ -308,6 +309,43 @@ def hand_built_exiv2(tiffs):
     ] + [("tiff-" + name, data) for name, data in sorted(tiffs.items())]
 
 
+def sidecar_files():
+    """(name, bytes) of every .xmp and .json file in Fixtures/Sidecars, in path order."""
+    found = []
+    for folder, dirs, files in os.walk(SIDECARS):
+        dirs.sort()
+        for name in sorted(files):
+            if os.path.splitext(name)[1].lower() not in {".xmp", ".json"}:
+                continue
+            with open(os.path.join(folder, name), "rb") as handle:
+                data = handle.read()
+            relative = os.path.relpath(os.path.join(folder, name), SIDECARS)
+            safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-@") else "_" for c in relative)
+            found.append(("sidecar-" + safe, data))
+    return found
+
+
+def hand_built_xmp():
+    """Packets and names that reach the edges of XMPPacket, TakeoutSidecar and the Takeout
+    name forms."""
+    packet = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/'
+              b'02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/"'
+              b' exif:DateTimeOriginal="2021-04-01T08:30:00+09:00" exif:GPSLatitude="33,51.408S"'
+              b' exif:GPSLongitude="151,12.918E"/></rdf:RDF></x:xmpmeta>')
+    return [
+        ("name-not-utf8", b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><a xmlns:p\xcbq="1"/></x:xmpmeta>'),
+        ("attribute-not-utf8", b'<a b\xcbc="1"/>'),
+        ("inner-nul", b"<a>\0</a>"),
+        ("utf16-be", packet.decode().encode("utf-16-be")),
+        ("utf16-le-bom", b"\xff\xfe" + packet.decode().encode("utf-16-le") + b"\0\0"),
+        ("utf8-trailing-nuls", packet + b"\0" * 4),
+        ("doctype", b'<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>'),
+        ("takeout-name", b"img.jpg.supplemental-metadata(1).json"),
+        ("takeout-cut-name", b"img.jpg.suppl.json"),
+        ("takeout-minimal", b'{"title": "x.jpg", "photoTakenTime": {"timestamp": "-1"}}'),
+    ]
+
+
 def write(target, name, data):
     folder = os.path.join(SEEDS, target)
     os.makedirs(folder, exist_ok=True)
@@ -373,6 +411,10 @@ def main():
     }
     for name, data in dates.items():
         write("FuzzDates", name, data)
+    for name, data in own_files({".xmp", ".json"}) + sidecar_files():
+        write("FuzzXMP", name, data)
+    for name, data in hand_built_xmp():
+        write("FuzzXMP", "built-" + name, data)
 
 
 if __name__ == "__main__":

@@ -294,6 +294,20 @@ int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **messa
   });
 }
 
+int32_t CGExiv2Shim_xmpPacket(CGExiv2ShimImage *image, char **value, char **message) {
+  if (value != nullptr) *value = nullptr;
+  return guarded(message, [&]() -> int32_t {
+    if (image == nullptr || value == nullptr) return CGExiv2Shim_failed;
+    OwnedError error;
+    OwnedString packet(gexiv2_metadata_try_get_xmp_packet(image->metadata, &error.error));
+    if (error.error != nullptr) return failure(message, error, "no XMP packet");
+    if (packet == nullptr || packet.get()[0] == '\0') return CGExiv2Shim_absent;
+    *value = strdup(packet.get());
+    if (*value == nullptr) throw std::bad_alloc();
+    return CGExiv2Shim_ok;
+  });
+}
+
 int32_t CGExiv2Shim_hasJPEGPreview(CGExiv2ShimImage *image, char **message) {
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr) return CGExiv2Shim_failed;

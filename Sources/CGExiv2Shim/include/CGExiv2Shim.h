@@ -120,6 +120,13 @@ int32_t CGExiv2Shim_largestJPEGPreview(
 int32_t CGExiv2Shim_exifThumbnail(
     CGExiv2ShimImage *image, uint8_t **bytes, size_t *length, char **message);
 
+/*
+ * The XMP packet exiv2 read from the file (TIFF tag 700, WebP's XMP chunk, ...), as text
+ * (gexiv2_metadata_try_get_xmp_packet). *value is owned by the caller. CGExiv2Shim_absent
+ * when the file has none.
+ */
+int32_t CGExiv2Shim_xmpPacket(CGExiv2ShimImage *image, char **value, char **message);
+
 /* The MIME type exiv2 decided on (e.g. "image/png"). *value is owned by the caller. */
 int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **message);
 

@@ -5,7 +5,9 @@ import Foundation
 enum AssetReader {
   /// Reads `job`'s file. Never throws: problems end up in the asset. A file the walk
   /// gave a problem (unreadable, or media no reader takes) is not opened.
-  /// The file's sidecars become resources after it, unread.
+  /// The file's sidecars become resources after it; its `.xmp` and Takeout `.json`
+  /// sidecars are read where its own metadata has no date or no place
+  /// (``SidecarReader``).
   ///
   /// A file the walk listed by its extension (``ScannedFile/needsSniffing``) is opened
   /// once: its first ``PrefetchedByteSource/window`` bytes decide its format and are then
@@ -21,6 +23,10 @@ enum AssetReader {
       metadata = readMetadata(of: file.path, format: format, root: root)
     } else if file.needsSniffing {
       (file, metadata) = sniffAndRead(file, root: root)
+    }
+    if !file.sidecars.isEmpty {
+      // After the media file is closed; only where its own metadata left a gap.
+      SidecarReader.apply(file.sidecars, root: root, to: &metadata)
     }
     let role: AssetResource.Role = file.type == .video ? .video : .photo
     var type = file.type

@@ -59,7 +59,8 @@ struct ScannedFile: Sendable, Hashable {
   /// them from its `fstat` of the open file.
   var needsStatus = false
   /// Sidecars (``MediaSniffer/isSidecar(name:)``) of this file in its folder, with role
-  /// ``AssetResource/Role/sidecar``: extra resources of its asset, never read.
+  /// ``AssetResource/Role/sidecar``: extra resources of its asset (``SidecarReader``
+  /// reads the `.xmp` and Takeout `.json` ones where the file left a gap).
   var sidecars: [AssetResource] = []
 }
 

@@ -201,6 +201,9 @@ struct LibraryWalk {
     frames[index].pendingFolders = listing.folders.sorted { $1.lexicographicallyPrecedes($0) }
     didListFolder(frame.path)
     listing.others += SidecarMatching.attach(listing.sidecars, to: &listing.files)
+    SidecarMatching.attachTakeoutSidecars(from: &listing.others, to: &listing.files) { file in
+      Self.isTakeoutSidecar(file, in: folder)
+    }
     if !options.selection.selectsEverything {
       listing.files.removeAll { !options.selection.includesFile(at: $0.path) }
       listing.others.removeAll { !options.selection.includesFile(at: $0.path) }
@@ -213,6 +216,20 @@ struct LibraryWalk {
       albums[frame.path, default: []] += listing.files
     }
     return failure
+  }
+
+  /// Whether a `.json` file of `folder` is a Google Takeout sidecar by its content (the
+  /// cheap check: at most ``TakeoutSidecar/maximumSize`` bytes, read whole, a JSON object
+  /// with a `title` or `photoTakenTime` key).
+  private static func isTakeoutSidecar(_ file: OtherFile, in folder: FileDescriptor) -> Bool {
+    guard (1...Int64(TakeoutSidecar.maximumSize)).contains(file.fileSize)
+    else { return false }
+    let bytes = try? LibraryFile.withOpened(
+      directory: folder, relativePath: file.path.lastComponentBytes, displayPath: file.path
+    ) { opened throws(AssetProblem) in
+      try opened.bytes(at: 0, length: min(opened.count, TakeoutSidecar.maximumSize + 1))
+    }
+    return bytes.map(TakeoutSidecar.isTakeoutSidecar) ?? false
   }
 
   /// Whether files of the folder at `path` belong to the Camera Roll: the root itself and

@@ -9,7 +9,8 @@
 /// movie of one Live Photo candidate (`IMG_1.HEIC`, `IMG_1.MOV` and `IMG_1.AAE`), where it
 /// goes to the still and so to the Live Photo. Any other sidecar (no file of that name, or
 /// several: `IMG_1.JPG`, `IMG_1.CR2` and `IMG_1.xmp`) is an ``OtherFile`` (reason
-/// ``OtherFile/Reason/unmatchedSidecar``) whose message says why. Sidecars are never read.
+/// ``OtherFile/Reason/unmatchedSidecar``) whose message says why. Matching reads no sidecar: ``SidecarReader`` reads an `.xmp`
+/// or Takeout `.json` sidecar later, only where its file's own metadata left a gap.
 enum SidecarMatching {
   /// Attaches each of `sidecars` to the one file of `files` it belongs to, and returns
   /// the others as other files.
@@ -55,7 +56,7 @@ enum SidecarMatching {
 
   /// The index of the file that owns a sidecar fitting `matches`: the only one, or the
   /// still of the one Live Photo candidate two matches make.
-  private static func owner(among matches: [Int], of files: [ScannedFile]) -> Int? {
+  static func owner(among matches: [Int], of files: [ScannedFile]) -> Int? {
     if matches.count == 1 { return matches[0] }
     guard matches.count == 2,
       let pair = LivePhotoPairing.candidates(in: matches.map { files[$0] }).first
@@ -91,7 +92,8 @@ enum SidecarMatching {
     return Array(name[..<dot])
   }
 
-  private static func lowercased(_ name: [UInt8]) -> [UInt8] {
+  /// `name` with its ASCII letters lower-cased.
+  static func lowercased(_ name: [UInt8]) -> [UInt8] {
     name.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
   }
 }

@@ -192,9 +192,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var duration: Double? { storage.metadata.duration }
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
-  /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP; videos take Apple's creationdate, then the
-  /// movie header, then an AVCHD camera's recording time; Live Photos take the still's dates, then the movie's; all fall back to
-  /// the file's modification time.
+  /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP;
+  /// videos take Apple's creationdate, then the movie header, then an AVCHD camera's
+  /// recording time; Live Photos take the still's dates, then the movie's. Only then come
+  /// the sidecars (an `.xmp` sidecar, then a Google Takeout `.json`), and last the file's
+  /// modification time.
   public var creationDate: CaptureDate? {
     let metadata = storage.metadata
     let candidates: [CaptureDate?] =
@@ -203,17 +205,18 @@ public struct Asset: Sendable, Hashable, Identifiable {
         // An AVCHD camera's recording time (MDPM) is its DateTimeOriginal.
         [
           metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
-          metadata.dateTimeOriginal,
+          metadata.dateTimeOriginal, metadata.sidecarDate,
         ]
       case .photo:
         [
           metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
-          metadata.xmpDate,
+          metadata.xmpDate, metadata.sidecarDate,
         ]
       case .livePhoto:
         [
           metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
           metadata.xmpDate, metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
+          metadata.sidecarDate,
         ]
       }
     for case let date? in candidates { return date }

@@ -22,6 +22,15 @@ public struct CaptureDate: Sendable, Hashable {
     /// An AVCHD camera's recording time (the `MDPM` block of the H.264 stream's SEI), the
     /// camera's clock with its UTC offset when recorded.
     case h264DateTimeOriginal = "h264:DateTimeOriginal"
+    /// A sidecar `.xmp` file beside the media file (`sidecar:xmp:` + the property): used
+    /// only when neither the file's own metadata nor its embedded XMP has a date.
+    case sidecarXMPDateTimeOriginal = "sidecar:xmp:xmp:DateTimeOriginal"
+    case sidecarXMPEXIFDateTimeOriginal = "sidecar:xmp:exif:DateTimeOriginal"
+    case sidecarXMPPhotoshopDateCreated = "sidecar:xmp:photoshop:DateCreated"
+    case sidecarXMPCreateDate = "sidecar:xmp:xmp:CreateDate"
+    /// A Google Takeout `.json` sidecar's `photoTakenTime` (a UTC instant): used only when
+    /// the file, its embedded XMP and any `.xmp` sidecar have no date.
+    case takeoutPhotoTakenTime = "takeout:photoTakenTime"
     case quickTimeCreationDate = "quicktime:creationdate"
     case quickTimeMovieHeader = "quicktime:mvhd"
     case fileModificationTime = "file:mtime"

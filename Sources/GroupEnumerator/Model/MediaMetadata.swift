@@ -13,6 +13,10 @@ public struct MediaMetadata: Sendable, Hashable {
   /// The best capture date of the XMP embedded in the file (an `xmp:…` source); read only
   /// when the file's EXIF has no date, and used only then.
   public var xmpDate: CaptureDate?
+  /// The capture date of the asset's sidecars: its `.xmp` sidecar's best date (a
+  /// `sidecar:xmp:…` source), else its Google Takeout `.json`'s `photoTakenTime`; read
+  /// only when neither the file's own metadata nor its embedded XMP has a date.
+  public var sidecarDate: CaptureDate?
   /// Apple's `com.apple.quicktime.creationdate` (local time with offset).
   public var quickTimeCreationDate: CaptureDate?
   /// The movie header's creation time (a UTC instant).

@@ -10,7 +10,9 @@
 ///
 /// gexiv2 only finds the tags; their values are checked by the same code as the JPEG
 /// reader's: the tags are put into an ``EXIFTagTable`` and handed to
-/// ``EXIFInterpreter`` (dates, offsets, sub-seconds, GPS rationals, orientation).
+/// ``EXIFInterpreter`` (dates, offsets, sub-seconds, GPS rationals, orientation). Where
+/// the EXIF has no date or no place, the XMP packet exiv2 found (TIFF tag 700, WebP's
+/// `XMP ` chunk, a RAW's XMP) is parsed by ``XMPPacket`` and applied by ``XMPFallback``.
 ///
 /// gexiv2 runs in-process (DESIGN §2.7), decided by measurement: exiv2's 667-file
 /// test/POC corpus plus `corpus/bad` (717 files, 128 of them sniffed into this allowlist),
@@ -73,11 +75,14 @@ enum Exiv2MetadataReader {
     }
     let isCut = source.count > maximumInputLength
     do {
-      metadata = try Exiv2Session.withImage(loading: { () throws(AssetProblem) in
+      let packet: [UInt8]?
+      (metadata, packet) = try Exiv2Session.withImage(loading: { () throws(AssetProblem) in
         try head(of: source)
       }) { image in
         read(image)
       }
+      // Parsed after gexiv2's lock is released: our own parser needs no serialising.
+      if let packet { XMPFallback.apply(packet, to: &metadata) }
     } catch {
       switch error {
       case .unreadable(let problem): metadata.report(problem)
@@ -181,8 +186,9 @@ enum Exiv2MetadataReader {
 
   // MARK: - Fields
 
-  /// Everything the engine needs from an opened image.
-  private static func read(_ image: borrowing Exiv2Image) -> MediaMetadata {
+  /// Everything the engine needs from an opened image, and its XMP packet when the EXIF
+  /// left a gap the packet may fill (``XMPFallback``).
+  private static func read(_ image: borrowing Exiv2Image) -> (MediaMetadata, [UInt8]?) {
     var metadata = MediaMetadata()
     if let size = image.pixelSize {
       metadata.pixelWidth = size.width
@@ -207,7 +213,14 @@ enum Exiv2MetadataReader {
     if metadata.orientation == nil, table[.ifd0, EXIFTag.orientation] == nil {
       metadata.orientation = image.orientation  // XMP tiff:Orientation, for PNG and WebP.
     }
-    return metadata
+    guard !XMPFallback.gaps(in: metadata).isEmpty else { return (metadata, nil) }
+    switch image.xmpPacket {
+    case .value(let packet): return (metadata, packet)
+    case .absent, .wrongShape: return (metadata, nil)
+    case .failed(let message):
+      metadata.report(.init(.malformed, "exiv2 could not read the XMP packet: \(message)."))
+      return (metadata, nil)
+    }
   }
 
   /// exiv2's key for a tag: `Exif.Photo.0x9003` (exiv2 reads the number and matches it

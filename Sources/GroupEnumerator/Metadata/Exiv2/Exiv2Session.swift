@@ -248,6 +248,18 @@ struct Exiv2Image: ~Copyable {
     return .value(Array(UnsafeBufferPointer(start: bytes, count: length)))
   }
 
+  /// The XMP packet exiv2 read from the file (TIFF tag 700, WebP's `XMP ` chunk, …),
+  /// byte for byte up to its first NUL.
+  var xmpPacket: Lookup<[UInt8]> {
+    var value: UnsafeMutablePointer<CChar>?
+    var message: UnsafeMutablePointer<CChar>?
+    let status = CGExiv2Shim_xmpPacket(pointer, &value, &message)
+    let text = Exiv2Session.takeMessage(&message)
+    defer { CGExiv2Shim_freeString(value) }
+    guard status == CGExiv2Shim_ok, let value else { return lookup(status, text) }
+    return .value(Array(UnsafeRawBufferPointer(start: value, count: strlen(value))))
+  }
+
   private func lookup<Value>(_ status: Int32, _ message: String?) -> Lookup<Value> {
     switch status {
     case CGExiv2Shim_absent: .absent

@@ -11,6 +11,9 @@
 ///   `idat`), its first 4 bytes give the TIFF header's offset, and the TIFF bytes go to
 ///   ``EXIFBlock`` (libexif, the TIFF walker, ``EXIFInterpreter``).
 /// - Apple's content identifier from the EXIF MakerNote (``AppleMakerNote``).
+/// - the XMP item (`mime`, content type `application/rdf+xml`, found through `iloc` like
+///   the EXIF item, read up to ``XMPPacket/maximumSize`` bytes): a fallback for the date
+///   and the place (``XMPFallback``), and a motion photo's description.
 ///
 /// Size and orientation rule: ``MediaMetadata/pixelWidth`` and
 /// ``MediaMetadata/pixelHeight`` are the primary item's `ispe` (the stored size, which is
@@ -250,7 +253,7 @@ enum HEIFMetadataReader {
     if let exifItem = exifItemID(in: structure) {
       readEXIF(item: exifItem, structure: structure, source: source, into: &metadata)
     }
-    readMotionPhoto(structure: structure, source: source, into: &metadata)
+    readXMP(structure: structure, source: source, into: &metadata)
     // The item's own size decides, whatever EXIF said (PixelXDimension). Its `irot`/`imir`
     // decide the orientation when it has any; without them, EXIF Orientation does, as
     // Apple's ImageIO and photo servers apply it (Samsung phones write only the EXIF tag).
@@ -291,18 +294,29 @@ enum HEIFMetadataReader {
     return end
   }
 
-  /// Whether the XMP item says the file is a motion photo, and where its video is.
-  private static func readMotionPhoto(
+  /// Reads the XMP item: a fallback for the date and the place (``XMPFallback``), and
+  /// whether the file is a motion photo, and where its video is.
+  ///
+  /// An XMP item that cannot be read is reported only when the file's EXIF left a gap
+  /// the packet could have filled; a motion photo's description alone is not worth a
+  /// problem on every still whose XMP is damaged.
+  private static func readXMP(
     structure: Structure, source: some ByteSource, into metadata: inout MediaMetadata
   ) {
-    // An XMP item that cannot be read is not reported: nothing else is read from it yet.
-    guard let item = xmpItemID(in: structure),
-      let packet = try? itemBytes(
-        item, structure: structure, source: source, limit: XMPPacket.maximumSize)
-    else { return }
+    guard let item = xmpItemID(in: structure) else { return }
+    let packet: [UInt8]
+    do {
+      packet = try itemBytes(
+        item, structure: structure, source: source, limit: XMPPacket.maximumSize,
+        kind: "XMP")
+    } catch {
+      if !XMPFallback.gaps(in: metadata).isEmpty { metadata.report(error) }
+      return
+    }
+    let parsed = XMPFallback.apply(packet, to: &metadata)
     MotionPhotoLocator.apply(
-      packet, in: source, imageEnd: imageEnd(of: structure, fileSize: source.count),
-      to: &metadata)
+      packet, parsed: parsed, in: source,
+      imageEnd: imageEnd(of: structure, fileSize: source.count), to: &metadata)
   }
 
   /// The EXIF item to read: the one describing (`cdsc`) the primary item, else the first.
@@ -365,9 +379,10 @@ enum HEIFMetadataReader {
   ///   (another file, other items), an extent lies outside the file or `idat`, an offset
   ///   overflows, or the item is longer than `limit`.
   static func itemBytes(
-    _ itemID: UInt32, structure: Structure, source: some ByteSource, limit: Int
+    _ itemID: UInt32, structure: Structure, source: some ByteSource, limit: Int,
+    kind: String = "Exif"
   ) throws(AssetProblem) -> [UInt8] {
-    let name = "The Exif item \(itemID)"
+    let name = "The \(kind) item \(itemID)"
     guard let location = structure.locations?.location(of: itemID) else {
       throw AssetProblem(.malformed, "\(name) has no entry in 'iloc'.")
     }
@@ -426,7 +441,7 @@ enum HEIFMetadataReader {
       guard length <= limit - total else {
         throw AssetProblem(
           .unsupported,
-          "\(name) is more than \(limit) bytes long; only EXIF blocks up to that size are read.")
+          "\(name) is more than \(limit) bytes long; only \(kind) items up to that size are read.")
       }
       total += length
       let start = space.lowerBound + offset

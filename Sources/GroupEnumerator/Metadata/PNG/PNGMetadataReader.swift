@@ -8,9 +8,11 @@
 /// - `tEXt`, `zTXt` and `iTXt` chunks with the keyword `Raw profile type exif` or
 ///   `Raw profile type APP1`: ImageMagick's older way of storing the same block, hex
 ///   encoded (``RawProfile``), with or without `Exif\0\0` in front of the TIFF header.
+/// - `iTXt` with the keyword `XML:com.adobe.xmp`: the XMP packet, a fallback for the
+///   date and the place (``XMPFallback``).
 ///
-/// When a file has both, the `eXIf` chunk is used: it is the standard place, and the
-/// raw profile is a legacy copy. (ExifTool instead uses whichever comes first; on a file
+/// When a file has both an `eXIf` chunk and a raw profile, the `eXIf` chunk is used: it is
+/// the standard place, and the raw profile is a legacy copy. (ExifTool instead uses whichever comes first; on a file
 /// whose two copies differ, `nom-exif/exif-both.png`, that is a raw profile with a
 /// damaged GPS pointer, and ExifTool then refuses the `eXIf` copy as a directory loop
 /// because its IFD0 sits at the same offset.) The block is read by ``EXIFBlock``.
@@ -22,7 +24,9 @@
 /// ``truncation(of:)``), or after ``maximumChunks`` chunks. A file that ends before
 /// `IEND` gets a ``AssetProblem/Code/truncated`` problem. Only the chunks used are
 /// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
-/// keyword (read from its first 80 bytes) names an EXIF profile; compressed text is
+/// keyword (read from its first 80 bytes) names an EXIF profile or XMP (a packet up to
+/// ``XMPPacket/maximumSize`` bytes; with `eXIf` found, only an XMP packet before the image
+/// data is looked for); compressed text is
 /// inflated up to ``maximumInflatedLength`` bytes, and all the profiles of one file may
 /// take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs are checked for the chunks
 /// loaded; a mismatch is reported, and the chunk still used (ExifTool does the same).
@@ -46,6 +50,9 @@ enum PNGMetadataReader {
   /// The largest EXIF block a raw profile may declare.
   static let maximumProfileLength = 4 << 20
 
+  /// The keyword of the `iTXt` chunk that holds an XMP packet (compared exactly).
+  static let xmpKeyword = "XML:com.adobe.xmp"
+
   /// The keywords of text chunks that hold an EXIF raw profile (compared ignoring case).
   static let exifProfileKeywords = ["raw profile type exif", "raw profile type app1"]
 
@@ -68,6 +75,7 @@ enum PNGMetadataReader {
       metadata.report(problem)
     }
     structure.exifBlock?.read(into: &metadata)
+    if let packet = structure.xmpPacket { XMPFallback.apply(packet, to: &metadata) }
     // IHDR decides, whatever EXIF said (PixelXDimension).
     metadata.pixelWidth = structure.width
     metadata.pixelHeight = structure.height

@@ -18,6 +18,8 @@ struct PNGStructure {
   var exifBlock: EXIFBlock?
   /// Where ``exifBlock`` came from.
   var exifOrigin: EXIFOrigin?
+  /// The XMP packet of the first text chunk with the keyword `XML:com.adobe.xmp`.
+  var xmpPacket: [UInt8]?
   /// How many chunk headers were read.
   var chunkCount = 0
   /// Whether the walk stopped before `IEND` because it had what it needed (EXIF before
@@ -82,8 +84,7 @@ struct PNGStructure {
         readHeader(try load(header, from: source))
       case .exif where exifOrigin != .exifChunk:
         if let data = try load(header, from: source) { useEXIFChunk(data, header: header) }
-      case .text where exifOrigin == nil, .compressedText where exifOrigin == nil,
-        .internationalText where exifOrigin == nil:
+      case .text, .compressedText, .internationalText:
         try readText(header, from: source)
       case .imageData where !sawImageData:
         sawImageData = true
@@ -98,7 +99,9 @@ struct PNGStructure {
       default:
         break
       }
-      if exifOrigin == .exifChunk {
+      // With the standard EXIF found, the walk goes on (at most to the image data) only
+      // for an XMP packet.
+      if exifOrigin == .exifChunk, xmpPacket != nil || sawImageData {
         stoppedBeforeEnd = true
         return
       }
@@ -192,10 +195,15 @@ struct PNGStructure {
       at: header.dataOffset, length: min(header.length, PNGTextChunk.maximumKeywordLength + 1))
     guard let keyword = PNGTextChunk.keyword(in: prefix) else { return }
     let keywordText = String(decoding: keyword, as: Unicode.ASCII.self)
-    guard PNGMetadataReader.exifProfileKeywords.contains(keywordText.lowercased()),
+    let subject = "The PNG \(header.name) chunk '\(keywordText)' at offset \(header.offset)"
+    if keywordText == PNGMetadataReader.xmpKeyword {
+      if xmpPacket == nil { try readXMP(header, from: source, subject: subject) }
+      return
+    }
+    guard exifOrigin == nil,
+      PNGMetadataReader.exifProfileKeywords.contains(keywordText.lowercased()),
       !isTextBudgetSpent
     else { return }
-    let subject = "The PNG \(header.name) chunk '\(keywordText)' at offset \(header.offset)"
     let budget = PNGMetadataReader.maximumTextBytesPerFile
     guard header.length < budget - textBytesSpent else {
       isTextBudgetSpent = true
@@ -251,6 +259,29 @@ struct PNGStructure {
     }
     exifBlock = EXIFBlock(tiff: tiff)
     exifOrigin = .rawProfile(keyword: keywordText)
+  }
+
+  /// Reads the XMP packet of a text chunk with the keyword `XML:com.adobe.xmp`, up to
+  /// ``XMPPacket/maximumSize`` bytes. XMP part 3 (§1.1.5) puts it in an uncompressed
+  /// `iTXt` chunk; a compressed one, or a `tEXt`/`zTXt` one, is read all the same.
+  private mutating func readXMP(
+    _ header: PNGChunkHeader, from source: some ByteSource, subject: String
+  ) throws(AssetProblem) {
+    guard header.length <= XMPPacket.maximumSize else {
+      problems.appendTrippedBudget(
+        .init(
+          .unsupported,
+          "\(subject) is \(header.length) bytes; XMP packets are read up to "
+            + "\(XMPPacket.maximumSize) bytes."))
+      return
+    }
+    guard let data = try load(header, from: source) else { return }
+    do {
+      xmpPacket = try PNGTextChunk(data: data, kind: header.kind, limit: XMPPacket.maximumSize)
+        .text
+    } catch {
+      problems.append(.init(error.code, "\(subject): \(error.message)"))
+    }
   }
 
   /// The TIFF bytes of an EXIF block that is TIFF bytes, or `Exif\0\0` and TIFF bytes;

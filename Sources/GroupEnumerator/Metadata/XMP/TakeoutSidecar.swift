@@ -19,13 +19,35 @@ struct TakeoutSidecar: Sendable, Equatable {
   /// What was wrong with the sidecar.
   var problems: [AssetProblem] = []
 
-  /// Whether `bytes` look like a Takeout sidecar at all (a JSON object with a
-  /// `photoTakenTime` or `geoData` key), so that other `.json` files are left alone.
+  /// Whether `bytes` are a Takeout sidecar at all: at most ``maximumSize`` bytes of JSON
+  /// whose top level is an object with a `title` or a `photoTakenTime` key (every
+  /// sidecar Takeout writes has both), so that other `.json` files are left alone.
   static func isTakeoutSidecar(_ bytes: [UInt8]) -> Bool {
     guard bytes.count <= maximumSize, bytes.first(where: { !isSpace($0) }) == UInt8(ascii: "{")
     else { return false }
-    let text = String(decoding: bytes, as: UTF8.self)
-    return text.contains("\"photoTakenTime\"") || text.contains("\"geoData\"")
+    guard let keys = try? JSONDecoder().decode(TopLevelKeys.self, from: Data(bytes)) else {
+      return false
+    }
+    return keys.hasTitle || keys.hasPhotoTakenTime
+  }
+
+  /// Which of the keys that identify a Takeout sidecar a JSON object has.
+  private struct TopLevelKeys: Decodable {
+    var hasTitle: Bool
+    var hasPhotoTakenTime: Bool
+
+    private struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Key.self)
+      hasTitle = container.contains(Key(stringValue: "title"))
+      hasPhotoTakenTime = container.contains(Key(stringValue: "photoTakenTime"))
+    }
   }
 
   /// Parses a sidecar.

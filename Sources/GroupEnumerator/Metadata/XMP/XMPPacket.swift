@@ -15,8 +15,9 @@ internal import Foundation
 /// The packet is parsed with Foundation's `XMLParser` (libxml2 underneath, shipped with
 /// the toolchain, so no new C library is linked): a real, namespace-aware XML parser that
 /// never resolves external entities. On top of that, a packet larger than
-/// ``maximumSize`` or one that declares a DOCTYPE (XMP never needs one; entity bombs
-/// do) is refused before the parser sees it.
+/// ``maximumSize``, one that declares a DOCTYPE (XMP never needs one; entity bombs
+/// do) and one that is not UTF-8 (names that are not UTF-8 crash Foundation's parser) are
+/// refused before the parser sees it.
 struct XMPPacket: Sendable, Equatable {
   /// The largest packet read: a JPEG carries at most 64 KiB of main XMP, while
   /// Lightroom and darktable sidecars with a long edit history reach a few hundred KiB.
@@ -36,7 +37,7 @@ struct XMPPacket: Sendable, Equatable {
 
   /// Parses a packet.
   ///
-  /// - Parameter bytes: The packet (`<?xpacket …?>` wrapper optional), UTF-8.
+  /// - Parameter bytes: The packet (`<?xpacket …?>` wrapper optional), UTF-8 or UTF-16.
   /// - Returns: What it says; problems for a packet or value that could not be read.
   static func parse(_ bytes: [UInt8]) -> XMPPacket {
     var packet = XMPPacket()
@@ -47,14 +48,22 @@ struct XMPPacket: Sendable, Equatable {
           "The XMP packet is \(bytes.count) bytes, more than the \(maximumSize) read; ignored."))
       return packet
     }
-    if containsDoctype(bytes) {
+    // Foundation's parser traps (a Swift precondition, or a NULL `strlen`) when an element
+    // or attribute name holds bytes that are not UTF-8: a 163-byte file is enough. So the
+    // parser is only ever given checked UTF-8 (``utf8Text(_:)``).
+    guard let text = utf8Text(bytes) else {
+      packet.problems.append(
+        AssetProblem(.malformed, "The XMP packet is neither UTF-8 nor UTF-16 text; ignored."))
+      return packet
+    }
+    if containsDoctype(text) {
       packet.problems.append(
         AssetProblem(.malformed, "The XMP packet declares a DOCTYPE, which XMP never has; ignored.")
       )
       return packet
     }
     let collector = XMPPropertyCollector()
-    let parser = XMLParser(data: Data(bytes))
+    let parser = XMLParser(data: Data(text))
     parser.shouldProcessNamespaces = true
     parser.shouldReportNamespacePrefixes = true
     parser.shouldResolveExternalEntities = false
@@ -69,6 +78,42 @@ struct XMPPacket: Sendable, Equatable {
     }
     packet.interpret(collector.properties, items: collector.directoryItems)
     return packet
+  }
+
+  /// The packet as valid UTF-8 without NULs, or `nil` when it is not text.
+  ///
+  /// XMP is UTF-8 almost everywhere, but a packet may be UTF-16 (XMP part 1, §7.3.2; a
+  /// few writers use it in JPEG): one that starts with a byte-order mark or with `<` as a
+  /// 16-bit unit is decoded as UTF-16 and re-encoded as UTF-8. Trailing NULs (padding some
+  /// writers leave) are dropped; any other NUL, and any sequence that is not valid, makes
+  /// the packet not text.
+  ///
+  /// - Complexity: O(*n*) for *n* bytes.
+  static func utf8Text(_ bytes: [UInt8]) -> [UInt8]? {
+    let isBigEndian: Bool
+    if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0x00, 0x3C]) {
+      isBigEndian = true
+    } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0x3C, 0x00]) {
+      isBigEndian = false
+    } else {
+      let text = bytes[..<(bytes.lastIndex { $0 != 0 }.map { $0 + 1 } ?? 0)]
+      guard !text.contains(0), String(validating: text, as: UTF8.self) != nil else { return nil }
+      return Array(text)
+    }
+    var units: [UInt16] = []
+    units.reserveCapacity(bytes.count / 2)
+    var index = 0
+    while index + 1 < bytes.count {
+      let (high, low) =
+        isBigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+      units.append(UInt16(high) << 8 | UInt16(low))
+      index += 2
+    }
+    while units.last == 0 { units.removeLast() }
+    guard !units.contains(0), let text = String(validating: units, as: UTF16.self) else {
+      return nil
+    }
+    return Array(text.utf8)
   }
 
   /// Whether `<!DOCTYPE` occurs anywhere in the bytes.

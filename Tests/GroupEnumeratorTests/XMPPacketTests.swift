@@ -44,6 +44,40 @@ private func description(_ body: String, namespaces: String = "") -> String {
 }
 
 @Suite struct XMPPacketTests {
+  @Test func theCameraComesFromXMPOnlyWhenTheFileNamesNone() throws {
+    let text = description(
+      """
+      tiff:Make="Canon " tiff:Model="Canon EOS 5D Mark III" aux:Lens="EF24-105mm f/4L IS USM">
+      """,
+      namespaces: """
+        xmlns:tiff="http://ns.adobe.com/tiff/1.0/" xmlns:aux="http://ns.adobe.com/exif/1.0/aux/"
+        """)
+    let read = packet(text)
+    #expect(read.problems.isEmpty)
+    #expect(read.make == "Canon")
+    #expect(read.model == "Canon EOS 5D Mark III")
+    #expect(read.lensModel == "EF24-105mm f/4L IS USM")
+    // A file that names no camera takes XMP's; one that names its own keeps it.
+    var bare = MediaMetadata()
+    XMPFallback.apply(Array(text.utf8), to: &bare)
+    #expect(bare.make == "Canon" && bare.model == "Canon EOS 5D Mark III")
+    #expect(bare.lensModel == "EF24-105mm f/4L IS USM")
+    var own = MediaMetadata()
+    own.model = "PowerShot G7 X"
+    own.dateTimeOriginal = CaptureDate(
+      utc: Date(timeIntervalSince1970: 0), source: .exifDateTimeOriginal)
+    own.location = Location(latitude: 1, longitude: 2, altitude: nil)
+    XMPFallback.apply(Array(text.utf8), to: &own)
+    #expect(own.make == nil && own.model == "PowerShot G7 X" && own.lensModel == nil)
+    // Control characters are not a name: a problem, and nothing taken.
+    let bad = packet(
+      description(
+        "tiff:Make=\"Nik&#9;on\">",
+        namespaces: "xmlns:tiff=\"http://ns.adobe.com/tiff/1.0/\""))
+    #expect(bad.make == nil)
+    #expect(bad.problems.map(\.code) == [.invalidValue])
+  }
+
   @Test func anEditorsJPEGGivesItsDateWithOffsetAndItsPlaceFromXMPAlone() throws {
     let read = XMPPacket.parse(try embeddedPacket("XMP/edited.jpg"))
     #expect(read.problems.isEmpty)

@@ -47,7 +47,7 @@ enum SidecarReader {
     let ordered =
       readable.filter { $0.1 == .xmp } + readable.filter { $0.1 == .takeout }
     for (sidecar, kind) in ordered {
-      guard !XMPFallback.gaps(in: metadata).isEmpty else { return }
+      guard XMPFallback.gaps(in: metadata).needsDateOrPlace else { return }
       let name = LibraryPath.escape(sidecar.path.lastComponentBytes)
       let bytes: [UInt8]
       do {

@@ -11,7 +11,8 @@
 /// 5. the file's modification time (chosen by the asset, when all of these are silent).
 ///
 /// Every step only fills a gap: a date when no earlier step gave one, a place when no
-/// earlier step gave one. Each reader calls ``apply(_:to:)`` after reading its own
+/// earlier step gave one. Embedded XMP also names the camera (`tiff:Make`, `tiff:Model`,
+/// the lens) when the file's own metadata names neither maker nor model. Each reader calls ``apply(_:to:)`` after reading its own
 /// metadata; the engine applies the sidecars after the reader, in that order. A packet is
 /// parsed only when there is a gap to fill, so a camera file with complete EXIF pays
 /// nothing for its XMP, and its sidecars are not even opened.
@@ -22,9 +23,15 @@ enum XMPFallback {
     var needsDate: Bool
     /// Whether no place has been found yet.
     var needsPlace: Bool
+    /// Whether the file names no camera (neither maker nor model): only embedded XMP
+    /// fills that gap (a sidecar describes an edit, not the camera).
+    var needsCamera = false
 
-    /// Whether anything is missing.
-    var isEmpty: Bool { !needsDate && !needsPlace }
+    /// Whether a date or a place is missing: what sidecars may fill.
+    var needsDateOrPlace: Bool { needsDate || needsPlace }
+
+    /// Whether anything embedded XMP may fill is missing.
+    var isEmpty: Bool { !needsDate && !needsPlace && !needsCamera }
   }
 
   /// What `metadata` still misses: a date when neither the file's own metadata nor any
@@ -35,7 +42,9 @@ enum XMPFallback {
       || metadata.modificationDateTime != nil || metadata.quickTimeCreationDate != nil
       || metadata.movieHeaderCreationDate != nil || metadata.xmpDate != nil
       || metadata.sidecarDate != nil
-    return Gaps(needsDate: !hasDate, needsPlace: metadata.location == nil)
+    return Gaps(
+      needsDate: !hasDate, needsPlace: metadata.location == nil,
+      needsCamera: metadata.make == nil && metadata.model == nil)
   }
 
   /// Applies the XMP packet embedded in a file to `metadata`, where its own metadata has
@@ -53,6 +62,11 @@ enum XMPFallback {
       metadata.xmpDate = best.captureDate(source: embeddedSource(of: best.property))
     }
     if gaps.needsPlace, let location = read.location { metadata.location = location }
+    if gaps.needsCamera {
+      metadata.make = read.make
+      metadata.model = read.model
+      metadata.lensModel = metadata.lensModel ?? read.lensModel
+    }
     return read
   }
 
@@ -66,7 +80,7 @@ enum XMPFallback {
   static func applySidecar(_ packet: [UInt8], named name: String, to metadata: inout MediaMetadata)
   {
     let gaps = gaps(in: metadata)
-    guard !gaps.isEmpty else { return }
+    guard gaps.needsDateOrPlace else { return }
     let read = XMPPacket.parse(packet)
     for problem in read.problems {
       metadata.report(AssetProblem(problem.code, "The sidecar '\(name)': \(problem.message)"))
@@ -85,7 +99,7 @@ enum XMPFallback {
   ///   - name: The sidecar's name, for messages.
   static func applyTakeout(_ json: [UInt8], named name: String, to metadata: inout MediaMetadata) {
     let gaps = gaps(in: metadata)
-    guard !gaps.isEmpty else { return }
+    guard gaps.needsDateOrPlace else { return }
     let read = TakeoutSidecar.parse(json)
     for problem in read.problems {
       metadata.report(AssetProblem(problem.code, "The sidecar '\(name)': \(problem.message)"))

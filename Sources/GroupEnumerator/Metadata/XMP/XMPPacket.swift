@@ -27,6 +27,11 @@ struct XMPPacket: Sendable, Equatable {
   var dates: [XMPDate] = []
   /// `exif:GPSLatitude`/`exif:GPSLongitude` (and `exif:GPSAltitude` with its ref).
   var location: Location?
+  /// The camera's maker and model (`tiff:Make`, `tiff:Model`) and lens (`exifEX:LensModel`,
+  /// else `aux:Lens`), trimmed; `nil` when absent or not usable text (then a problem).
+  var make: String?
+  var model: String?
+  var lensModel: String?
   /// The motion-photo description, when the packet says the file is one.
   var motionPhoto: MotionPhotoDescription?
   /// What was wrong with the packet or one of its values.
@@ -153,6 +158,11 @@ struct XMPPacket: Sendable, Equatable {
       }
     }
     interpretLocation(properties)
+    make = cameraText(properties, .init(namespace: XMPNamespace.tiff, name: "Make"))
+    model = cameraText(properties, .init(namespace: XMPNamespace.tiff, name: "Model"))
+    lensModel =
+      cameraText(properties, .init(namespace: XMPNamespace.exifEX, name: "LensModel"))
+      ?? cameraText(properties, .init(namespace: XMPNamespace.aux, name: "Lens"))
     motionPhoto = MotionPhotoDescription(properties: properties, items: items)
   }
 
@@ -193,6 +203,30 @@ struct XMPPacket: Sendable, Equatable {
       return
     }
     self.location = location
+  }
+
+  /// The longest maker, model or lens text kept, in UTF-8 bytes (as for EXIF).
+  static let maximumCameraTextLength = 255
+
+  /// A maker, model or lens property's text, trimmed: `nil` when absent, empty, longer
+  /// than ``maximumCameraTextLength`` bytes or holding control characters (a problem).
+  private mutating func cameraText(
+    _ properties: [XMPPropertyName: String], _ name: XMPPropertyName
+  ) -> String? {
+    guard let raw = properties[name] else { return nil }
+    let text = raw.trimmingXMPSpaces()
+    guard !text.isEmpty else { return nil }
+    guard text.utf8.count <= Self.maximumCameraTextLength,
+      !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else {
+      problems.append(
+        AssetProblem(
+          .invalidValue,
+          "XMP \(name.qualified) is not usable text: \(Self.quoted(raw.debugDescription)); ignored."
+        ))
+      return nil
+    }
+    return text
   }
 
   /// A value from a file, quoted for a problem message and cut to 64 characters.
@@ -267,12 +301,16 @@ enum XMPNamespace {
   static let xmp = "http://ns.adobe.com/xap/1.0/"
   static let exif = "http://ns.adobe.com/exif/1.0/"
   static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
+  static let tiff = "http://ns.adobe.com/tiff/1.0/"
+  static let exifEX = "http://cipa.jp/exif/1.0/"
+  static let aux = "http://ns.adobe.com/exif/1.0/aux/"
   static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
   static let container = "http://ns.google.com/photos/1.0/container/"
   static let containerItem = "http://ns.google.com/photos/1.0/container/item/"
 
   static let usualPrefixes: [String: String] = [
-    rdf: "rdf", xmp: "xmp", exif: "exif", photoshop: "photoshop", googleCamera: "GCamera",
+    rdf: "rdf", xmp: "xmp", exif: "exif", photoshop: "photoshop", tiff: "tiff",
+    exifEX: "exifEX", aux: "aux", googleCamera: "GCamera",
     container: "Container", containerItem: "Item",
   ]
 }

@@ -264,6 +264,16 @@ private enum EXIFTestTIFF {
     #expect(metadata.displayedWidth == 1536)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2003-11-10T17:39:26")
     #expect(metadata.dateTimeOriginal?.source == .canonRawDateTimeOriginal)
+    #expect(metadata.make == "Canon")
+    #expect(metadata.model == "Canon EOS 300D DIGITAL")
+  }
+
+  @Test func aMakeAndModelRecordWithAControlCharacterIsAProblemNotAName() {
+    let makeModel: (UInt16, [UInt8]) = (0x080A, Array("Canon\u{0}EOS\u{1B}[2J\u{0}".utf8))
+    let metadata = read(crw(heap([imageInfo, makeModel])), as: .raw)
+    #expect(metadata.make == "Canon")
+    #expect(metadata.model == nil)
+    #expect(metadata.problems.map(\.code).contains(.invalidValue))
   }
 
   /// A CIFF heap: the records' data, the table, the table's offset.

@@ -15,7 +15,9 @@ internal import Foundation
 ///   the cameras we have seen) — exiftool's `CanonRaw:DateTimeOriginal`, source
 ///   `canonraw:DateTimeOriginal`;
 /// - `0x1810` (image info): width and height (32-bit), and at offset 12 the rotation
-///   (0, 90, 180 or 270), turned into the EXIF orientation 1, 6, 3 or 8 as exiftool does.
+///   (0, 90, 180 or 270), turned into the EXIF orientation 1, 6, 3 or 8 as exiftool does;
+/// - `0x080a` (make and model): two NUL-terminated texts, the maker then the model,
+///   cleaned as EXIF's (``CameraText``).
 ///
 /// How it stays safe: at most ``maximumDepth`` nested heaps and ``maximumRecords`` records
 /// in all; each table is read in one bounded read, each value only when its size is
@@ -29,6 +31,9 @@ enum CRWMetadataReader: MetadataReader {
 
   static let capturedTimeTag: UInt16 = 0x180E
   static let imageInfoTag: UInt16 = 0x1810
+  static let makeModelTag: UInt16 = 0x080A
+  /// The most bytes of the make-and-model record read (real ones are 32 or 64).
+  static let maximumMakeModelLength = 512
 
   /// Whether a file's first bytes are a CIFF header: a byte order, then `HEAPCCDR` at 6.
   ///
@@ -42,6 +47,7 @@ enum CRWMetadataReader: MetadataReader {
   private struct Walk {
     var capturedTime: [UInt8]?
     var imageInfo: [UInt8]?
+    var makeModel: [UInt8]?
     var records = 0
     var budgetTripped = false
   }
@@ -92,6 +98,7 @@ enum CRWMetadataReader: MetadataReader {
     } else {
       metadata.report(.init(.malformed, "The CRW has no captured time (0x180e) record."))
     }
+    if let makeModel = walk.makeModel { readMakeModel(makeModel, into: &metadata) }
     guard let info = walk.imageInfo, let width = integers.uint32(info, at: 0),
       let height = integers.uint32(info, at: 4), let rotation = integers.uint32(info, at: 12)
     else {
@@ -112,6 +119,21 @@ enum CRWMetadataReader: MetadataReader {
     default:
       metadata.report(
         .init(.invalidValue, "The CRW's rotation is \(Int32(bitPattern: rotation))°."))
+    }
+  }
+
+  /// The maker and model of a `0x080a` record: the text before its first NUL, and the
+  /// text after it up to the next.
+  private static func readMakeModel(_ bytes: [UInt8], into metadata: inout MediaMetadata) {
+    let make = bytes.prefix { $0 != 0 }
+    let model = bytes.dropFirst(make.count + 1).prefix { $0 != 0 }
+    for (field, text) in [("make", make), ("model", model)] {
+      do {
+        let value = try CameraText.parse(text)
+        if field == "make" { metadata.make = value } else { metadata.model = value }
+      } catch {
+        metadata.report(.init(.invalidValue, "The CRW's camera \(field) \(error.reason); ignored."))
+      }
     }
   }
 
@@ -178,6 +200,9 @@ enum CRWMetadataReader: MetadataReader {
         walk.capturedTime = try source.bytes(at: start, length: 4)
       } else if tag == imageInfoTag, walk.imageInfo == nil, size >= 16 {
         walk.imageInfo = try source.bytes(at: start, length: 16)
+      } else if tag == makeModelTag, walk.makeModel == nil, size > 0 {
+        walk.makeModel = try source.bytes(
+          at: start, length: min(Int(size), maximumMakeModelLength))
       }
     }
   }

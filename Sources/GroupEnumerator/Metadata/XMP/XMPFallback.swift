@@ -11,8 +11,9 @@
 /// 5. the file's modification time (chosen by the asset, when all of these are silent).
 ///
 /// Every step only fills a gap: a date when no earlier step gave one, a place when no
-/// earlier step gave one. Embedded XMP also names the camera (`tiff:Make`, `tiff:Model`,
-/// the lens) when the file's own metadata names neither maker nor model. Each reader calls ``apply(_:to:)`` after reading its own
+/// earlier step gave one. Embedded XMP also names the camera (`tiff:Make`, `tiff:Model`)
+/// when the file's own metadata names neither maker nor model; the lens stays EXIF's
+/// `LensModel` alone. Each reader calls ``apply(_:to:)`` after reading its own
 /// metadata; the engine applies the sidecars after the reader, in that order. A packet is
 /// parsed only when there is a gap to fill, so a camera file with complete EXIF pays
 /// nothing for its XMP, and its sidecars are not even opened.
@@ -65,7 +66,6 @@ enum XMPFallback {
     if gaps.needsCamera {
       metadata.make = read.make
       metadata.model = read.model
-      metadata.lensModel = metadata.lensModel ?? read.lensModel
     }
     return read
   }

@@ -27,11 +27,10 @@ struct XMPPacket: Sendable, Equatable {
   var dates: [XMPDate] = []
   /// `exif:GPSLatitude`/`exif:GPSLongitude` (and `exif:GPSAltitude` with its ref).
   var location: Location?
-  /// The camera's maker and model (`tiff:Make`, `tiff:Model`) and lens (`exifEX:LensModel`,
-  /// else `aux:Lens`), trimmed; `nil` when absent or not usable text (then a problem).
+  /// The camera's maker and model (`tiff:Make`, `tiff:Model`), trimmed; `nil` when absent
+  /// or not usable text (then a problem).
   var make: String?
   var model: String?
-  var lensModel: String?
   /// The motion-photo description, when the packet says the file is one.
   var motionPhoto: MotionPhotoDescription?
   /// What was wrong with the packet or one of its values.
@@ -160,9 +159,6 @@ struct XMPPacket: Sendable, Equatable {
     interpretLocation(properties)
     make = cameraText(properties, .init(namespace: XMPNamespace.tiff, name: "Make"))
     model = cameraText(properties, .init(namespace: XMPNamespace.tiff, name: "Model"))
-    lensModel =
-      cameraText(properties, .init(namespace: XMPNamespace.exifEX, name: "LensModel"))
-      ?? cameraText(properties, .init(namespace: XMPNamespace.aux, name: "Lens"))
     motionPhoto = MotionPhotoDescription(properties: properties, items: items)
   }
 
@@ -205,10 +201,10 @@ struct XMPPacket: Sendable, Equatable {
     self.location = location
   }
 
-  /// The longest maker, model or lens text kept, in UTF-8 bytes (as for EXIF).
+  /// The longest maker or model text kept, in UTF-8 bytes (as for EXIF).
   static let maximumCameraTextLength = 255
 
-  /// A maker, model or lens property's text, trimmed: `nil` when absent, empty, longer
+  /// A maker or model property's text, trimmed: `nil` when absent, empty, longer
   /// than ``maximumCameraTextLength`` bytes or holding control characters (a problem).
   private mutating func cameraText(
     _ properties: [XMPPropertyName: String], _ name: XMPPropertyName
@@ -302,15 +298,13 @@ enum XMPNamespace {
   static let exif = "http://ns.adobe.com/exif/1.0/"
   static let photoshop = "http://ns.adobe.com/photoshop/1.0/"
   static let tiff = "http://ns.adobe.com/tiff/1.0/"
-  static let exifEX = "http://cipa.jp/exif/1.0/"
-  static let aux = "http://ns.adobe.com/exif/1.0/aux/"
   static let googleCamera = "http://ns.google.com/photos/1.0/camera/"
   static let container = "http://ns.google.com/photos/1.0/container/"
   static let containerItem = "http://ns.google.com/photos/1.0/container/item/"
 
   static let usualPrefixes: [String: String] = [
     rdf: "rdf", xmp: "xmp", exif: "exif", photoshop: "photoshop", tiff: "tiff",
-    exifEX: "exifEX", aux: "aux", googleCamera: "GCamera",
+    googleCamera: "GCamera",
     container: "Container", containerItem: "Item",
   ]
 }

@@ -377,6 +377,30 @@ private enum EXIFTestTIFF {
     #expect(metadata.duration == 1.9)
   }
 
+  @Test func theMDPMMakerCodeNamesTheCameraMaker() {
+    // An SEI unit: user data unregistered (type 5) holding the MDPM UUID, `MDPM`, and
+    // three entries (the date, and the maker code 0x1011 with a model code).
+    let mdpm: [UInt8] =
+      [3, 0x18, 0x02, 0x20, 0x08, 0x12, 0x19, 0x31, 0x23, 0x16, 0x24, 0xE0, 0x10, 0x11, 0x05, 0x91]
+    let payload =
+      [
+        0x17, 0xEE, 0x8C, 0x60, 0xF8, 0x4D, 0x11, 0xD9, 0x8C, 0xD6, 0x08, 0x00, 0x20, 0x0C, 0x9A,
+        0x66,
+      ]
+      + Array("MDPM".utf8) + mdpm
+    var stream = H264Stream()
+    stream.scan([0, 0, 1, 0x06, 5, UInt8(payload.count)] + payload + [0x80])
+    #expect(stream.make == "Canon")
+    #expect(stream.recordingDate?.iso8601 == "2008-12-31T23:16:24+01:00")
+    // A code no camera is known to write names no maker.
+    var unknown = H264Stream()
+    var other = payload
+    other[other.count - 4] = 0x77
+    unknown.scan([0, 0, 1, 0x06, 5, UInt8(other.count)] + other + [0x80])
+    #expect(unknown.make == nil)
+    #expect(unknown.recordingDate != nil)
+  }
+
   @Test func theSampleStreamWithoutMDPMHasSizeAndDuration() throws {
     let metadata = read(try bytes("Phones/Formats/00001.MTS"), as: .mpegTransportStream)
     #expect(metadata.problems.isEmpty)

@@ -13,6 +13,14 @@ struct H264Stream {
   var recordingDate: CaptureDate?
   /// The values of an MDPM date that could not be read, as text for a problem.
   var badRecordingDate: String?
+  /// The camera's maker, from the MDPM maker code (tag 0xe0's first 16 bits) when it is
+  /// one of the codes AVCHD cameras are known to write.
+  var make: String?
+
+  /// The MDPM maker codes and their makers' names, as exiftool names them.
+  static let makerNames: [Int: String] = [
+    0x0103: "Panasonic", 0x0108: "Sony", 0x1011: "Canon", 0x1104: "JVC",
+  ]
 
   /// The user-data UUID in front of `MDPM` (exiftool's H264 tags:
   /// `17ee8c60-f84d-11d9-8cd6-0800200c9a66`), then `MDPM` itself.
@@ -175,7 +183,8 @@ struct H264Stream {
   /// Reads the recording time from an MDPM block: a count, then 5-byte entries of a tag
   /// and four bytes. Tag 0x18 holds the zone byte, the year (two BCD bytes) and the
   /// month; tag 0x19, which follows it, the day, hour, minute and second (BCD). The zone
-  /// byte: 0x20 the sign (set: west of UTC), bits 1–4 the hours, 0x01 a half hour.
+  /// byte: 0x20 the sign (set: west of UTC), bits 1–4 the hours, 0x01 a half hour. Tag
+  /// 0xe0 begins with the maker code (``makerNames``).
   private mutating func readMDPM(_ block: ArraySlice<UInt8>) {
     guard let count = block.first else { return }
     var entries: [UInt8: ArraySlice<UInt8>] = [:]
@@ -184,6 +193,9 @@ struct H264Stream {
       guard block.endIndex - index >= 5 else { break }
       entries[block[index]] = block[(index + 1)..<(index + 5)]
       index += 5
+    }
+    if let maker = entries[0xE0] {
+      make = Self.makerNames[Int(maker[maker.startIndex]) << 8 | Int(maker[maker.startIndex + 1])]
     }
     guard let first = entries[0x18], let second = entries[0x19] else { return }
     let zone = first[first.startIndex]

@@ -100,6 +100,7 @@ enum TransportStreamReader: MetadataReader {
             : "The H.264 stream has no readable sequence parameter set in the first "
               + "\(maximumScanLength) bytes."))
     }
+    metadata.make = scan.video.make
     if let date = scan.video.recordingDate {
       metadata.dateTimeOriginal = date
     } else if let bad = scan.video.badRecordingDate {

@@ -330,18 +330,31 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
       #expect(try openDescriptors(under: folder.path) == before)
     }
 
-    // Cancelled mid-read, from the progress callback.
+    // Cancelled mid-read, from the progress callback. Progress calls may be coalesced: on a
+    // loaded machine a run can end before any call falls between 0 and total, and then it
+    // succeeds. Descriptors are checked after every attempt; a cancellation must land in
+    // one of them.
     let library = AssetsLibrary(
       root: URL(fileURLWithPath: folder.path), options: LibraryOptions(maximumConcurrency: 2))
-    let run = RunHandle()
-    run.start {
-      try await library.enumerate { current, total in
-        if current > 0, current < total { run.cancel() }
+    var cancelled = false
+    for _ in 0..<5 where !cancelled {
+      let run = RunHandle()
+      run.start {
+        try await library.enumerate { current, total in
+          if current < total { run.cancel() }
+        }
       }
+      do {
+        let finished = try await run.value()
+        #expect(finished.assets.count == 1003)
+      } catch {
+        #expect(error as? LibraryError == .cancelled)
+        cancelled = true
+      }
+      let after = try openDescriptors(under: folder.path)
+      #expect(after == before, "\(after)")
     }
-    await #expect(throws: LibraryError.cancelled) { try await run.value() }
-    let after = try openDescriptors(under: folder.path)
-    #expect(after == before, "\(after)")
+    #expect(cancelled)
 
   }
 }

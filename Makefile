@@ -4,7 +4,7 @@ SWIFT ?= swift
 SHARED ?= ../shared
 LIBRARY ?= Fixtures/Library
 # Debian packages the build needs (C libraries behind the metadata readers).
-BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev pkg-config
+BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev pkg-config
 # Extra packages the tests need: setpriv, unshare, mount and script come from util-linux;
 # strace traces the Demo's system calls; time measures its peak memory.
 TEST_PACKAGES := util-linux strace time

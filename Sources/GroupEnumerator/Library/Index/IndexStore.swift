@@ -86,7 +86,7 @@ final class IndexStore: Sendable {
         {
           guard attempt == 0 else { throw SQLiteError(code: 1, message: mismatch) }
           warnings.append("The index '\(path)' \(mismatch); it was rebuilt.")
-          try rebuild(&connection)
+          try rebuild(&connection, rootPath: rootPath, root: rootStatus.identity)
         }
         return (IndexStore(connection: connection, path: path, warnings: warnings), warnings)
       } catch {
@@ -202,7 +202,9 @@ final class IndexStore: Sendable {
 
   /// Empties a readable index of another schema or root and creates this one's tables,
   /// in one transaction.
-  private static func rebuild(_ connection: inout SQLiteConnection) throws(SQLiteError) {
+  private static func rebuild(
+    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
+  ) throws(SQLiteError) {
     try connection.execute("BEGIN IMMEDIATE")
     do throws(SQLiteError) {
       var tables: [String] = []
@@ -215,6 +217,7 @@ final class IndexStore: Sendable {
         let quoted = table.replacingOccurrences(of: "\"", with: "\"\"")
         try connection.execute("DROP TABLE \"\(quoted)\"")
       }
+      try create(&connection, rootPath: rootPath, root: root)
       try connection.execute("COMMIT")
     } catch {
       try? connection.execute("ROLLBACK")
@@ -294,9 +297,11 @@ final class IndexStore: Sendable {
     if let batch { write(batch) }
   }
 
-  /// Writes the results still queued and drops the rows of files not in `present` (the
-  /// paths of every file the walk found), each in its own transaction.
+  /// Writes the results still queued, drops the rows of files not in `present` (the
+  /// paths of every file the walk found), each in its own transaction, and closes the
+  /// database (which checkpoints its WAL into the file when no other process has it open).
   func finish(present: Set<[UInt8]>) {
+    defer { connection.withLock { $0 = nil } }
     let batch = pending.withLock { pending in
       defer { pending.removeAll() }
       return pending

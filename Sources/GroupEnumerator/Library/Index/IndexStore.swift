@@ -27,7 +27,12 @@ final class IndexStore: Sendable {
     var stored = 0
   }
 
+  /// The connection that writes (and checked the index when it was opened).
   private let connection: Mutex<SQLiteConnection?>
+  /// The connection that looks files up, inside one read transaction for the whole run:
+  /// a lookup then takes no file lock of its own (WAL lets the writer commit meanwhile;
+  /// this run never looks up what it wrote).
+  private let reader: Mutex<SQLiteConnection?>
   private let pending = Mutex<[Row]>([])
   private let counts = Mutex(Counts())
   private let problems = Mutex<[String]>([])
@@ -42,8 +47,12 @@ final class IndexStore: Sendable {
     var result: [UInt8]
   }
 
-  private init(connection: consuming sending SQLiteConnection, path: String, warnings: [String]) {
+  private init(
+    connection: consuming sending SQLiteConnection, reader: consuming sending SQLiteConnection,
+    path: String, warnings: [String]
+  ) {
     self.connection = Mutex(Optional(connection))
+    self.reader = Mutex(Optional(reader))
     self.path = path
     self.problems.withLock { $0 = warnings }
   }
@@ -88,7 +97,12 @@ final class IndexStore: Sendable {
           warnings.append("The index '\(path)' \(mismatch); it was rebuilt.")
           try rebuild(&connection, rootPath: rootPath, root: rootStatus.identity)
         }
-        return (IndexStore(connection: connection, path: path, warnings: warnings), warnings)
+        let reader = try SQLiteConnection(
+          path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        try reader.execute("BEGIN")
+        let store = IndexStore(
+          connection: connection, reader: reader, path: path, warnings: warnings)
+        return (store, warnings)
       } catch {
         if error.isBusy {
           warnings.append(
@@ -261,7 +275,7 @@ final class IndexStore: Sendable {
   /// and `sidecars`; `nil` otherwise (or when the index failed).
   func result(for path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> [UInt8]? {
     var found: [UInt8]?
-    let failure: SQLiteError? = connection.withLock { connection in
+    let failure: SQLiteError? = reader.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
         try connection?.query(
@@ -301,6 +315,10 @@ final class IndexStore: Sendable {
   /// paths of every file the walk found), each in its own transaction, and closes the
   /// database (which checkpoints its WAL into the file when no other process has it open).
   func finish(present: Set<[UInt8]>) {
+    reader.withLock { reader in
+      try? reader?.execute("COMMIT")
+      reader = nil
+    }
     defer { connection.withLock { $0 = nil } }
     let batch = pending.withLock { pending in
       defer { pending.removeAll() }
@@ -371,6 +389,7 @@ final class IndexStore: Sendable {
 
   /// Closes the index for the rest of the run after a failed call, with one warning.
   private func stopUsing(because failure: SQLiteError) {
+    reader.withLock { $0 = nil }
     let wasOpen = connection.withLock { connection in
       defer { connection = nil }
       return connection != nil

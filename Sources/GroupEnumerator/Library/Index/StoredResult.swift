@@ -218,9 +218,17 @@ enum StoredResult {
       return Array(input[offset..<offset + count])
     }
 
+    /// Text, refused unless it is valid UTF-8 (decoded, then compared with the bytes: a
+    /// repaired decoding differs).
     mutating func text() -> String? {
-      guard let raw = bytes() else { return nil }
-      return String(validating: raw, as: UTF8.self)
+      guard let count = integer(), count >= 0, input.count - offset >= count else { return nil }
+      let range = offset..<offset + count
+      offset += count
+      return input.withUnsafeBufferPointer { buffer -> String? in
+        let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+      }
     }
 
     mutating func bool() -> Bool? {

@@ -13,18 +13,20 @@ extension AssetReader {
     guard let index, let key = FileKey.of(job.file.path, beneath: root.descriptor),
       let sidecars = sidecarKeys(of: job.file, root: root)
     else { return read(job, root: root) }
-    if let stored = index.result(for: job.file.path, key: key, sidecars: sidecars),
-      let asset = StoredResult.decode(stored, job: job)
-    {
+    let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)
+    if case .found(let stored) = lookup, let asset = StoredResult.decode(stored, job: job) {
       index.countTaken()
       return asset
     }
     let asset = read(job, root: root)
     if !key.isRecent() {
+      let isNew: Bool
+      if case .missing = lookup { isNew = true } else { isNew = false }
       index.store(
         IndexStore.Row(
           path: job.file.path.bytes, key: key, sidecars: sidecars,
-          result: StoredResult.encode(asset, sidecarCount: job.file.sidecars.count)))
+          result: StoredResult.encode(asset, sidecarCount: job.file.sidecars.count),
+          isNew: isNew))
     }
     return asset
   }

@@ -141,9 +141,11 @@ extension AssetsLibrary {
     guard let index else { return }
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       DispatchQueue.global(qos: .userInitiated).async {
-        var present = Set<[UInt8]>()
-        for group in scan.groups { for file in group.files { present.insert(file.path.bytes) } }
-        index.finish(present: present)
+        index.finish {
+          var present = Set<[UInt8]>()
+          for group in scan.groups { for file in group.files { present.insert(file.path.bytes) } }
+          return present
+        }
         continuation.resume()
       }
     }

@@ -23,8 +23,24 @@ final class IndexStore: Sendable {
 
   /// What one run saw, for ``EnumerationStatistics`` and the warnings.
   struct Counts: Sendable {
+    /// Files whose asset was taken from the index.
     var taken = 0
+    /// Results written.
     var stored = 0
+    /// Files looked up whose path had a row (used or not).
+    var existing = 0
+    /// Results written for paths that had no row.
+    var added = 0
+  }
+
+  /// What the index holds for one file.
+  enum Lookup {
+    /// A result stored under the file's current key and sidecars.
+    case found([UInt8])
+    /// A row for the path, of another version of the file (or its sidecars).
+    case changed
+    /// No row for the path (or the index failed).
+    case missing
   }
 
   /// The connection that writes (and checked the index when it was opened).
@@ -45,6 +61,8 @@ final class IndexStore: Sendable {
     var key: FileKey
     var sidecars: [UInt8]
     var result: [UInt8]
+    /// Whether the path had no row before.
+    var isNew: Bool
   }
 
   private init(
@@ -272,9 +290,9 @@ final class IndexStore: Sendable {
   // MARK: - Reading and writing
 
   /// The stored result of the file at `path` when its row's key and sidecars are `key`
-  /// and `sidecars`; `nil` otherwise (or when the index failed).
-  func result(for path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> [UInt8]? {
-    var found: [UInt8]?
+  /// and `sidecars`.
+  func lookUp(_ path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> Lookup {
+    var found = Lookup.missing
     let failure: SQLiteError? = reader.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
@@ -284,8 +302,11 @@ final class IndexStore: Sendable {
         ) { row in
           guard row.count == 9, IndexStore.key(of: row) == key, case .blob(let stored) = row[7],
             stored == sidecars, case .blob(let result) = row[8]
-          else { return }
-          found = result
+          else {
+            found = .changed
+            return
+          }
+          found = .found(result)
         }
         return nil
       } catch {
@@ -293,6 +314,7 @@ final class IndexStore: Sendable {
       }
     }
     if let failure { stopUsing(because: failure) }
+    if case .missing = found {} else { counts.withLock { $0.existing += 1 } }
     return found
   }
 
@@ -314,7 +336,10 @@ final class IndexStore: Sendable {
   /// Writes the results still queued, drops the rows of files not in `present` (the
   /// paths of every file the walk found), each in its own transaction, and closes the
   /// database (which checkpoints its WAL into the file when no other process has it open).
-  func finish(present: Set<[UInt8]>) {
+  ///
+  /// When the table holds exactly the rows this run looked up or added, none can be of a
+  /// vanished file, and `present` is not called.
+  func finish(present: () -> Set<[UInt8]>) {
     reader.withLock { reader in
       try? reader?.execute("COMMIT")
       reader = nil
@@ -329,6 +354,13 @@ final class IndexStore: Sendable {
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
+        var rows: Int64 = -1
+        try connection?.query("SELECT count(*) FROM files") { row in
+          if case .integer(let count) = row.first { rows = count }
+        }
+        let known = counts.withLock { $0.existing + $0.added }
+        guard rows != Int64(known) else { return nil }
+        let present = present()
         try connection?.query("SELECT path FROM files") { row in
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }
         }
@@ -383,7 +415,10 @@ final class IndexStore: Sendable {
     if let failure {
       stopUsing(because: failure)
     } else {
-      counts.withLock { $0.stored += batch.count }
+      counts.withLock {
+        $0.stored += batch.count
+        $0.added += batch.count { $0.isNew }
+      }
     }
   }
 

@@ -260,85 +260,109 @@ enum StoredResult {
       return problems
     }
 
-    mutating func date() -> CaptureDate?? {
-      optional { reader -> CaptureDate? in
-        var fields: [Int] = []
-        for _ in 0..<6 {
-          guard let field = reader.integer() else { return nil }
-          fields.append(field)
-        }
-        guard let subsecond = reader.optional({ $0.text() }) else { return nil }
-        let zone: CaptureDate.Zone
-        switch reader.byte() {
-        case 0: zone = .utc
-        case 1:
-          guard let seconds = reader.integer() else { return nil }
-          zone = .offset(seconds: seconds)
-        case 2: zone = .unknown
-        default: return nil
-        }
-        guard let source = reader.text().flatMap(CaptureDate.Source.init(rawValue:)) else {
-          return nil
-        }
-        return CaptureDate(
-          year: fields[0], month: fields[1], day: fields[2], hour: fields[3],
-          minute: fields[4], second: fields[5], subsecond: subsecond, zone: zone, source: source)
+    /// Optional text: `.some(nil)` when absent, `nil` when malformed.
+    mutating func optionalText() -> String?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return text().map { .some($0) }
+      default: return nil
       }
+    }
+
+    /// An optional integer, as ``optionalText()``.
+    mutating func optionalInteger() -> Int?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return integer().map { .some($0) }
+      default: return nil
+      }
+    }
+
+    /// An optional double, as ``optionalText()``.
+    mutating func optionalDouble() -> Double?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return double().map { .some($0) }
+      default: return nil
+      }
+    }
+
+    mutating func date() -> CaptureDate?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: break
+      default: return nil
+      }
+      guard let year = integer(), let month = integer(), let day = integer(),
+        let hour = integer(), let minute = integer(), let second = integer(),
+        let subsecond = optionalText()
+      else { return nil }
+      let zone: CaptureDate.Zone
+      switch byte() {
+      case 0: zone = .utc
+      case 1:
+        guard let seconds = integer() else { return nil }
+        zone = .offset(seconds: seconds)
+      case 2: zone = .unknown
+      default: return nil
+      }
+      guard let source = text().flatMap(CaptureDate.Source.init(rawValue:)),
+        let date = CaptureDate(
+          year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+          subsecond: subsecond, zone: zone, source: source)
+      else { return nil }
+      return .some(date)
     }
 
     mutating func metadata() -> MediaMetadata? {
       var metadata = MediaMetadata()
-      guard let dateTime = optional({ $0.text() }) else { return nil }
+      guard let dateTime = optionalText(), let original = date(), let digitized = date(),
+        let modification = date(), let xmp = date(), let sidecar = date(),
+        let quickTime = date(), let movieHeader = date()
+      else { return nil }
       metadata.dateTime = dateTime
-      var dates: [CaptureDate?] = []
-      for _ in 0..<7 {
-        guard let date = date() else { return nil }
-        dates.append(date)
-      }
-      metadata.dateTimeOriginal = dates[0]
-      metadata.dateTimeDigitized = dates[1]
-      metadata.modificationDateTime = dates[2]
-      metadata.xmpDate = dates[3]
-      metadata.sidecarDate = dates[4]
-      metadata.quickTimeCreationDate = dates[5]
-      metadata.movieHeaderCreationDate = dates[6]
-      let location = optional { reader -> Location? in
-        guard let latitude = reader.double(), let longitude = reader.double(),
-          let altitude = reader.optional({ $0.double() })
+      metadata.dateTimeOriginal = original
+      metadata.dateTimeDigitized = digitized
+      metadata.modificationDateTime = modification
+      metadata.xmpDate = xmp
+      metadata.sidecarDate = sidecar
+      metadata.quickTimeCreationDate = quickTime
+      metadata.movieHeaderCreationDate = movieHeader
+      switch byte() {
+      case 0: break
+      case 1:
+        guard let latitude = double(), let longitude = double(),
+          let altitude = optionalDouble(),
+          let location = Location(latitude: latitude, longitude: longitude, altitude: altitude)
         else { return nil }
-        return Location(latitude: latitude, longitude: longitude, altitude: altitude)
+        metadata.location = location
+      default: return nil
       }
-      guard let location else { return nil }
-      metadata.location = location
-      var sizes: [Int?] = []
-      for _ in 0..<3 {
-        guard let value = optional({ $0.integer() }) else { return nil }
-        sizes.append(value)
-      }
-      (metadata.pixelWidth, metadata.pixelHeight, metadata.orientation) =
-        (sizes[0], sizes[1], sizes[2])
-      guard let hasThumbnail = bool(), let duration = optional({ $0.double() }) else {
-        return nil
-      }
+      guard let width = optionalInteger(), let height = optionalInteger(),
+        let orientation = optionalInteger(), let hasThumbnail = bool(),
+        let duration = optionalDouble(), let make = optionalText(), let model = optionalText(),
+        let lens = optionalText(), let contentIdentifier = optionalText()
+      else { return nil }
+      metadata.pixelWidth = width
+      metadata.pixelHeight = height
+      metadata.orientation = orientation
       metadata.hasThumbnail = hasThumbnail
       metadata.duration = duration
-      var texts: [String?] = []
-      for _ in 0..<4 {
-        guard let value = optional({ $0.text() }) else { return nil }
-        texts.append(value)
+      metadata.make = make
+      metadata.model = model
+      metadata.lensModel = lens
+      metadata.contentIdentifier = contentIdentifier
+      switch byte() {
+      case 0: break
+      case 1:
+        guard let lower = integer(), let upper = integer(), lower <= upper else { return nil }
+        metadata.embeddedVideoRange = lower..<upper
+      default: return nil
       }
-      (metadata.make, metadata.model, metadata.lensModel, metadata.contentIdentifier) =
-        (texts[0], texts[1], texts[2], texts[3])
-      let range = optional { reader -> Range<Int>? in
-        guard let lower = reader.integer(), let upper = reader.integer(), lower <= upper
-        else { return nil }
-        return lower..<upper
-      }
-      guard let range, let kept = problems(), let omitted = integer(), omitted >= 0,
+      guard let kept = problems(), let omitted = integer(), omitted >= 0,
         let omittedCode = text().flatMap(AssetProblem.Code.init(rawValue:)),
         let budgets = problems()
       else { return nil }
-      metadata.embeddedVideoRange = range
       metadata.problemLog = ProblemLog(
         kept: kept, omitted: omitted, firstOmittedCode: omittedCode, trippedBudgets: budgets)
       return metadata

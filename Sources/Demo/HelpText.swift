@@ -119,12 +119,12 @@ enum HelpText {
                               and the reason. Without it the table only counts
                               them on its last line.
     \(selectionOptions)
-      --lang <lang>           The language of the table, the progress bar and
-                              library errors: en, zh-Hans or ja. (default: en)
       --index <file>          Keep what was read in this index file (SQLite,
                               outside the library; created when missing), so that
                               the next listing opens only new and changed files.
                               The output is the same as without it.
+      --lang <lang>           The language of the table, the progress bar and
+                              library errors: en, zh-Hans or ja. (default: en)
       --no-progress           Draw no progress bar, even on a terminal.
       --statistics            After the listing, print on standard error how long
                               the walk, the metadata, the delivery and the output

@@ -175,6 +175,19 @@ import Testing
     #expect(try json(contents) == json(plain))
   }
 
+  @Test func anIndexPathThatIsALinkIntoTheLibraryIsNotUsed() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let target = library.appendingPathComponent("index.sqlite")
+    let index = folder.root.appendingPathComponent("link.sqlite")
+    try FileManager.default.createSymbolicLink(at: index, withDestinationURL: target)
+    let plain = try await enumerate(library, index: nil)
+    let contents = try await enumerate(library, index: index)
+    #expect(contents.warnings.count == 1, "\(contents.warnings)")
+    #expect(!FileManager.default.fileExists(atPath: target.path))
+    #expect(try json(contents) == json(plain))
+  }
+
   @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {
     let folder = try TemporaryFolder()
     let library = try await copiedLibrary(in: folder)

@@ -42,7 +42,10 @@ struct SQLiteConnection: ~Copyable {
   /// The corresponding C function is `sqlite3_open_v2`.
   init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
     var opened: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    // NOFOLLOW: an index path that is a symbolic link (which could lead into the library)
+    // is refused.
+    let flags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
     let result = sqlite3_open_v2(path, &opened, flags, nil)
     guard result == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

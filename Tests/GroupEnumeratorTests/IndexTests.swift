@@ -124,7 +124,7 @@ import Testing
 
   /// Ways an index file can be unusable.
   enum Damage: String, CaseIterable, Sendable {
-    case truncated, randomBytes, wrongSchema, otherRoot
+    case truncated, randomBytes, wrongSchema, otherReaders, otherRoot
   }
 
   @Test(arguments: Damage.allCases)
@@ -149,6 +149,10 @@ import Testing
       _ = try await enumerate(library, index: index)
       var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
       try connection.query("UPDATE schema_version SET version = 99")
+    case .otherReaders:
+      _ = try await enumerate(library, index: index)
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.query("UPDATE schema_version SET readers = 'GroupEnumerator 0.0.1'")
     case .otherRoot:
       _ = try await enumerate(Sample.library, index: index)
     }

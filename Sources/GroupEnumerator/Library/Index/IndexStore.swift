@@ -16,6 +16,11 @@ import Synchronization
 final class IndexStore: Sendable {
   /// The schema this code reads and writes; an index of another version is rebuilt.
   static let schemaVersion: Int64 = 1
+  /// What made the stored results: a result is only as good as the readers that made it,
+  /// so an index written by another version (or stored form) is rebuilt.
+  static var readers: String {
+    "GroupEnumerator \(groupEnumeratorVersion), stored result \(StoredResult.version)"
+  }
   /// How many results are written per transaction.
   static let batchSize = 512
   /// How long a call waits for another process's lock before giving up.
@@ -180,9 +185,11 @@ final class IndexStore: Sendable {
       throw error
     }
     var version: Int64?
+    var readers: String?
     do throws(SQLiteError) {
-      try connection.query("SELECT version FROM schema_version") { row in
+      try connection.query("SELECT version, readers FROM schema_version") { row in
         if case .integer(let value) = row.first { version = value }
+        if row.count == 2, case .text(let text) = row[1] { readers = text }
       }
     } catch {
       if error.isBusy || error.isDamaged { throw error }
@@ -190,6 +197,9 @@ final class IndexStore: Sendable {
     }
     guard version == schemaVersion else {
       return "has schema version \(version.map(String.init) ?? "none"), not \(schemaVersion)"
+    }
+    guard readers == IndexStore.readers else {
+      return "was written by \(readers ?? "another version"), not \(IndexStore.readers)"
     }
     var stored: (String, Int64, Int64)?
     try connection.query("SELECT path, device, inode FROM library_root") { row in
@@ -214,7 +224,7 @@ final class IndexStore: Sendable {
   ) throws(SQLiteError) {
     try connection.execute(
       """
-      CREATE TABLE schema_version(version INTEGER NOT NULL);
+      CREATE TABLE schema_version(version INTEGER NOT NULL, readers TEXT NOT NULL);
       CREATE TABLE library_root(path TEXT NOT NULL, device INTEGER NOT NULL,
         inode INTEGER NOT NULL);
       CREATE TABLE files(path BLOB PRIMARY KEY, device INTEGER NOT NULL,
@@ -223,7 +233,8 @@ final class IndexStore: Sendable {
         sidecars BLOB NOT NULL, result BLOB NOT NULL) WITHOUT ROWID;
       """)
     try connection.query(
-      "INSERT INTO schema_version VALUES (?1)", [.integer(schemaVersion)])
+      "INSERT INTO schema_version VALUES (?1, ?2)",
+      [.integer(schemaVersion), .text(IndexStore.readers)])
     try connection.query(
       "INSERT INTO library_root VALUES (?1, ?2, ?3)",
       [

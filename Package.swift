@@ -19,6 +19,13 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
+    // SQLite, for the optional index of what was read (Library/Index). sqlite3.pc carries
+    // no `-pthread`, so its flags are taken as they are.
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
     // gexiv2's own pkg-config file pulls in gio-2.0, whose flags carry `-pthread`, which
     // SwiftPM refuses with a warning on every build (consumers' too). gexiv2's headers sit
     // in the default include path and need only glib's and gobject's, which
@@ -45,7 +52,8 @@ let package = Package(
     .target(
       name: "GroupEnumerator",
       dependencies: [
-        "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSystemShim", "CZlib",
+        "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSQLite", "CSystemShim",
+        "CZlib",
       ]
     ),
     // Opens descriptors 0-2 on /dev/null when they are closed at start, before

@@ -143,6 +143,8 @@ def main():
     parser.add_argument("--runs", type=int, default=int(os.environ.get("BENCH_RUNS", "5")))
     parser.add_argument("--exiftool-sample", type=int, default=1000)
     parser.add_argument("--skip-100k", action="store_true", help="leave out the 100k library")
+    parser.add_argument("--index-only", action="store_true",
+                        help="only the index runs on the 100k library (no other tools)")
     parser.add_argument("--files", action="append", metavar="N",
                         help="benchmark a JPEG library of N files (N or Nk, e.g. 100k) beside"
                         " the mixed one instead of the 10k and 100k ones; repeatable")
@@ -166,6 +168,8 @@ def main():
                   " kernel that allows it), so the page cache cannot be dropped")
             return 0
         libs = ["camera"]
+    elif args.index_only:
+        libs = ["100k"]
     elif args.files:
         libs = [name for name in args.files] + ["mixed"]
     else:
@@ -200,6 +204,9 @@ def main():
     subprocess.run(["cc", "-O2", "-pthread", "-o", str(head_read), str(HERE / "head-read.c")],
                    check=True)
     exiftool = shutil.which("exiftool")
+
+    if args.index_only:
+        return bench_index(demo, root / "lib-100k", root, args.runs, plain=None)
 
     load_before = f"{os.getloadavg()[0]:.2f}"
     planned = []  # (library, tool, files, command, note)
@@ -372,7 +379,70 @@ def main():
         for failure in failures:
             print("  " + failure)
         return 1
+    if demo100:
+        return bench_index(demo, root / "lib-100k", root, args.runs, plain=demo100)
     return 0
+
+
+def bench_index(demo, lib, root, runs, plain):
+    """Issue 14: the Demo with `--index` on the 100k library: the first run (which fills
+    the index) once, the second run `runs` times (median), then one touched file and 1,000
+    added files, each of which must be exactly what is read. The added files are copies in
+    a folder of their own, removed afterwards (and the run after that reads nothing).
+    `plain` is the 100k Demo row without the index, or None to measure it here."""
+    index = root / "index-100k.sqlite"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(index) + suffix).unlink(missing_ok=True)
+    report = root / "bin" / "index-time.txt"
+    command = [str(demo), "--format", "json", "--statistics", "--index", str(index), str(lib)]
+    if plain is None:
+        walls = [run_once("Demo", [str(demo), "--format", "json", str(lib)], report)
+                 for _ in range(runs)]
+        plain = dict(seconds=statistics.median(w[0] for w in walls),
+                     rss=statistics.median(w[1] for w in walls),
+                     cpu=statistics.median(w[2] for w in walls))
+    first = run_once("Demo --index (first)", command, report)
+    seconds = [run_once("Demo --index (second)", command, report) for _ in range(runs)]
+    second = statistics.median(s[0] for s in seconds)
+    second_cpu = statistics.median(s[2] for s in seconds)
+    second_rss = max(s[1] for s in seconds)
+    size = index.stat().st_size / 1e6
+    files = media_files(lib)
+    os.utime(files[len(files) // 2])
+    time.sleep(0.3)  # older than the index's settling time, so it is stored again
+    touched = run_once("Demo --index (one touched)", command, report)[3]
+    added_folder = lib / "Index Bench Added"
+    try:
+        added_folder.mkdir()
+        for number, source in enumerate(files[:1000]):
+            shutil.copyfile(source, added_folder / f"added-{number:04d}{Path(source).suffix}")
+        time.sleep(0.3)
+        added = run_once("Demo --index (1,000 added)", command, report)[3]
+    finally:
+        shutil.rmtree(added_folder, ignore_errors=True)
+    removed = run_once("Demo --index (1,000 removed)", command, report)[3]
+    print()
+    print("Index (issue 14), the Demo --format json on the 100k library; index in " + str(index))
+    print(f"  no index: {plain['seconds']:.3f} s, CPU {plain['cpu']:.2f} s, {plain['rss']:.1f} MB")
+    print(f"  first run with the index: {first[0]:.3f} s, CPU {first[2]:.2f} s, "
+          f"{first[1]:.1f} MB; index {size:.1f} MB")
+    print(f"  second run with the index (median of {runs}): {second:.3f} s, CPU {second_cpu:.2f}"
+          f" s, peak {second_rss:.1f} MB, files read {seconds[-1][3].get('files-read', -1):.0f}")
+    ratio = second / plain["seconds"]
+    checks = [
+        ("second run with the index ≤ 15% of the run without", f"{ratio:.0%}", ratio <= 0.15),
+        ("one touched file → exactly one read", f"{touched.get('files-read', -1):.0f}",
+         touched.get("files-read") == 1),
+        ("1,000 added files → 1,000 read", f"{added.get('files-read', -1):.0f}",
+         added.get("files-read") == 1000),
+        ("the same 1,000 removed → none read", f"{removed.get('files-read', -1):.0f}",
+         removed.get("files-read") == 0),
+        ("indexed peak RSS ≤ 250 MB", f"{max(first[1], second_rss):.1f} MB",
+         max(first[1], second_rss) <= 250),
+    ]
+    for text, value, ok in checks:
+        print(f"  [{'PASS' if ok else 'FAIL'}] {text}: {value}")
+    return 0 if all(ok for _, _, ok in checks) else 1
 
 
 if __name__ == "__main__":

@@ -334,6 +334,9 @@ final class SharedTerminal: Sendable {
           + OutputHygiene.message(strings.folderProblem(path.escaped, problem.description))
           + "\n")
     }
+    for warning in summary.warnings {
+      stderr.write("warning: " + OutputHygiene.message(warning) + "\n")
+    }
     if options.showsStatistics {
       stderr.write(
         statisticsLine(
@@ -351,6 +354,7 @@ final class SharedTerminal: Sendable {
       return String(format: "%.4f", value)
     }
     return "statistics: assets \(assets) files-read \(statistics.filesRead)"
+      + " files-from-index \(statistics.filesFromIndex)"
       + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
       + " delivery-s \(seconds(statistics.delivery)) output-s \(seconds(output))"
       + " main-actor-hops \(statistics.mainActorHops)\n"

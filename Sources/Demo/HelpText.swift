@@ -119,12 +119,18 @@ enum HelpText {
                               and the reason. Without it the table only counts
                               them on its last line.
     \(selectionOptions)
+      --index <file>          Keep what was read in this index file (SQLite,
+                              outside the library; created when missing), so that
+                              the next listing opens only new and changed files.
+                              The output is the same as without it.
       --lang <lang>           The language of the table, the progress bar and
                               library errors: en, zh-Hans or ja. (default: en)
       --no-progress           Draw no progress bar, even on a terminal.
       --statistics            After the listing, print on standard error how long
                               the walk, the metadata, the delivery and the output
-                              took, and how many main-actor hops there were.
+                              took, how many files were read and how many taken
+                              from the index, and how many main-actor hops there
+                              were.
     \(commonOptions)
 
     SUBCOMMANDS:

@@ -73,12 +73,15 @@ struct DemoOptions: Equatable, Sendable {
   var extensions: [String] = []
   /// The `--exclude` patterns, in order.
   var excludedPatterns: [String] = []
+  /// The index file the listing keeps what it read in (`--index`), or `nil` for none.
+  var indexPath: String?
 
   /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`.
   var libraryOptions: LibraryOptions {
     LibraryOptions(
       includesHiddenFiles: includesHiddenFiles,
-      selection: FileSelection(extensions: extensions, excluding: excludedPatterns))
+      selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
+      index: indexPath.map { .file(URL(fileURLWithPath: $0)) } ?? .none)
   }
   /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
   var replacesOutput = false
@@ -311,6 +314,7 @@ enum ArgumentParser {
     case output = "--output"
     case ext = "--ext"
     case exclude = "--exclude"
+    case index = "--index"
 
     /// `--format <format>`, as usage lines and messages show it.
     var synopsis: String {
@@ -322,6 +326,7 @@ enum ArgumentParser {
       case .output: "--output <file>"
       case .ext: "--ext <ext>"
       case .exclude: "--exclude <pattern>"
+      case .index: "--index <file>"
       }
     }
 
@@ -329,7 +334,7 @@ enum ArgumentParser {
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
       case .format, .ext, .exclude: command == .list || command == .groups
-      case .filter: command == .list
+      case .filter, .index: command == .list
       case .lang, .library: true
       case .output: command == .thumbnail
       }
@@ -354,6 +359,13 @@ enum ArgumentParser {
           throw invalid(value, "Please provide a pattern such as '*.mov'.", options.command)
         }
         options.excludedPatterns.append(value)
+      case .index:
+        guard !value.isEmpty, !value.hasSuffix("/") else {
+          throw invalid(
+            value, "Please provide a file path such as '~/.cache/photos.index'.",
+            options.command)
+        }
+        options.indexPath = value
       }
     }
 

@@ -67,12 +67,18 @@ import Testing
                                   folders only. Excluded folders are not entered.
           --hidden                Read hidden files and folders (names starting
                                   with '.') too.
+          --index <file>          Keep what was read in this index file (SQLite,
+                                  outside the library; created when missing), so that
+                                  the next listing opens only new and changed files.
+                                  The output is the same as without it.
           --lang <lang>           The language of the table, the progress bar and
                                   library errors: en, zh-Hans or ja. (default: en)
           --no-progress           Draw no progress bar, even on a terminal.
           --statistics            After the listing, print on standard error how long
                                   the walk, the metadata, the delivery and the output
-                                  took, and how many main-actor hops there were.
+                                  took, how many files were read and how many taken
+                                  from the index, and how many main-actor hops there
+                                  were.
           --version               Show the version.
           -h, --help              Show help information.
 

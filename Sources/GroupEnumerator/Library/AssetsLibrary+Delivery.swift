@@ -16,6 +16,9 @@ extension AssetsLibrary {
     public let assetCount: Int
     /// How long each phase took; `delivery` includes the time the delivery closure took.
     public let statistics: EnumerationStatistics
+    /// What went wrong beside the library that did not change what was delivered (an
+    /// index that was rebuilt or could not be used), each a sentence for people.
+    public let warnings: [String]
   }
 
   /// Reads every asset that passes `filter` and hands each to `deliver` in the order of
@@ -80,9 +83,10 @@ extension AssetsLibrary {
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let walked = clock.now
     let width = options.maximumConcurrency
+    let (index, indexWarnings) = await openIndex(root: root)
     let plan = try await EnumerationPlan.make(
       groups: scan.groups, filter: filter, fileSelection: { _ in true }, root: root,
-      width: width, cancellation: cancellation)
+      index: index, width: width, cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let units = plan.units
     let toRead = units.count { $0.job != nil }
@@ -95,19 +99,22 @@ extension AssetsLibrary {
       units: units, width: options.maximumConcurrency, window: AssetsLibrary.streamWindow,
       cancellation: cancellation, throttle: throttle,
       // The closure holds the root, so its descriptor stays open while any worker reads.
-      read: { job in AssetReader.read(job, root: root) },
+      read: { job in AssetReader.read(job, root: root, index: index) },
       prepare: prepare, deliver: deliver)
     if cancellation.isSet || Task.isCancelled || delivered < total { throw .cancelled }
+    await closeIndex(index, scan: scan)
     let read = clock.now
     await reporter.finish()
     let (groups, folderProblems) = summary(of: scan, plan: plan, filter: filter)
     // Reading and delivery overlap here, so the metadata phase includes the delivery.
+    let taken = index?.counted.taken ?? 0
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: plan.filesRead + toRead, mainActorHops: await reporter.hops)
+      filesRead: plan.filesRead + toRead - taken, filesFromIndex: taken,
+      mainActorHops: await reporter.hops)
     return StreamSummary(
       groups: groups, folderProblems: folderProblems, otherFiles: scan.otherFiles,
-      assetCount: delivered, statistics: statistics)
+      assetCount: delivered, statistics: statistics, warnings: index?.warnings ?? indexWarnings)
   }
 }
 

@@ -73,12 +73,13 @@ extension AssetsLibrary {
 
     let selected = scan.groups.filter(groupSelection)
     let width = options.maximumConcurrency
+    let (index, indexWarnings) = await openIndex(root: root)
 
     // Live Photo candidates are read first, so that the total counts each confirmed
     // pair once before the first progress call.
     let plan = try await EnumerationPlan.make(
-      groups: selected, filter: filter, fileSelection: fileSelection, root: root, width: width,
-      cancellation: cancellation)
+      groups: selected, filter: filter, fileSelection: fileSelection, root: root, index: index,
+      width: width, cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let units = plan.units
     let jobs = units.compactMap(\.job)
@@ -91,9 +92,10 @@ extension AssetsLibrary {
       jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
     ) { job in
       // The closure holds the root, so its descriptor stays open while any worker reads.
-      AssetReader.read(job, root: root)
+      AssetReader.read(job, root: root, index: index)
     }
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
+    await closeIndex(index, scan: scan)
     let read = clock.now
     var fresh = results.makeIterator()
     var assets: [Asset] = []
@@ -109,12 +111,44 @@ extension AssetsLibrary {
     await reporter.finish()
 
     let (groups, folderProblems) = summary(of: scan, plan: plan, filter: filter)
+    let taken = index?.counted.taken ?? 0
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
+      filesRead: plan.filesRead + jobs.count - taken, filesFromIndex: taken,
+      mainActorHops: await reporter.hops)
     return Contents(
       groups: groups, assets: assets, otherFiles: scan.otherFiles, folderProblems: folderProblems,
-      statistics: statistics)
+      statistics: statistics, warnings: index?.warnings ?? indexWarnings)
+  }
+
+  /// Opens the index ``LibraryOptions/index`` names for the library at `root`, off the
+  /// caller's actor.
+  ///
+  /// - Returns: The index (`nil` without one, or when it cannot be used), and the warnings
+  ///   opening it gave.
+  func openIndex(root: LibraryRoot) async -> (IndexStore?, [String]) {
+    guard case .file(let url) = options.index else { return (nil, []) }
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .userInitiated).async {
+        continuation.resume(returning: IndexStore.open(at: url, root: root))
+      }
+    }
+  }
+
+  /// Writes what the run left to store in `index` and drops the rows of files the walk no
+  /// longer found, off the caller's actor.
+  func closeIndex(_ index: IndexStore?, scan: LibraryScan) async {
+    guard let index else { return }
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global(qos: .userInitiated).async {
+        index.finish {
+          var present = Set<[UInt8]>()
+          for group in scan.groups { for file in group.files { present.insert(file.path.bytes) } }
+          return present
+        }
+        continuation.resume()
+      }
+    }
   }
 
   /// Walks the library, stopping when the calling task is cancelled.

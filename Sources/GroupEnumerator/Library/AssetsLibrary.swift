@@ -92,6 +92,9 @@ public final class AssetsLibrary: Sendable {
     /// Diagnostics: how long each phase of the enumeration took, and how often it
     /// reported progress (see ``EnumerationStatistics``).
     public let statistics: EnumerationStatistics
+    /// What went wrong beside the library that did not change what was found (an index
+    /// that was rebuilt or could not be used), each a sentence for people; usually empty.
+    public let warnings: [String]
   }
 
   /// Lists the groups of the requested kinds, with their counts.

@@ -80,20 +80,20 @@ struct EnumerationPlan: Sendable {
     return EnumerationPlan(units: units, counts: counts, filesRead: candidateJobs.count)
   }
 
-  /// Plans `groups`, reading the candidates in parallel beneath `root`, `width` at once.
-  /// A read that `cancellation` stops leaves its candidate unpaired: the caller checks
-  /// `cancellation` afterwards.
+  /// Plans `groups`, reading the candidates in parallel beneath `root`, `width` at once
+  /// (or taking them from `index`). A read that `cancellation` stops leaves its candidate
+  /// unpaired: the caller checks `cancellation` afterwards.
   static func make(
     groups: [ScannedGroup], filter: AssetFilter,
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
-    root: LibraryRoot, width: Int, cancellation: CancellationFlag
+    root: LibraryRoot, index: IndexStore? = nil, width: Int, cancellation: CancellationFlag
   ) async throws(LibraryError) -> EnumerationPlan {
     try await make(groups: groups, filter: filter, fileSelection: fileSelection) {
       jobs throws(LibraryError) in
       await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
       { job in
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root)
+        AssetReader.read(job, root: root, index: index)
       }
     }
   }

@@ -12,6 +12,9 @@ public struct LibraryOptions: Sendable, Hashable {
   public var maximumConcurrency: Int
   /// Which files the walk keeps (by extension, or excluded by pattern). Default: all.
   public var selection: FileSelection
+  /// Where to keep the index of what was read, so that the next enumeration opens only
+  /// new and changed files. Default ``IndexLocation/none``.
+  public var index: IndexLocation
 
   /// Creates options.
   ///
@@ -20,12 +23,14 @@ public struct LibraryOptions: Sendable, Hashable {
   ///   - maximumConcurrency: How many files are read at once; at least 1. `nil` for the
   ///     number of active processors.
   ///   - selection: Which files the walk keeps. Default: all.
+  ///   - index: Where to keep the index of what was read. Default: no index.
   public init(
     includesHiddenFiles: Bool = false, maximumConcurrency: Int? = nil,
-    selection: FileSelection = .all
+    selection: FileSelection = .all, index: IndexLocation = .none
   ) {
     self.includesHiddenFiles = includesHiddenFiles
     self.selection = selection
+    self.index = index
     self.maximumConcurrency = max(
       1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
   }

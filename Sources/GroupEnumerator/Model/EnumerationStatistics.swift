@@ -14,6 +14,9 @@ public struct EnumerationStatistics: Sendable, Hashable {
   public let delivery: Duration
   /// How many files were opened and read.
   public let filesRead: Int
+  /// How many files were not opened because the index (``LibraryOptions/index``) held
+  /// their unchanged asset; 0 without an index.
+  public let filesFromIndex: Int
   /// How many times the enumeration came to the main actor to report progress
   /// (progress updates are coalesced, so this stays small however many files there are).
   /// A diagnostic of the engine's progress plumbing, for benchmarks.
@@ -21,12 +24,14 @@ public struct EnumerationStatistics: Sendable, Hashable {
 
   /// Creates statistics (only the engine does).
   init(
-    walk: Duration, metadata: Duration, delivery: Duration, filesRead: Int, mainActorHops: Int
+    walk: Duration, metadata: Duration, delivery: Duration, filesRead: Int,
+    filesFromIndex: Int = 0, mainActorHops: Int
   ) {
     self.walk = walk
     self.metadata = metadata
     self.delivery = delivery
     self.filesRead = filesRead
+    self.filesFromIndex = filesFromIndex
     self.mainActorHops = mainActorHops
   }
 }

@@ -27,6 +27,21 @@ struct ProblemLog: Sendable, Hashable {
   /// ``MediaMetadata/problems`` directly).
   init(unchecked problems: [AssetProblem]) { kept = problems }
 
+  /// Recreates a log exactly as another one was (the index's stored form,
+  /// ``StoredResult``).
+  init(
+    kept: [AssetProblem], omitted: Int, firstOmittedCode: AssetProblem.Code,
+    trippedBudgets: [AssetProblem]
+  ) {
+    self.kept = kept
+    self.omitted = omitted
+    self.omittedCode = firstOmittedCode
+    self.trippedBudgets = trippedBudgets
+  }
+
+  /// The kind of the first problem not kept (what the closing count takes).
+  var firstOmittedCode: AssetProblem.Code { omittedCode }
+
   /// Whether no problem was found.
   var isEmpty: Bool { kept.isEmpty && omitted == 0 && trippedBudgets.isEmpty }
 

@@ -1,0 +1,162 @@
+internal import CSQLite
+
+/// A failed SQLite call: SQLite's result code, for programs, and its message.
+struct SQLiteError: Error, Sendable, CustomStringConvertible {
+  /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …).
+  let code: Int32
+  /// SQLite's own words, with the call that failed.
+  let message: String
+
+  /// The call's name, then SQLite's message.
+  var description: String { message }
+
+  /// Whether the file is not a database, or a damaged one: it can only be rebuilt.
+  var isDamaged: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
+
+  /// Whether another connection holds a lock that outlasted the busy timeout.
+  var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+}
+
+/// One open SQLite database, closed when the value goes: the only place the index touches
+/// SQLite's C API.
+///
+/// Not thread-safe by itself (opened `SQLITE_OPEN_NOMUTEX`): its owner serialises every
+/// use (``IndexStore`` keeps it in a `Mutex`). Statements the index runs for every file
+/// are prepared once and kept; every other one is prepared, run and finalised in one call.
+struct SQLiteConnection: ~Copyable {
+  /// One column value, as the index uses them.
+  enum Value {
+    case integer(Int64)
+    case blob([UInt8])
+    case text(String)
+    case null
+  }
+
+  private let handle: OpaquePointer
+  /// The statements prepared once, by their SQL.
+  private var cached: [String: OpaquePointer] = [:]
+
+  /// Opens (or creates) the database at `path`, waiting up to `busyTimeoutMilliseconds`
+  /// for another connection's lock on every later call.
+  ///
+  /// The corresponding C function is `sqlite3_open_v2`.
+  init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+    var opened: OpaquePointer?
+    // NOFOLLOW: an index path that is a symbolic link (which could lead into the library)
+    // is refused.
+    let flags =
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    let result = sqlite3_open_v2(path, &opened, flags, nil)
+    guard result == SQLITE_OK, let opened else {
+      let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(opened)
+      throw SQLiteError(code: result & 0xFF, message: "sqlite3_open_v2: \(message)")
+    }
+    handle = opened
+    sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    sqlite3_extended_result_codes(handle, 0)
+  }
+
+  deinit {
+    for statement in cached.values { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+  }
+
+  /// Runs one or more statements that return no rows.
+  ///
+  /// The corresponding C function is `sqlite3_exec`.
+  func execute(_ sql: String) throws(SQLiteError) {
+    let result = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard result == SQLITE_OK else { throw error(result, call: "sqlite3_exec") }
+  }
+
+  /// Runs one statement with `arguments` bound to `?1`, `?2`, … and calls `row` with each
+  /// row's columns.
+  ///
+  /// - Parameter keepsPrepared: Whether the statement is kept for the next call (for those
+  ///   run once per file).
+  mutating func query(
+    _ sql: String, _ arguments: [Value] = [], keepsPrepared: Bool = false,
+    row: ([Value]) -> Void = { _ in }
+  ) throws(SQLiteError) {
+    let statement: OpaquePointer
+    if let kept = cached[sql] {
+      statement = kept
+    } else {
+      var prepared: OpaquePointer?
+      let result = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+      guard result == SQLITE_OK, let prepared else {
+        sqlite3_finalize(prepared)
+        throw error(result, call: "sqlite3_prepare_v2")
+      }
+      statement = prepared
+      if keepsPrepared { cached[sql] = prepared }
+    }
+    defer {
+      if keepsPrepared {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+      } else {
+        sqlite3_finalize(statement)
+      }
+    }
+    for (offset, argument) in arguments.enumerated() {
+      let index = Int32(offset + 1)
+      let result: Int32
+      switch argument {
+      case .integer(let value): result = sqlite3_bind_int64(statement, index, value)
+      case .null: result = sqlite3_bind_null(statement, index)
+      case .blob(let bytes):
+        result = bytes.withUnsafeBytes { buffer in
+          // A zero-length blob still binds a blob (not NULL): SQLite takes any non-null pointer.
+          CSQLite_bind_blob_transient(
+            statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+            Int32(buffer.count))
+        }
+      case .text(let text):
+        var text = text
+        result = text.withUTF8 { buffer in
+          buffer.withMemoryRebound(to: CChar.self) { characters in
+            CSQLite_bind_text_transient(
+              statement, index, characters.baseAddress, Int32(characters.count))
+          }
+        }
+      }
+      guard result == SQLITE_OK else { throw error(result, call: "sqlite3_bind") }
+    }
+    while true {
+      let result = sqlite3_step(statement)
+      if result == SQLITE_DONE { return }
+      guard result == SQLITE_ROW else { throw error(result, call: "sqlite3_step") }
+      let count = sqlite3_column_count(statement)
+      var columns: [Value] = []
+      columns.reserveCapacity(Int(count))
+      for column in 0..<count {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: columns.append(.integer(sqlite3_column_int64(statement, column)))
+        case SQLITE_NULL: columns.append(.null)
+        case SQLITE_TEXT:
+          let bytes = sqlite3_column_text(statement, column)
+          let length = Int(sqlite3_column_bytes(statement, column))
+          let text = bytes.map {
+            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+          }
+          columns.append(.text(text ?? ""))
+        default:
+          let bytes = sqlite3_column_blob(statement, column)
+          let length = Int(sqlite3_column_bytes(statement, column))
+          guard let bytes, length > 0 else {
+            columns.append(.blob([]))
+            continue
+          }
+          columns.append(.blob(Array(UnsafeRawBufferPointer(start: bytes, count: length))))
+        }
+      }
+      row(columns)
+    }
+  }
+
+  private func error(_ result: Int32, call: String) -> SQLiteError {
+    SQLiteError(code: result & 0xFF, message: "\(call): \(String(cString: sqlite3_errmsg(handle)))")
+  }
+}

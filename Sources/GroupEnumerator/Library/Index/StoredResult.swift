@@ -1,0 +1,371 @@
+import Foundation
+
+/// An asset as the index stores it: everything ``AssetReader`` produced for one file,
+/// except what comes from the walk (the path, the group, the sidecar resources), in a
+/// small versioned binary form.
+///
+/// The form: a version byte (``version``), then the fields in a fixed order, integers as
+/// zig-zag LEB128, doubles as their IEEE bits, text and bytes with their length first, an
+/// optional value after a presence byte. Decoding checks every length and value and
+/// returns `nil` on anything unexpected, so a damaged row is read again, never trusted.
+enum StoredResult {
+  /// The version of the form; a row of another version is read again.
+  static let version: UInt8 = 1
+
+  /// The stored form of `asset`, read from a file with `sidecarCount` sidecar resources
+  /// (listed last among its resources).
+  static func encode(_ asset: Asset, sidecarCount: Int) -> [UInt8] {
+    var writer = Writer()
+    writer.byte(version)
+    writer.text(asset.type.rawValue)
+    writer.double(asset.fileModificationDate.timeIntervalSinceReferenceDate)
+    let own = asset.resources.dropLast(sidecarCount)
+    writer.integer(own.count)
+    for resource in own {
+      writer.bytes(resource.path.bytes)
+      writer.text(resource.role.rawValue)
+      writer.optional(resource.format) { $0.text($1.rawValue) }
+      writer.integer(resource.fileSize)
+      writer.optional(resource.byteRange) {
+        $0.integer($1.lowerBound)
+        $0.integer($1.upperBound)
+      }
+    }
+    let metadata = asset.metadata
+    let extra = asset.problems.dropFirst(metadata.problems.count)
+    writer.problems(Array(extra))
+    writer.metadata(metadata)
+    return writer.output
+  }
+
+  /// The asset of `job` from its stored form and the sidecars the walk found now.
+  ///
+  /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``.
+  static func decode(_ bytes: [UInt8], job: ReadJob) -> Asset? {
+    var reader = Reader(bytes: bytes)
+    guard reader.byte() == version, let typeText = reader.text(),
+      let type = AssetType(rawValue: typeText), let time = reader.double(),
+      let count = reader.integer(), (0...16).contains(count)
+    else { return nil }
+    var resources: [AssetResource] = []
+    for _ in 0..<count {
+      guard let path = reader.bytes(), let roleText = reader.text(),
+        let role = AssetResource.Role(rawValue: roleText),
+        let format = reader.optional({ $0.text().flatMap(MediaFormat.init(rawValue:)) }),
+        let size = reader.integer(),
+        let range = reader.optional({ reader -> Range<Int64>? in
+          guard let lower = reader.integer(), let upper = reader.integer(), lower <= upper
+          else { return nil }
+          return Int64(lower)..<Int64(upper)
+        })
+      else { return nil }
+      resources.append(
+        AssetResource(
+          path: LibraryPath(bytes: path), role: role, format: format, fileSize: Int64(size),
+          byteRange: range))
+    }
+    guard let extra = reader.problems(), let metadata = reader.metadata(), reader.isAtEnd
+    else { return nil }
+    return Asset(
+      path: job.file.path, group: job.group.kind, groupPath: job.group.path, type: type,
+      resources: resources + job.file.sidecars,
+      fileModificationDate: Date(timeIntervalSinceReferenceDate: time), metadata: metadata,
+      problems: extra)
+  }
+
+  // MARK: - Writing
+
+  struct Writer {
+    var output: [UInt8] = []
+
+    mutating func byte(_ value: UInt8) { output.append(value) }
+
+    mutating func integer<Value: BinaryInteger>(_ value: Value) {
+      let signed = Int64(truncatingIfNeeded: value)
+      var zigzag = UInt64(bitPattern: (signed << 1) ^ (signed >> 63))
+      while zigzag >= 0x80 {
+        output.append(UInt8(truncatingIfNeeded: zigzag) | 0x80)
+        zigzag >>= 7
+      }
+      output.append(UInt8(zigzag))
+    }
+
+    mutating func double(_ value: Double) {
+      var bits = value.bitPattern
+      for _ in 0..<8 {
+        output.append(UInt8(truncatingIfNeeded: bits))
+        bits >>= 8
+      }
+    }
+
+    mutating func bytes(_ value: [UInt8]) {
+      integer(value.count)
+      output += value
+    }
+
+    mutating func text(_ value: String) {
+      integer(value.utf8.count)
+      output += value.utf8
+    }
+
+    mutating func bool(_ value: Bool) { byte(value ? 1 : 0) }
+
+    mutating func optional<Value>(_ value: Value?, _ body: (inout Writer, Value) -> Void) {
+      guard let value else { return byte(0) }
+      byte(1)
+      body(&self, value)
+    }
+
+    mutating func problems(_ problems: [AssetProblem]) {
+      integer(problems.count)
+      for problem in problems {
+        text(problem.code.rawValue)
+        text(problem.message)
+      }
+    }
+
+    mutating func date(_ date: CaptureDate?) {
+      optional(date) { writer, date in
+        for field in [date.year, date.month, date.day, date.hour, date.minute, date.second] {
+          writer.integer(field)
+        }
+        writer.optional(date.subsecond) { $0.text($1) }
+        switch date.zone {
+        case .utc: writer.byte(0)
+        case .offset(let seconds):
+          writer.byte(1)
+          writer.integer(seconds)
+        case .unknown: writer.byte(2)
+        }
+        writer.text(date.source.rawValue)
+      }
+    }
+
+    mutating func metadata(_ metadata: MediaMetadata) {
+      optional(metadata.dateTime) { $0.text($1) }
+      for date in [
+        metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
+        metadata.xmpDate, metadata.sidecarDate, metadata.quickTimeCreationDate,
+        metadata.movieHeaderCreationDate,
+      ] {
+        self.date(date)
+      }
+      optional(metadata.location) { writer, location in
+        writer.double(location.latitude)
+        writer.double(location.longitude)
+        writer.optional(location.altitude) { $0.double($1) }
+      }
+      for value in [metadata.pixelWidth, metadata.pixelHeight, metadata.orientation] {
+        optional(value) { $0.integer($1) }
+      }
+      bool(metadata.hasThumbnail)
+      optional(metadata.duration) { $0.double($1) }
+      for value in [metadata.make, metadata.model, metadata.lensModel, metadata.contentIdentifier] {
+        optional(value) { $0.text($1) }
+      }
+      optional(metadata.embeddedVideoRange) {
+        $0.integer($1.lowerBound)
+        $0.integer($1.upperBound)
+      }
+      let log = metadata.problemLog
+      problems(log.kept)
+      integer(log.omitted)
+      text(log.firstOmittedCode.rawValue)
+      problems(log.trippedBudgets)
+    }
+  }
+
+  // MARK: - Reading
+
+  struct Reader {
+    let input: [UInt8]
+    var offset = 0
+
+    init(bytes: [UInt8]) { input = bytes }
+
+    var isAtEnd: Bool { offset == input.count }
+
+    mutating func byte() -> UInt8? {
+      guard offset < input.count else { return nil }
+      defer { offset += 1 }
+      return input[offset]
+    }
+
+    mutating func integer() -> Int? {
+      var value: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        guard shift < 64, let next = byte() else { return nil }
+        value |= UInt64(next & 0x7F) << shift
+        if next & 0x80 == 0 { break }
+        shift += 7
+      }
+      let signed = Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+      return Int(exactly: signed)
+    }
+
+    mutating func double() -> Double? {
+      guard input.count - offset >= 8 else { return nil }
+      var bits: UInt64 = 0
+      for index in (0..<8).reversed() { bits = bits << 8 | UInt64(input[offset + index]) }
+      offset += 8
+      return Double(bitPattern: bits)
+    }
+
+    mutating func bytes() -> [UInt8]? {
+      guard let count = integer(), count >= 0, input.count - offset >= count else { return nil }
+      defer { offset += count }
+      return Array(input[offset..<offset + count])
+    }
+
+    /// Text, refused unless it is valid UTF-8 (decoded, then compared with the bytes: a
+    /// repaired decoding differs).
+    mutating func text() -> String? {
+      guard let count = integer(), count >= 0, input.count - offset >= count else { return nil }
+      let range = offset..<offset + count
+      offset += count
+      return input.withUnsafeBufferPointer { buffer -> String? in
+        let bytes = UnsafeBufferPointer(rebasing: buffer[range])
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.utf8.elementsEqual(bytes) ? text : nil
+      }
+    }
+
+    mutating func bool() -> Bool? {
+      switch byte() {
+      case 0: false
+      case 1: true
+      default: nil
+      }
+    }
+
+    /// An optional value: `.some(nil)` when absent, `nil` when malformed.
+    mutating func optional<Value>(_ body: (inout Reader) -> Value?) -> Value?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return body(&self).map { .some($0) }
+      default: return nil
+      }
+    }
+
+    mutating func problems() -> [AssetProblem]? {
+      guard let count = integer(), (0...4096).contains(count) else { return nil }
+      var problems: [AssetProblem] = []
+      for _ in 0..<count {
+        guard let code = text().flatMap(AssetProblem.Code.init(rawValue:)),
+          let message = text()
+        else { return nil }
+        problems.append(AssetProblem(code, message))
+      }
+      return problems
+    }
+
+    /// Optional text: `.some(nil)` when absent, `nil` when malformed.
+    mutating func optionalText() -> String?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return text().map { .some($0) }
+      default: return nil
+      }
+    }
+
+    /// An optional integer, as ``optionalText()``.
+    mutating func optionalInteger() -> Int?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return integer().map { .some($0) }
+      default: return nil
+      }
+    }
+
+    /// An optional double, as ``optionalText()``.
+    mutating func optionalDouble() -> Double?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: return double().map { .some($0) }
+      default: return nil
+      }
+    }
+
+    mutating func date() -> CaptureDate?? {
+      switch byte() {
+      case 0: return .some(nil)
+      case 1: break
+      default: return nil
+      }
+      guard let year = integer(), let month = integer(), let day = integer(),
+        let hour = integer(), let minute = integer(), let second = integer(),
+        let subsecond = optionalText()
+      else { return nil }
+      let zone: CaptureDate.Zone
+      switch byte() {
+      case 0: zone = .utc
+      case 1:
+        guard let seconds = integer() else { return nil }
+        zone = .offset(seconds: seconds)
+      case 2: zone = .unknown
+      default: return nil
+      }
+      guard let source = text().flatMap(CaptureDate.Source.init(rawValue:)),
+        let date = CaptureDate(
+          year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+          subsecond: subsecond, zone: zone, source: source)
+      else { return nil }
+      return .some(date)
+    }
+
+    mutating func metadata() -> MediaMetadata? {
+      var metadata = MediaMetadata()
+      guard let dateTime = optionalText(), let original = date(), let digitized = date(),
+        let modification = date(), let xmp = date(), let sidecar = date(),
+        let quickTime = date(), let movieHeader = date()
+      else { return nil }
+      metadata.dateTime = dateTime
+      metadata.dateTimeOriginal = original
+      metadata.dateTimeDigitized = digitized
+      metadata.modificationDateTime = modification
+      metadata.xmpDate = xmp
+      metadata.sidecarDate = sidecar
+      metadata.quickTimeCreationDate = quickTime
+      metadata.movieHeaderCreationDate = movieHeader
+      switch byte() {
+      case 0: break
+      case 1:
+        guard let latitude = double(), let longitude = double(),
+          let altitude = optionalDouble(),
+          let location = Location(latitude: latitude, longitude: longitude, altitude: altitude)
+        else { return nil }
+        metadata.location = location
+      default: return nil
+      }
+      guard let width = optionalInteger(), let height = optionalInteger(),
+        let orientation = optionalInteger(), let hasThumbnail = bool(),
+        let duration = optionalDouble(), let make = optionalText(), let model = optionalText(),
+        let lens = optionalText(), let contentIdentifier = optionalText()
+      else { return nil }
+      metadata.pixelWidth = width
+      metadata.pixelHeight = height
+      metadata.orientation = orientation
+      metadata.hasThumbnail = hasThumbnail
+      metadata.duration = duration
+      metadata.make = make
+      metadata.model = model
+      metadata.lensModel = lens
+      metadata.contentIdentifier = contentIdentifier
+      switch byte() {
+      case 0: break
+      case 1:
+        guard let lower = integer(), let upper = integer(), lower <= upper else { return nil }
+        metadata.embeddedVideoRange = lower..<upper
+      default: return nil
+      }
+      guard let kept = problems(), let omitted = integer(), omitted >= 0,
+        let omittedCode = text().flatMap(AssetProblem.Code.init(rawValue:)),
+        let budgets = problems()
+      else { return nil }
+      metadata.problemLog = ProblemLog(
+        kept: kept, omitted: omitted, firstOmittedCode: omittedCode, trippedBudgets: budgets)
+      return metadata
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+@testable import Demo
+
+/// A temporary folder holding `Library` (a copy of `Fixtures/Library` plus `links`
+/// hard links of one of its JPEGs in `Many/`), removed on `deinit`.
+private final class Workspace {
+  let folder: URL
+  var library: URL { folder.appendingPathComponent("Library") }
+  var index: URL { folder.appendingPathComponent("index.sqlite") }
+
+  init(links: Int) async throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "IndexProcessTests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+    try FileManager.default.copyItem(at: DemoCommand.bundledLibrary, to: library)
+    let many = library.appendingPathComponent("Many")
+    try FileManager.default.createDirectory(at: many, withIntermediateDirectories: false)
+    let source = library.appendingPathComponent("IMG_0001.JPG").path
+    for number in 0..<links {
+      let name = many.appendingPathComponent(String(format: "IMG_%05d.JPG", number)).path
+      guard link(source, name) == 0 else { throw POSIXError(.EIO) }
+    }
+    // Files are stored in the index only once their change time is settled.
+    try await Task.sleep(for: .milliseconds(250))
+  }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
+}
+
+/// Starts the Demo, its standard output read into a buffer by another thread.
+private final class Running: Sendable {
+  let process: Process
+  let output = Mutex(Data())
+  let finished = DispatchGroup()
+
+  /// - Parameter killAfterLines: When given, the thread that reads the output sends
+  ///   SIGKILL as soon as that many lines are out (not the test's task, which a busy
+  ///   cooperative pool may wake late).
+  init(_ arguments: [String], killAfterLines: Int? = nil) throws {
+    process = Process()
+    process.executableURL = demoExecutable
+    process.arguments = arguments
+    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    let pipe = Pipe()
+    let errors = Pipe()
+    process.standardOutput = pipe
+    process.standardError = errors
+    try process.run()
+    let pid = process.processIdentifier
+    DispatchQueue.global().async(group: finished) { [self] in
+      var lines = 0
+      while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+        output.withLock { $0.append(chunk) }
+        guard let limit = killAfterLines, lines < limit else { continue }
+        lines += chunk.count { $0 == UInt8(ascii: "\n") }
+        if lines >= limit { kill(pid, SIGKILL) }
+      }
+    }
+    DispatchQueue.global().async(group: finished) { [self] in
+      let data = errors.fileHandleForReading.readDataToEndOfFile()
+      errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
+    }
+  }
+
+  let errorText = Mutex("")
+
+  /// Waits for the process and both pipes.
+  func wait() -> (status: Int32, exited: Bool, stdout: Data, stderr: String) {
+    process.waitUntilExit()
+    finished.wait()
+    return (
+      process.terminationStatus, process.terminationReason == .exit,
+      output.withLock { $0 }, errorText.withLock { $0 }
+    )
+  }
+}
+
+/// `Demo --index` as separate processes: two at once on one index, and one killed
+/// mid-run, whose index the next run uses.
+@Suite(
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: demoExecutable.path),
+    "needs the built Demo next to the test bundle"))
+struct IndexProcessTests {
+  @Test func twoProcessesOnOneIndexAtOnceBothSucceedWithIdenticalOutput() async throws {
+    let workspace = try await Workspace(links: 1500)
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
+    #expect(plain.exited && plain.status == 0)
+    let arguments = ["--format", "json", "--index", workspace.index.path, workspace.library.path]
+    let first = try Running(arguments)
+    let second = try Running(arguments)
+    let outcomes = [first.wait(), second.wait()]
+    for outcome in outcomes {
+      #expect(outcome.exited && outcome.status == 0)
+      #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+      #expect(outcome.stdout == plain.stdout)
+    }
+    let third = try Running(arguments + ["--statistics"]).wait()
+    #expect(third.stdout == plain.stdout)
+    #expect(third.stderr.contains(" files-read 0 files-from-index 1516 "), "\(third.stderr)")
+  }
+
+  @Test func aRunKilledMidwayLeavesAnIndexTheNextRunUses() async throws {
+    let workspace = try await Workspace(links: 12000)
+    let plain = try Running(["--format", "ndjson", workspace.library.path]).wait()
+    #expect(plain.exited && plain.status == 0)
+    // Killed once 1,500 assets are out: every asset out was read and queued for the
+    // index, and at most one batch of them is not yet committed.
+    let killed = try Running(
+      ["--format", "ndjson", "--index", workspace.index.path, workspace.library.path],
+      killAfterLines: 1500)
+    let outcome = killed.wait()
+    #expect(!outcome.exited && outcome.status == SIGKILL, "the run ended before the kill")
+
+    let next = try Running([
+      "--format", "ndjson", "--statistics", "--index", workspace.index.path,
+      workspace.library.path,
+    ]).wait()
+    #expect(next.exited && next.status == 0)
+    #expect(next.stdout == plain.stdout)
+    #expect(!next.stderr.contains("warning"), "\(next.stderr)")
+    let fromIndex = next.stderr.split(separator: " ").split(separator: "files-from-index")
+      .dropFirst().first?.first.flatMap { Int($0) }
+    #expect((fromIndex ?? 0) >= 1500 - 512, "\(next.stderr)")
+    #expect((fromIndex ?? 0) < 12016, "\(next.stderr)")
+  }
+}

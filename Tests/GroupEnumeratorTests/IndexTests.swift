@@ -1,0 +1,255 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The persistent index (``LibraryOptions/index``): the same output as without it, only
+/// new and changed files read, a damaged index rebuilt with one warning.
+@Suite struct IndexTests {
+  /// `Fixtures/Library` and `Fixtures/Phones`.
+  static let fixtureLibraries = [
+    Sample.library,
+    Sample.library.deletingLastPathComponent().appendingPathComponent("Phones"),
+  ]
+
+  /// One enumeration of `root`, with the index at `index` (none when `nil`).
+  private func enumerate(_ root: URL, index: URL?) async throws -> AssetsLibrary.Contents {
+    let options = LibraryOptions(index: index.map { .file($0) } ?? .none)
+    return try await AssetsLibrary(root: root, options: options).enumerate(filter: .all)
+  }
+
+  /// The assets as the JSON the Demo and `JSONEncoder` write, so that equal means
+  /// byte-identical output.
+  private func json(_ contents: AssetsLibrary.Contents) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(contents.assets)
+  }
+
+  /// A copy of `Fixtures/Library` in `folder` (as `Library`), settled: old enough that its
+  /// files' keys are trusted and stored.
+  private func copiedLibrary(in folder: TemporaryFolder) async throws -> URL {
+    let library = folder.root.appendingPathComponent("Library")
+    try FileManager.default.copyItem(at: Sample.library, to: library)
+    try await settle()
+    return library
+  }
+
+  /// Waits until files changed now are old enough for their keys to be stored.
+  private func settle() async throws {
+    try await Task.sleep(for: .seconds(FileKey.settlingTime * 2))
+  }
+
+  @Test(arguments: fixtureLibraries)
+  func theOutputWithTheIndexIsTheOutputWithoutItOnTheFirstAndSecondRun(library: URL)
+    async throws
+  {
+    let folder = try TemporaryFolder()
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(library, index: nil)
+    let first = try await enumerate(library, index: index)
+    let second = try await enumerate(library, index: index)
+    #expect(plain.assets.count > 10)
+    #expect(first.assets == plain.assets)
+    #expect(second.assets == plain.assets)
+    #expect(try json(first) == json(plain))
+    #expect(try json(second) == json(plain))
+    #expect(first.groups == plain.groups)
+    #expect(second.groups == plain.groups)
+    #expect(first.warnings.isEmpty && second.warnings.isEmpty)
+    #expect(first.statistics.filesFromIndex == 0)
+    #expect(first.statistics.filesRead == plain.statistics.filesRead)
+    #expect(second.statistics.filesRead == 0)
+    #expect(second.statistics.filesFromIndex == plain.statistics.filesRead)
+  }
+
+  @Test func aTouchedFileIsTheOnlyOneReadAgain() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    _ = try await enumerate(library, index: index)
+    let touched = library.appendingPathComponent(Sample.photoWithGPS).path
+    #expect(utimensat(AT_FDCWD, touched, nil, 0) == 0)
+    try await settle()
+    let plain = try await enumerate(library, index: nil)
+    let again = try await enumerate(library, index: index)
+    #expect(again.statistics.filesRead == 1)
+    #expect(again.statistics.filesFromIndex == plain.statistics.filesRead - 1)
+    #expect(try json(again) == json(plain))
+  }
+
+  @Test func aFileReplacedWithTheSameSizeAndTimeButAnotherInodeIsReadAgain() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let before = try await enumerate(library, index: index)
+    let name = Sample.photoWithGPS
+    let old = try #require(before.assets.first { $0.path == LibraryPath(name) })
+    let dateTime = try #require(old.metadata.dateTime)
+    // The same bytes with another year in the TIFF DateTime: same size, new content.
+    let url = library.appendingPathComponent(name)
+    var bytes = try [UInt8](Data(contentsOf: url))
+    let pattern = Array(dateTime.utf8)
+    let offset = try #require(
+      (0...(bytes.count - pattern.count)).first {
+        bytes[$0..<$0 + pattern.count].elementsEqual(pattern)
+      })
+    bytes[offset] = bytes[offset] == UInt8(ascii: "1") ? UInt8(ascii: "2") : UInt8(ascii: "1")
+    var status = stat()
+    #expect(stat(url.path, &status) == 0)
+    let replacement = url.path + ".new"
+    try Data(bytes).write(to: URL(fileURLWithPath: replacement))
+    let times = [status.st_atim, status.st_mtim]
+    #expect(utimensat(AT_FDCWD, replacement, times, 0) == 0)
+    #expect(rename(replacement, url.path) == 0)
+    var replaced = stat()
+    #expect(stat(url.path, &replaced) == 0)
+    #expect(replaced.st_size == status.st_size)
+    #expect(replaced.st_mtim.tv_sec == status.st_mtim.tv_sec)
+    #expect(replaced.st_mtim.tv_nsec == status.st_mtim.tv_nsec)
+    #expect(replaced.st_ino != status.st_ino)
+    try await settle()
+
+    let plain = try await enumerate(library, index: nil)
+    let after = try await enumerate(library, index: index)
+    #expect(after.statistics.filesRead == 1)
+    let new = try #require(after.assets.first { $0.path == LibraryPath(name) })
+    #expect(new.metadata.dateTime != dateTime)
+    #expect(try json(after) == json(plain))
+  }
+
+  /// Ways an index file can be unusable.
+  enum Damage: String, CaseIterable, Sendable {
+    case truncated, randomBytes, wrongSchema, otherReaders, otherRoot
+  }
+
+  @Test(arguments: Damage.allCases)
+  func aDamagedIndexIsRebuiltWithOneWarning(damage: Damage) async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(library, index: nil)
+    switch damage {
+    case .truncated:
+      _ = try await enumerate(library, index: index)
+      // Closed at the end of the run: the WAL was checkpointed into the file and removed.
+      #expect(!FileManager.default.fileExists(atPath: index.path + "-wal"))
+      let size = try #require(
+        try FileManager.default.attributesOfItem(atPath: index.path)[.size] as? Int)
+      #expect(truncate(index.path, off_t(size / 2)) == 0)
+    case .randomBytes:
+      var generator = SystemRandomNumberGenerator()
+      let bytes = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      try Data(bytes).write(to: index)
+    case .wrongSchema:
+      _ = try await enumerate(library, index: index)
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.query("UPDATE schema_version SET version = 99")
+    case .otherReaders:
+      _ = try await enumerate(library, index: index)
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.query("UPDATE schema_version SET readers = 'GroupEnumerator 0.0.1'")
+    case .otherRoot:
+      _ = try await enumerate(Sample.library, index: index)
+    }
+    let rebuilt = try await enumerate(library, index: index)
+    #expect(rebuilt.warnings.count == 1, "\(rebuilt.warnings)")
+    #expect(rebuilt.warnings.first?.contains("rebuilt") == true, "\(rebuilt.warnings)")
+    #expect(try json(rebuilt) == json(plain))
+    #expect(rebuilt.statistics.filesFromIndex == 0)
+    let next = try await enumerate(library, index: index)
+    #expect(next.warnings.isEmpty)
+    #expect(next.statistics.filesRead == 0)
+    #expect(try json(next) == json(plain))
+  }
+
+  @Test func anIndexInsideTheLibraryIsNotUsedAndNothingIsWritten() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = library.appendingPathComponent("Trips/index.sqlite")
+    let plain = try await enumerate(library, index: nil)
+    let contents = try await enumerate(library, index: index)
+    #expect(contents.warnings.count == 1)
+    #expect(contents.warnings.first?.contains("inside the library") == true)
+    #expect(!FileManager.default.fileExists(atPath: index.path))
+    #expect(try json(contents) == json(plain))
+  }
+
+  @Test func anIndexPathThatIsALinkIntoTheLibraryIsNotUsed() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let target = library.appendingPathComponent("index.sqlite")
+    let index = folder.root.appendingPathComponent("link.sqlite")
+    try FileManager.default.createSymbolicLink(at: index, withDestinationURL: target)
+    let plain = try await enumerate(library, index: nil)
+    let contents = try await enumerate(library, index: index)
+    #expect(contents.warnings.count == 1, "\(contents.warnings)")
+    #expect(!FileManager.default.fileExists(atPath: target.path))
+    #expect(try json(contents) == json(plain))
+  }
+
+  @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let first = try await enumerate(library, index: index)
+    try FileManager.default.removeItem(at: library.appendingPathComponent(Sample.photoWithGPS))
+    try FileManager.default.copyItem(
+      at: Sample.library.appendingPathComponent(Sample.photoWithGPS),
+      to: library.appendingPathComponent("Trips/copy.jpg"))
+    try await settle()
+    let plain = try await enumerate(library, index: nil)
+    let second = try await enumerate(library, index: index)
+    #expect(second.statistics.filesRead == 1)
+    #expect(try json(second) == json(plain))
+    var rows = 0
+    var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+    try connection.query("SELECT path FROM files") { _ in rows += 1 }
+    #expect(rows == first.statistics.filesRead)
+  }
+
+  @Test func aStoredResultDecodesToTheAssetItWasMadeFrom() throws {
+    let problems = (0..<12).map { AssetProblem(.malformed, "problem \($0)") }
+    var metadata = MediaMetadata()
+    for problem in problems { metadata.report(problem) }
+    metadata.dateTime = "2020:01:02 03:04:05"
+    metadata.dateTimeOriginal = CaptureDate(
+      year: 2020, month: 1, day: 2, hour: 3, minute: 4, second: 5, subsecond: "042",
+      zone: .offset(seconds: -3600 * 5), source: .exifDateTimeOriginal)
+    metadata.location = Location(latitude: -33.5, longitude: 151.25, altitude: -2)
+    metadata.pixelWidth = 4032
+    metadata.orientation = 6
+    metadata.duration = 1.5
+    metadata.make = "Apple"
+    metadata.contentIdentifier = "ABC"
+    metadata.embeddedVideoRange = 100..<200
+    let path = LibraryPath("A/b.jpg")
+    let sidecar = AssetResource(
+      path: LibraryPath("A/b.xmp"), role: .sidecar, format: nil, fileSize: 9)
+    let asset = Asset(
+      path: path, group: .album, groupPath: LibraryPath("A"), type: .livePhoto,
+      resources: [
+        AssetResource(path: path, role: .photo, format: .jpeg, fileSize: 1000),
+        AssetResource(
+          path: path, role: .pairedVideo, format: .mp4, fileSize: 100, byteRange: 100..<200),
+        sidecar,
+      ],
+      fileModificationDate: Date(timeIntervalSince1970: 1_600_000_000.123456),
+      metadata: metadata, problems: [AssetProblem(.misnamed, "extra")])
+    var file = ScannedFile(
+      path: path, fileSize: 1000, modificationDate: Date(), format: .jpeg, type: .photo)
+    file.sidecars = [sidecar]
+    let job = ReadJob(file: file, group: ScannedGroup.Key(kind: .album, path: LibraryPath("A")))
+    let stored = StoredResult.encode(asset, sidecarCount: 1)
+    #expect(StoredResult.decode(stored, job: job) == asset)
+    // Every shorter prefix, and another version, is refused rather than misread.
+    for length in 0..<stored.count {
+      #expect(StoredResult.decode(Array(stored.prefix(length)), job: job) == nil, "\(length)")
+    }
+    #expect(StoredResult.decode([StoredResult.version + 1] + stored.dropFirst(), job: job) == nil)
+  }
+}

@@ -353,6 +353,8 @@ final class SharedTerminal: Sendable {
     return "statistics: assets \(assets) files-read \(statistics.filesRead)"
       + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
       + " delivery-s \(seconds(statistics.delivery)) output-s \(seconds(output))"
+      + " bytes-read \(statistics.bytesRead) read-calls \(statistics.readCalls)"
+      + " bytes-per-file \(String(format: "%.0f", statistics.bytesPerFile))"
       + " main-actor-hops \(statistics.mainActorHops)\n"
   }
 

@@ -49,11 +49,61 @@ import Testing
   @Test func readsInsideTheWindowCostOneRead() throws {
     let source = CountingSource(Self.pattern(70_000))
     let prefetched = PrefetchedByteSource(source)
-    for offset in stride(from: 0, to: 60_000, by: 1_000) {
+    let window = PrefetchedByteSource<CountingSource>.window
+    for offset in stride(from: 0, to: window - 4, by: 100) {
       _ = try prefetched.bytes(at: offset, length: 4)
     }
     #expect(source.reads == 1)
-    _ = try prefetched.bytes(at: 65_000, length: 1_000)
+    _ = try prefetched.bytes(at: window + 1_000, length: 1_000)
+    #expect(source.reads == 2)
+  }
+
+  @Test func smallStepsPastTheWindowCostOneReadPerFollowUp() throws {
+    // A marker walk past the first read: each read near the end of what is held extends
+    // it by at least `followUpLength` bytes.
+    let source = CountingSource(Self.pattern(70_000))
+    let prefetched = PrefetchedByteSource(source)
+    let window = PrefetchedByteSource<CountingSource>.window
+    let followUp = PrefetchedByteSource<CountingSource>.followUpLength
+    for offset in stride(from: 0, to: window + 4 * followUp, by: 500) {
+      #expect(
+        try prefetched.bytes(at: offset, length: 4)
+          == Array(Self.pattern(70_000)[offset..<(offset + 4)]))
+    }
+    #expect(source.reads == 1 + 4)
+  }
+
+  @Test func aFarReadTakesWhatItAsksAndAReadJustAfterExtendsIt() throws {
+    let source = CountingSource(Self.pattern(200_000))
+    let prefetched = PrefetchedByteSource(source)
+    _ = try prefetched.bytes(at: 100_000, length: 16)
+    #expect(source.reads == 2)
+    // The box's content after its header: one read, and what follows is held too.
+    _ = try prefetched.bytes(at: 100_008, length: 2_000)
+    _ = try prefetched.bytes(at: 102_008, length: 100)
+    #expect(source.reads == 3)
+    // The head is still held.
+    _ = try prefetched.bytes(at: 10, length: 100)
+    #expect(source.reads == 3)
+  }
+
+  @Test func aPrefetchedRangeIsFetchedInOneRead() throws {
+    let source = CountingSource(Self.pattern(200_000))
+    let prefetched = PrefetchedByteSource(source)
+    prefetched.prefetch(150_000..<190_000)
+    #expect(source.reads == 2)
+    for offset in stride(from: 150_000, to: 190_000, by: 999) {
+      _ = try prefetched.bytes(at: offset, length: 8)
+    }
+    #expect(source.reads == 2)
+  }
+
+  @Test func aReadLongerThanWhatIsKeptGoesThroughWhole() throws {
+    let bytes = Self.pattern(600_000)
+    let source = CountingSource(bytes)
+    let prefetched = PrefetchedByteSource(source)
+    let long = PrefetchedByteSource<CountingSource>.maximumHeld + 1
+    #expect(try prefetched.bytes(at: 100, length: long) == Array(bytes[100..<(100 + long)]))
     #expect(source.reads == 2)
   }
 

@@ -93,7 +93,7 @@ extension AssetsLibrary {
       reporter: reporter, total: total, alreadyCompleted: total - toRead)
     let delivered = await OrderedReader.run(
       units: units, width: options.maximumConcurrency, window: AssetsLibrary.streamWindow,
-      cancellation: cancellation, throttle: throttle,
+      cancellation: cancellation, throttle: throttle, readAhead: ReadAhead(root: root),
       // The closure holds the root, so its descriptor stays open while any worker reads.
       read: { job in AssetReader.read(job, root: root) },
       prepare: prepare, deliver: deliver)
@@ -104,7 +104,8 @@ extension AssetsLibrary {
     // Reading and delivery overlap here, so the metadata phase includes the delivery.
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: plan.filesRead + toRead, mainActorHops: await reporter.hops)
+      filesRead: plan.filesRead + toRead, mainActorHops: await reporter.hops,
+      bytesRead: root.readTally.bytesRead, readCalls: root.readTally.readCalls)
     return StreamSummary(
       groups: groups, folderProblems: folderProblems, otherFiles: scan.otherFiles,
       assetCount: delivered, statistics: statistics)
@@ -121,7 +122,8 @@ enum OrderedReader {
   /// - Returns: How many assets were delivered.
   static func run<Item: Sendable>(
     units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
-    throttle: ProgressThrottle?, read: @escaping @Sendable (ReadJob) -> Asset,
+    throttle: ProgressThrottle?, readAhead: ReadAhead? = nil,
+    read: @escaping @Sendable (ReadJob) -> Asset,
     prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
   ) async -> Int {
     guard !units.isEmpty else { return 0 }
@@ -132,8 +134,8 @@ enum OrderedReader {
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           work(
-            shared, cancellation: cancellation, throttle: throttle, read: read, prepare: prepare,
-            deliver: deliver)
+            shared, cancellation: cancellation, throttle: throttle, readAhead: readAhead,
+            read: read, prepare: prepare, deliver: deliver)
         }
       }
       group.notify(queue: .global()) { continuation.resume() }
@@ -144,7 +146,8 @@ enum OrderedReader {
   /// One worker: take the next unit when there is room, read it, deliver what is ready.
   private static func work<Item: Sendable>(
     _ shared: Shared<Item>, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    read: (ReadJob) -> Asset, prepare: (Asset) -> Item, deliver: (Item) -> Bool
+    readAhead: ReadAhead?, read: (ReadJob) -> Asset, prepare: (Asset) -> Item,
+    deliver: (Item) -> Bool
   ) {
     while !cancellation.isSet {
       // Polls so that a cancelled run's workers never wait for room that will not come.
@@ -156,6 +159,8 @@ enum OrderedReader {
         shared.room.signal()
         return
       }
+      let ahead = index + ReadAhead.depth
+      readAhead?.advise(ahead < shared.units.count ? shared.units[ahead].job : nil)
       let asset: Asset
       switch shared.units[index] {
       case .read(let ready): asset = ready

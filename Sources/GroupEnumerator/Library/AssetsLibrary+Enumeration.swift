@@ -88,7 +88,8 @@ extension AssetsLibrary {
     let throttle = ProgressThrottle(
       reporter: reporter, total: total, alreadyCompleted: total - jobs.count)
     let results = await ParallelReader.run(
-      jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
+      jobs: jobs, width: width, cancellation: cancellation, throttle: throttle,
+      readAhead: ReadAhead(root: root)
     ) { job in
       // The closure holds the root, so its descriptor stays open while any worker reads.
       AssetReader.read(job, root: root)
@@ -111,7 +112,8 @@ extension AssetsLibrary {
     let (groups, folderProblems) = summary(of: scan, plan: plan, filter: filter)
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
-      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops)
+      filesRead: plan.filesRead + jobs.count, mainActorHops: await reporter.hops,
+      bytesRead: root.readTally.bytesRead, readCalls: root.readTally.readCalls)
     return Contents(
       groups: groups, assets: assets, otherFiles: scan.otherFiles, folderProblems: folderProblems,
       statistics: statistics)

@@ -105,20 +105,23 @@ enum ParallelReader {
   ///   job before it ran.
   static func run<Output: Sendable>(
     jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    read: @escaping @Sendable (ReadJob) -> Output
+    readAhead: ReadAhead? = nil, read: @escaping @Sendable (ReadJob) -> Output
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
     let group = DispatchGroup()
-    let box = Shared<Output>(jobs: jobs, read: read)
+    let box = Shared<Output>(jobs: jobs, read: read, readAhead: readAhead)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           // A local, released when this body returns: before the group is left, whereas
           // the block itself may be released after `notify` has run.
           guard let read = box.read.withLock({ $0 }) else { return }
+          let readAhead = box.readAhead.withLock { $0 }
           while !cancellation.isSet {
             let index = box.next.add(1, ordering: .relaxed).oldValue
             guard index < box.jobs.count else { break }
+            let ahead = index + ReadAhead.depth
+            readAhead?.advise(ahead < box.jobs.count ? box.jobs[ahead] : nil)
             let output = read(box.jobs[index])
             box.results.withLock { $0[index] = output }
             let done = box.completed.add(1, ordering: .acquiringAndReleasing).newValue
@@ -128,6 +131,7 @@ enum ParallelReader {
       }
       group.notify(queue: .global()) {
         box.read.withLock { $0 = nil }
+        box.readAhead.withLock { $0 = nil }
         continuation.resume()
       }
     }
@@ -142,11 +146,16 @@ enum ParallelReader {
     let completed = Atomic<Int>(0)
     /// The reading closure until every worker is done; then `nil`.
     let read: SanitizerVisibleMutex<(@Sendable (ReadJob) -> Output)?>
+    /// The read-ahead (which holds the root) until every worker is done; then `nil`.
+    let readAhead: SanitizerVisibleMutex<ReadAhead?>
 
-    init(jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output) {
+    init(
+      jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output, readAhead: ReadAhead?
+    ) {
       self.jobs = jobs
       self.results = SanitizerVisibleMutex(Array(repeating: nil, count: jobs.count))
       self.read = SanitizerVisibleMutex(read)
+      self.readAhead = SanitizerVisibleMutex(readAhead)
     }
   }
 }

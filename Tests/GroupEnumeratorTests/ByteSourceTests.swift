@@ -98,6 +98,18 @@ import Testing
     #expect(source.reads == 2)
   }
 
+  @Test func aSliceForwardsAPrefetchToItsBase() throws {
+    // The video inside a motion photo: its `moov` prefetched through the slice.
+    let bytes = Self.pattern(200_000)
+    let source = CountingSource(bytes)
+    let slice = SliceByteSource(PrefetchedByteSource(source), range: 100_000..<200_000)
+    slice.prefetch(50_000..<90_000)
+    #expect(source.reads == 2)
+    #expect(try slice.bytes(at: 60_000, length: 8) == Array(bytes[160_000..<160_008]))
+    #expect(try slice.bytes(at: 89_992, length: 8) == Array(bytes[189_992..<190_000]))
+    #expect(source.reads == 2)
+  }
+
   @Test func aReadLongerThanWhatIsKeptGoesThroughWhole() throws {
     let bytes = Self.pattern(600_000)
     let source = CountingSource(bytes)

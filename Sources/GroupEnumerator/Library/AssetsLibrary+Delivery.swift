@@ -134,8 +134,16 @@ enum OrderedReader {
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           work(
-            shared, cancellation: cancellation, throttle: throttle, readAhead: readAhead,
-            read: read, prepare: prepare, deliver: deliver)
+            shared, cancellation: cancellation, throttle: throttle, read: read,
+            prepare: prepare, deliver: deliver)
+        }
+      }
+      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
+        guard let readAhead else { break }
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          readAhead.run(
+            count: units.count, job: { units[$0].job },
+            taken: { shared.next.load(ordering: .relaxed) }, cancellation: cancellation)
         }
       }
       group.notify(queue: .global()) { continuation.resume() }
@@ -146,8 +154,7 @@ enum OrderedReader {
   /// One worker: take the next unit when there is room, read it, deliver what is ready.
   private static func work<Item: Sendable>(
     _ shared: Shared<Item>, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    readAhead: ReadAhead?, read: (ReadJob) -> Asset, prepare: (Asset) -> Item,
-    deliver: (Item) -> Bool
+    read: (ReadJob) -> Asset, prepare: (Asset) -> Item, deliver: (Item) -> Bool
   ) {
     while !cancellation.isSet {
       // Polls so that a cancelled run's workers never wait for room that will not come.
@@ -159,8 +166,6 @@ enum OrderedReader {
         shared.room.signal()
         return
       }
-      let ahead = index + ReadAhead.depth
-      readAhead?.advise(ahead < shared.units.count ? shared.units[ahead].job : nil)
       let asset: Asset
       switch shared.units[index] {
       case .read(let ready): asset = ready

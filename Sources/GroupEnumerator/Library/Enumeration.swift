@@ -116,17 +116,23 @@ enum ParallelReader {
           // A local, released when this body returns: before the group is left, whereas
           // the block itself may be released after `notify` has run.
           guard let read = box.read.withLock({ $0 }) else { return }
-          let readAhead = box.readAhead.withLock { $0 }
           while !cancellation.isSet {
             let index = box.next.add(1, ordering: .relaxed).oldValue
             guard index < box.jobs.count else { break }
-            let ahead = index + ReadAhead.depth
-            readAhead?.advise(ahead < box.jobs.count ? box.jobs[ahead] : nil)
             let output = read(box.jobs[index])
             box.results.withLock { $0[index] = output }
             let done = box.completed.add(1, ordering: .acquiringAndReleasing).newValue
             throttle?.completed(done)
           }
+        }
+      }
+      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          // A local, as `read` above: the block itself does not hold the root.
+          guard let readAhead = box.readAhead.withLock({ $0 }) else { return }
+          readAhead.run(
+            count: jobs.count, job: { jobs[$0] },
+            taken: { box.next.load(ordering: .relaxed) }, cancellation: cancellation)
         }
       }
       group.notify(queue: .global()) {

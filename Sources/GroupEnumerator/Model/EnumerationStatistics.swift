@@ -18,10 +18,10 @@ public struct EnumerationStatistics: Sendable, Hashable {
   /// (progress updates are coalesced, so this stays small however many files there are).
   /// A diagnostic of the engine's progress plumbing, for benchmarks.
   public let mainActorHops: Int
-  /// How many bytes the `pread` calls on the library's files returned: the media files,
-  /// their sidecars, and the heads the walk looked at to tell a file's format. A
-  /// diagnostic of the readers' I/O (what a first scan from a cold disk costs), counted
-  /// as the reads return.
+  /// How many bytes the `pread` calls on the library's files returned: the media files
+  /// and their sidecars (not the few bytes the walk reads to tell the format of a file
+  /// whose name does not). A diagnostic of the readers' I/O (what a first scan from a
+  /// cold disk costs), counted as the reads return.
   public let bytesRead: Int
   /// How many `pread` calls were made on the library's files.
   public let readCalls: Int

@@ -166,3 +166,70 @@ import Testing
     #expect(outcome.bytesRead == Self.firstRead + (mp4.count - moov))
   }
 }
+
+/// The read-ahead (off by default: `GROUPENUMERATOR_READ_AHEAD=N`) driven by hand: which
+/// files it advises, and when.
+@Suite struct ReadAheadTests {
+  static func jobs(in folder: TemporaryFolder, count: Int) throws -> [ReadJob] {
+    try (0..<count).map { index in
+      let name = "IMG_\(index).jpg"
+      try folder.write(name, [0xFF, 0xD8] + [UInt8](repeating: 0, count: 30_000))
+      let file = ScannedFile(
+        path: LibraryPath(name), fileSize: 30_002,
+        modificationDate: Date(timeIntervalSince1970: 0), format: .jpeg, type: .photo,
+        problem: nil)
+      return ReadJob(file: file, group: ScannedGroup.Key(kind: .savedPhotos, path: LibraryPath("")))
+    }
+  }
+
+  @Test func onAColdDiskItAdvisesEachFileOnceNeverMoreThanItsDepthAhead() throws {
+    let folder = try TemporaryFolder()
+    let jobs = try Self.jobs(in: folder, count: 40)
+    let root = try LibraryRoot(path: folder.path)
+    // Eight slow reads of eight: the disk is cold.
+    root.readTally.add(calls: 8, bytes: 0, slowCalls: 8)
+    #expect(root.readTally.isCold)
+    let readAhead = try #require(ReadAhead(root: root, depth: 4))
+    var advised: [Int] = []
+    var looks = 0
+    var taken = 0
+    readAhead.run(
+      count: jobs.count,
+      job: { index in
+        #expect(index >= taken && index < taken + 4, "advised \(index) with \(taken) taken")
+        advised.append(index)
+        return jobs[index]
+      },
+      taken: {
+        // The workers take a job at every second look: slower than the advice, which
+        // then waits for them at its depth.
+        looks += 1
+        if looks % 2 == 0 { taken += 1 }
+        return taken
+      },
+      cancellation: CancellationFlag())
+    #expect(advised == Array(0..<jobs.count))
+  }
+
+  @Test func withTheReadsFromThePageCacheItAdvisesNothing() throws {
+    let folder = try TemporaryFolder()
+    let jobs = try Self.jobs(in: folder, count: 5)
+    let root = try LibraryRoot(path: folder.path)
+    root.readTally.add(calls: 100, bytes: 100_000, slowCalls: 0)
+    let readAhead = try #require(ReadAhead(root: root, depth: 4))
+    var asked = 0
+    var taken = 0
+    readAhead.run(
+      count: jobs.count,
+      job: { index in
+        asked += 1
+        return jobs[index]
+      },
+      taken: {
+        taken += 1
+        return taken
+      }, cancellation: CancellationFlag())
+    #expect(asked == 0)
+    #expect(ReadAhead(root: root, depth: 0) == nil)
+  }
+}

@@ -42,10 +42,15 @@ struct ReadAhead: Sendable {
     let next = Atomic<Int>(0)
   }
 
-  /// The read-ahead for files beneath `root`, or `nil` when it is turned off.
-  init?(root: LibraryRoot) {
-    guard Self.depth > 0 else { return nil }
+  /// How many files ahead of the workers this read-ahead goes.
+  let distance: Int
+
+  /// The read-ahead for files beneath `root`, or `nil` when `depth` is 0 (by default,
+  /// ``depth``).
+  init?(root: LibraryRoot, depth: Int = ReadAhead.depth) {
+    guard depth > 0 else { return nil }
     self.root = root
+    self.distance = depth
     self.cursor = Cursor()
   }
 
@@ -72,7 +77,7 @@ struct ReadAhead: Sendable {
         _ = cursor.next.compareExchange(expected: next, desired: position, ordering: .relaxed)
         continue
       }
-      guard next < min(count, position + Self.depth) else {
+      guard next < min(count, position + distance) else {
         usleep(100)
         continue
       }

@@ -45,16 +45,15 @@ struct ArrayByteSource: ByteSource {
 ///
 /// The first read takes a file of at most ``wholeFileLength`` bytes whole, and the first
 /// ``window`` bytes of a longer one (docs/Performance.md has the distribution of what the
-/// readers need, per format, and why these sizes). A read past
-/// what is held fetches what it lacks in one read of the underlying source: starting at
-/// most ``followUpLength`` bytes after the head's end (the rest of a JPEG `APP1` that
-/// runs past the first read, the segments after it), it extends the head by at least
-/// ``followUpLength`` bytes; elsewhere (a box header, a PNG chunk header after `IDAT`)
-/// it takes just the bytes asked for, or the rest of the file when no more than
-/// ``followUpLength`` bytes are left (a small `moov` at the end), and keeps them as the
-/// one other region, which a read just after or just before it extends in turn. A
-/// reader that knows what it will walk (a `moov`) says so with ``prefetch(_:)`` and gets
-/// it in one read.
+/// readers need, per format, and why these sizes). A read past what is held fetches what
+/// it lacks in one read of the underlying source: starting at most ``followUpLength``
+/// bytes after the head's end (the rest of a JPEG `APP1` that runs past the first read,
+/// the segments after it), it extends the head by at least ``followUpLength`` bytes;
+/// elsewhere (a box header, a PNG chunk header after `IDAT`) it takes just the bytes
+/// asked for, or the rest of the file when no more than ``followUpLength`` bytes are left
+/// (a small `moov` at the end), and keeps them as the one other region, which a read just
+/// after or just before it extends in turn. A reader that knows what it will walk (a
+/// `moov`) says so with ``prefetch(_:)`` and gets it in one read.
 /// Nothing larger than ``maximumHeld`` is kept; a longer read goes through whole.
 ///
 /// The bytes returned are always the underlying source's. When the first read fails,

@@ -98,6 +98,47 @@ import Testing
     #expect(source.reads == 2)
   }
 
+  /// A small deterministic generator (SplitMix64), so that a failure names its seed.
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  func anyMixOfReadsAndPrefetchesGivesTheSourcesBytes(seed: UInt64) throws {
+    // Walks like the readers': small steps, far jumps, reads near the end and back again.
+    var random = SplitMix(state: seed)
+    let size = [5_000, 16_384, 70_000, 300_000, 700_000][Int(seed) % 5]
+    let bytes = Self.pattern(size)
+    let plain = ArrayByteSource(bytes)
+    let prefetched = PrefetchedByteSource(CountingSource(bytes))
+    var position = 0
+    for step in 0..<400 {
+      switch Int.random(in: 0..<6, using: &random) {
+      case 0: position += Int.random(in: 0..<600, using: &random)
+      case 1: position = Int.random(in: 0..<(size + 10), using: &random)
+      case 2: position = max(0, size - Int.random(in: 0..<5_000, using: &random))
+      case 3: position = max(0, position - Int.random(in: 0..<5_000, using: &random))
+      case 4:
+        let start = Int.random(in: -10..<(size + 10), using: &random)
+        prefetched.prefetch(start..<(start + Int.random(in: 0..<300_000, using: &random)))
+      default: position = Int.random(in: 0..<min(size, 20_000), using: &random)
+      }
+      let length = [1, 4, 8, 16, 29, 512, 4_096, 65_533, 300_000][
+        Int.random(in: 0..<9, using: &random)]
+      #expect(
+        try prefetched.bytes(at: position, length: length)
+          == plain.bytes(at: position, length: length),
+        "seed \(seed), step \(step): offset \(position), length \(length)")
+    }
+  }
+
   @Test func aSliceForwardsAPrefetchToItsBase() throws {
     // The video inside a motion photo: its `moov` prefetched through the slice.
     let bytes = Self.pattern(200_000)

@@ -295,9 +295,10 @@ def main():
     print("Phases (medians, seconds; from the engine's EnumerationStatistics, the Demo's"
           " --statistics and LibraryBench; output = JSON formatting and writing):")
     phase_header = ["library", "tool", "walk", "metadata", "delivery", "output", "enumerate",
-                    "files read", "progress calls", "main-actor hops"]
+                    "files read", "bytes/file", "preads", "progress calls", "main-actor hops"]
     phase_keys = ["walk-s", "metadata-s", "delivery-s", "output-s", "enumerate-s",
-                  "files-read", "progress-calls", "main-actor-hops"]
+                  "files-read", "bytes-per-file", "read-calls", "progress-calls",
+                  "main-actor-hops"]
     phase_table = []
     for row in rows:
         if not row["phases"]:

@@ -16,7 +16,7 @@ own structure (markers, chunks, boxes) and reports:
            head must then make a follow-up read.
 
 It prints one Markdown table per format: files, the median / 90th percentile / maximum of
-`prefix` and `needed`, and how many files a single first read of 4, 16 or 64 KiB covers.
+`prefix` and `needed`, and how many files a single first read of 2, 4, 16 or 64 KiB covers.
 Nothing is written; files that do not parse are counted apart.
 
 Usage: Scripts/metadata-extent.py FOLDER...   (e.g. ../shared/corpus)
@@ -229,7 +229,7 @@ def main():
                         except (Unreadable, struct.error, IndexError):
                             failures[format_name] += 1
     print("| format | files | prefix median / p90 / max KiB | needed median / p90 / max KiB"
-          " | file median KiB | first read covers 4 / 16 / 64 KiB | needed bytes after"
+          " | file median KiB | first read covers 2 / 4 / 16 / 64 KiB | needed bytes after"
           " the image data | did not parse |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for format_name, _, _ in READERS:
@@ -239,14 +239,14 @@ def main():
         prefixes = [row[0] for row in rows]
         needs = [row[1] for row in rows]
         covered = [sum(1 for row in rows if not row[2] and row[0] <= size * 1024)
-                   for size in (4, 16, 64)]
+                   for size in (2, 4, 16, 64)]
         print(f"| {format_name} | {len(rows)} "
               f"| {kib(statistics.median(prefixes))} / {kib(percentile(prefixes, 0.9))} / "
               f"{kib(max(prefixes))} "
               f"| {kib(statistics.median(needs))} / {kib(percentile(needs, 0.9))} / "
               f"{kib(max(needs))} "
               f"| {kib(statistics.median(row[3] for row in rows))} "
-              f"| {covered[0]} / {covered[1]} / {covered[2]} "
+              f"| {' / '.join(str(c) for c in covered)} "
               f"| {sum(1 for row in rows if row[2])} | {failures[format_name]} |")
 
 

@@ -357,6 +357,8 @@ final class SharedTerminal: Sendable {
       + " files-from-index \(statistics.filesFromIndex)"
       + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
       + " delivery-s \(seconds(statistics.delivery)) output-s \(seconds(output))"
+      + " bytes-read \(statistics.bytesRead) read-calls \(statistics.readCalls)"
+      + " bytes-per-file \(String(format: "%.0f", statistics.bytesPerFile))"
       + " main-actor-hops \(statistics.mainActorHops)\n"
   }
 

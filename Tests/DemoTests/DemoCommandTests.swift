@@ -60,12 +60,20 @@ import Testing
     #expect(
       Set(figures.keys) == [
         "assets", "files-read", "files-from-index", "walk-s", "metadata-s", "delivery-s",
-        "output-s", "main-actor-hops",
+        "output-s", "bytes-read", "read-calls", "bytes-per-file", "main-actor-hops",
       ])
     #expect(figures["files-from-index"] == "0")
     #expect(figures["assets"] == String(assets))
     // A Live Photo is two files read for one asset.
     #expect(Int(figures["files-read"] ?? "") ?? 0 > assets)
+    // Each pread returns at least one byte here (the sample library has one empty file,
+    // which is never read); the mean is bytes over files.
+    let filesRead = try #require(Double(figures["files-read"] ?? ""))
+    let bytesRead = try #require(Double(figures["bytes-read"] ?? ""))
+    let readCalls = try #require(Int(figures["read-calls"] ?? ""))
+    #expect(readCalls > 0)
+    #expect(bytesRead >= Double(readCalls))
+    #expect(figures["bytes-per-file"] == String(format: "%.0f", bytesRead / filesRead))
     #expect(
       Int(figures["main-actor-hops"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         >= 3)

@@ -219,7 +219,7 @@ private final class RecordingSource: ByteSource {
     #expect(codes(JPEGMetadataReader.read(from: ArrayByteSource(zeroedEnd))) == [.truncated])
   }
 
-  @Test func theEndCheckIsOneBoundedReadAfterTheImageData() throws {
+  @Test func theEndCheckIsOneSmallReadAfterTheImageDataAndTheBoundedSpanWhenCut() throws {
     // A JPEG with 300,000 bytes of scan data: the marker walk, then one read at the end.
     var file = EXIFTestBuilder.jpeg(app1: nil)
     file.insert(
@@ -230,11 +230,16 @@ private final class RecordingSource: ByteSource {
     let late = source.reads.filter { $0.offset > 1000 }
     #expect(late.count == 1)
     #expect(late.first.map { $0.offset + $0.length } == file.count)
-    #expect(late.first.map(\.length) == JPEGStructure.endCheckLength)
-    // Cut 2 bytes short: the same single read finds no EOI.
+    #expect(late.first.map(\.length) == FileTail.firstLookLength)
+    // Cut 2 bytes short: that read finds no EOI, so the rest of the last
+    // `endCheckLength` bytes is read too (up to one byte into the first read, where an
+    // `FF D9` could straddle them), and none is there either.
     let cut = RecordingSource(Array(file.dropLast(2)))
     #expect(codes(JPEGMetadataReader.read(from: cut)) == [.truncated])
-    #expect(cut.reads.filter { $0.offset > 1000 }.count == 1)
+    let cutLate = cut.reads.filter { $0.offset > 1000 }
+    #expect(cutLate.count == 2)
+    #expect(cutLate.map(\.length).reduce(0, +) == JPEGStructure.endCheckLength + 1)
+    #expect(cutLate.map(\.offset).min() == file.count - 2 - JPEGStructure.endCheckLength)
   }
 
   @Test func aJPEGWhoseEOIComesBeforeItsFirstScanIsNotWhole() {

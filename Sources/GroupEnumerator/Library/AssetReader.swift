@@ -10,8 +10,8 @@ enum AssetReader {
   /// (``SidecarReader``).
   ///
   /// A file the walk listed by its extension (``ScannedFile/needsSniffing``) is opened
-  /// once: its first ``PrefetchedByteSource/window`` bytes decide its format and are then
-  /// the reader's first bytes too.
+  /// once: its first read (``PrefetchedByteSource/firstReadLength(count:)``) decides its
+  /// format and is then the reader's first bytes too.
   ///
   /// - Parameter root: The open library root; the caller holds it while the file is read.
   static func read(_ job: ReadJob, root: LibraryRoot) -> Asset {
@@ -64,7 +64,8 @@ enum AssetReader {
           file.modificationDate = opened.modificationDate
           file.needsStatus = false
         }
-        let prefix = try opened.bytes(at: 0, length: PrefetchedByteSource<LibraryFile>.window)
+        let prefix = try opened.bytes(
+          at: 0, length: PrefetchedByteSource<LibraryFile>.firstReadLength(count: opened.count))
         let note: AssetProblem?
         (file, note) = sniffed(file, header: prefix)
         guard file.problem == nil, let format = file.format else { return MediaMetadata() }

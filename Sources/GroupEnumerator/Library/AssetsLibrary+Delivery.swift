@@ -97,7 +97,7 @@ extension AssetsLibrary {
       reporter: reporter, total: total, alreadyCompleted: total - toRead)
     let delivered = await OrderedReader.run(
       units: units, width: options.maximumConcurrency, window: AssetsLibrary.streamWindow,
-      cancellation: cancellation, throttle: throttle,
+      cancellation: cancellation, throttle: throttle, readAhead: ReadAhead(root: root),
       // The closure holds the root, so its descriptor stays open while any worker reads.
       read: { job in AssetReader.read(job, root: root, index: index) },
       prepare: prepare, deliver: deliver)
@@ -111,7 +111,8 @@ extension AssetsLibrary {
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
       filesRead: plan.filesRead + toRead - taken, filesFromIndex: taken,
-      mainActorHops: await reporter.hops)
+      mainActorHops: await reporter.hops, bytesRead: root.readTally.bytesRead,
+      readCalls: root.readTally.readCalls)
     return StreamSummary(
       groups: groups, folderProblems: folderProblems, otherFiles: scan.otherFiles,
       assetCount: delivered, statistics: statistics, warnings: index?.warnings ?? indexWarnings)
@@ -128,7 +129,8 @@ enum OrderedReader {
   /// - Returns: How many assets were delivered.
   static func run<Item: Sendable>(
     units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
-    throttle: ProgressThrottle?, read: @escaping @Sendable (ReadJob) -> Asset,
+    throttle: ProgressThrottle?, readAhead: ReadAhead? = nil,
+    read: @escaping @Sendable (ReadJob) -> Asset,
     prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
   ) async -> Int {
     guard !units.isEmpty else { return 0 }
@@ -139,8 +141,16 @@ enum OrderedReader {
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           work(
-            shared, cancellation: cancellation, throttle: throttle, read: read, prepare: prepare,
-            deliver: deliver)
+            shared, cancellation: cancellation, throttle: throttle, read: read,
+            prepare: prepare, deliver: deliver)
+        }
+      }
+      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
+        guard let readAhead else { break }
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          readAhead.run(
+            count: units.count, job: { units[$0].job },
+            taken: { shared.next.load(ordering: .relaxed) }, cancellation: cancellation)
         }
       }
       group.notify(queue: .global()) { continuation.resume() }

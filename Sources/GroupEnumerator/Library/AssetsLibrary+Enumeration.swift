@@ -89,7 +89,8 @@ extension AssetsLibrary {
     let throttle = ProgressThrottle(
       reporter: reporter, total: total, alreadyCompleted: total - jobs.count)
     let results = await ParallelReader.run(
-      jobs: jobs, width: width, cancellation: cancellation, throttle: throttle
+      jobs: jobs, width: width, cancellation: cancellation, throttle: throttle,
+      readAhead: ReadAhead(root: root)
     ) { job in
       // The closure holds the root, so its descriptor stays open while any worker reads.
       AssetReader.read(job, root: root, index: index)
@@ -115,7 +116,8 @@ extension AssetsLibrary {
     let statistics = EnumerationStatistics(
       walk: walked - start, metadata: read - walked, delivery: clock.now - read,
       filesRead: plan.filesRead + jobs.count - taken, filesFromIndex: taken,
-      mainActorHops: await reporter.hops)
+      mainActorHops: await reporter.hops, bytesRead: root.readTally.bytesRead,
+      readCalls: root.readTally.readCalls)
     return Contents(
       groups: groups, assets: assets, otherFiles: scan.otherFiles, folderProblems: folderProblems,
       statistics: statistics, warnings: index?.warnings ?? indexWarnings)

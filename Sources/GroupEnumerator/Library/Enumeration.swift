@@ -105,11 +105,11 @@ enum ParallelReader {
   ///   job before it ran.
   static func run<Output: Sendable>(
     jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    read: @escaping @Sendable (ReadJob) -> Output
+    readAhead: ReadAhead? = nil, read: @escaping @Sendable (ReadJob) -> Output
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
     let group = DispatchGroup()
-    let box = Shared<Output>(jobs: jobs, read: read)
+    let box = Shared<Output>(jobs: jobs, read: read, readAhead: readAhead)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
@@ -126,8 +126,18 @@ enum ParallelReader {
           }
         }
       }
+      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
+        DispatchQueue.global(qos: .userInitiated).async(group: group) {
+          // A local, as `read` above: the block itself does not hold the root.
+          guard let readAhead = box.readAhead.withLock({ $0 }) else { return }
+          readAhead.run(
+            count: jobs.count, job: { jobs[$0] },
+            taken: { box.next.load(ordering: .relaxed) }, cancellation: cancellation)
+        }
+      }
       group.notify(queue: .global()) {
         box.read.withLock { $0 = nil }
+        box.readAhead.withLock { $0 = nil }
         continuation.resume()
       }
     }
@@ -142,11 +152,16 @@ enum ParallelReader {
     let completed = Atomic<Int>(0)
     /// The reading closure until every worker is done; then `nil`.
     let read: SanitizerVisibleMutex<(@Sendable (ReadJob) -> Output)?>
+    /// The read-ahead (which holds the root) until every worker is done; then `nil`.
+    let readAhead: SanitizerVisibleMutex<ReadAhead?>
 
-    init(jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output) {
+    init(
+      jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output, readAhead: ReadAhead?
+    ) {
       self.jobs = jobs
       self.results = SanitizerVisibleMutex(Array(repeating: nil, count: jobs.count))
       self.read = SanitizerVisibleMutex(read)
+      self.readAhead = SanitizerVisibleMutex(readAhead)
     }
   }
 }

@@ -16,6 +16,13 @@ final class LibraryFile: ByteSource {
   let modificationDate: Date
   /// The path for messages.
   private let displayPath: LibraryPath
+  /// How many `pread` calls returned bytes or failed (not the one that found the end).
+  private(set) var readCalls = 0
+  /// How many bytes the `pread` calls returned.
+  private(set) var bytesRead = 0
+  /// How many `pread` calls of at most ``ReadTally/slowReadLimit`` bytes took longer than
+  /// ``ReadTally/slowReadTime``: reads the page cache did not answer.
+  private(set) var slowReadCalls = 0
 
   private init(descriptor: FileDescriptor, status: FileStatus, displayPath: LibraryPath) {
     self.descriptor = descriptor
@@ -43,7 +50,15 @@ final class LibraryFile: ByteSource {
     _ body: (LibraryFile) throws(AssetProblem) -> Result
   ) throws(AssetProblem) -> Result {
     // `root` is alive for the whole call (the caller holds it), so its descriptor is too.
-    try withOpened(directory: root.descriptor, relativePath: path.bytes, displayPath: path, body)
+    try withOpened(directory: root.descriptor, relativePath: path.bytes, displayPath: path) {
+      file throws(AssetProblem) in
+      // Counted on every path, a body that throws too.
+      defer {
+        root.readTally.add(
+          calls: file.readCalls, bytes: file.bytesRead, slowCalls: file.slowReadCalls)
+      }
+      return try body(file)
+    }
   }
 
   /// Opens `relativePath` beneath the open folder `directory`, runs `body`, and closes the
@@ -148,14 +163,23 @@ final class LibraryFile: ByteSource {
     var done = 0
     while done < buffer.count {
       let got: Int
+      let start = ContinuousClock.now
       do {
         got = try descriptor.read(
           into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]),
           atAbsoluteOffset: offset + done)
+        if buffer.count - done <= ReadTally.slowReadLimit,
+          ContinuousClock.now - start > ReadTally.slowReadTime
+        {
+          slowReadCalls += 1
+        }
       } catch {
+        readCalls += 1
         throw PartialRead(done: done, failure: error)
       }
       if got == 0 { break }
+      readCalls += 1
+      bytesRead += got
       done += got
     }
     return done

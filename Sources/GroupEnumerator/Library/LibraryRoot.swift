@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The library's root folder, opened once and closed when the last reference goes.
 ///
 /// Every later open is relative to ``descriptor`` (see ``LibraryFile``), so renaming or
@@ -10,6 +12,10 @@ final class LibraryRoot: Sendable {
   let path: String
   /// The open root folder (read-only, `O_DIRECTORY | O_CLOEXEC`).
   let descriptor: FileDescriptor
+  /// What every file opened beneath the root through
+  /// ``LibraryFile/withOpened(root:path:_:)`` read: a diagnostic for
+  /// ``EnumerationStatistics``.
+  let readTally = ReadTally()
 
   /// Opens the root folder.
   ///
@@ -58,4 +64,38 @@ final class LibraryRoot: Sendable {
     default: .unreadableRoot(path: path, call: failure.function, errno: failure.errno.rawValue)
     }
   }
+}
+
+/// Counts the `pread` calls and bytes of the files read beneath one root, from any thread,
+/// and tells whether the reads come from the disk rather than the page cache.
+final class ReadTally: Sendable {
+  private let calls = Atomic<Int>(0)
+  private let bytes = Atomic<Int>(0)
+  private let slowCalls = Atomic<Int>(0)
+  private let cold = Atomic<Bool>(false)
+
+  /// A read of at most this many bytes that takes longer than ``slowReadTime`` was not
+  /// answered from the page cache (one that the cache answers takes a few microseconds).
+  static let slowReadLimit = 64 * 1024
+  /// See ``slowReadLimit``.
+  static let slowReadTime = Duration.microseconds(100)
+
+  /// Adds one file's reads.
+  func add(calls: Int, bytes: Int, slowCalls: Int) {
+    let total = self.calls.add(calls, ordering: .relaxed).newValue
+    self.bytes.add(bytes, ordering: .relaxed)
+    guard slowCalls > 0 else { return }
+    let slow = self.slowCalls.add(slowCalls, ordering: .relaxed).newValue
+    // At least 8 slow reads, and one in 8 or more: a cold disk, not a thread that was
+    // descheduled during a read. Once cold, cold for the rest of the enumeration.
+    if slow >= 8, slow * 8 >= total { cold.store(true, ordering: .relaxed) }
+  }
+
+  /// The `pread` calls made so far.
+  var readCalls: Int { calls.load(ordering: .relaxed) }
+  /// The bytes read so far.
+  var bytesRead: Int { bytes.load(ordering: .relaxed) }
+  /// Whether the reads so far came from the disk (see ``slowReadLimit``): then reading
+  /// ahead (``ReadAhead``) pays.
+  var isCold: Bool { cold.load(ordering: .relaxed) }
 }

@@ -21,11 +21,23 @@ public struct EnumerationStatistics: Sendable, Hashable {
   /// (progress updates are coalesced, so this stays small however many files there are).
   /// A diagnostic of the engine's progress plumbing, for benchmarks.
   public let mainActorHops: Int
+  /// How many bytes the `pread` calls on the library's files returned: the media files
+  /// and their sidecars (not the few bytes the walk reads to tell the format of a file
+  /// whose name does not). A diagnostic of the readers' I/O (what a first scan from a
+  /// cold disk costs), counted as the reads return.
+  public let bytesRead: Int
+  /// How many `pread` calls were made on the library's files.
+  public let readCalls: Int
+
+  /// The mean bytes read per file read (0 when no file was read).
+  public var bytesPerFile: Double {
+    filesRead > 0 ? Double(bytesRead) / Double(filesRead) : 0
+  }
 
   /// Creates statistics (only the engine does).
   init(
     walk: Duration, metadata: Duration, delivery: Duration, filesRead: Int,
-    filesFromIndex: Int = 0, mainActorHops: Int
+    filesFromIndex: Int = 0, mainActorHops: Int, bytesRead: Int = 0, readCalls: Int = 0
   ) {
     self.walk = walk
     self.metadata = metadata
@@ -33,5 +45,7 @@ public struct EnumerationStatistics: Sendable, Hashable {
     self.filesRead = filesRead
     self.filesFromIndex = filesFromIndex
     self.mainActorHops = mainActorHops
+    self.bytesRead = bytesRead
+    self.readCalls = readCalls
   }
 }

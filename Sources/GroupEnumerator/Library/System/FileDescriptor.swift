@@ -153,6 +153,15 @@ struct FileDescriptor: Sendable, Hashable {
     }
   }
 
+  /// Tells the kernel that `length` bytes from `offset` will be read soon, so that it
+  /// starts reading them from the disk now and returns without waiting for them. Advice
+  /// changes no result, so a failure is ignored.
+  ///
+  /// The corresponding C function is `posix_fadvise` with `POSIX_FADV_WILLNEED`.
+  func adviseWillNeed(offset: Int, length: Int) {
+    _ = posix_fadvise(rawValue, off_t(offset), off_t(length), Int32(POSIX_FADV_WILLNEED))
+  }
+
   /// Closes the descriptor; a failure (only possible for a descriptor that was not
   /// open) is ignored.
   ///

@@ -11,6 +11,16 @@ protocol ByteSource {
   /// - Returns: Fewer bytes than asked for at the end of the source; empty past it.
   /// - Throws: An ``AssetProblem`` when the underlying read fails.
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8]
+
+  /// Says that the bytes in `range` will be read next (a `moov` box a reader is about
+  /// to walk), so that a source that reads ahead can fetch them in one read. Changes no
+  /// result; a failure shows when the bytes are read.
+  func prefetch(_ range: Range<Int>)
+}
+
+extension ByteSource {
+  /// Does nothing: most sources answer every read as it comes.
+  func prefetch(_ range: Range<Int>) {}
 }
 
 /// A byte source over an in-memory array.
@@ -28,45 +38,170 @@ struct ArrayByteSource: ByteSource {
   }
 }
 
-/// A byte source that reads the first ``window`` bytes of another source once and
-/// answers reads inside them from memory, so that a reader walking a file's header in
-/// small steps (a JPEG's marker segments) costs one `pread` instead of one per step.
+/// A byte source that reads the head of another source once and answers later reads
+/// from memory where it can, so that a reader walking a file's structure in small steps
+/// (a JPEG's marker segments, a PNG's chunks, a movie's boxes) costs few `pread` calls,
+/// and a file is read no further than its metadata needs.
 ///
-/// Reads that reach past the window go to the underlying source, so the bytes returned
-/// are the same as the underlying source's. When the first read fails, nothing is kept
-/// and every read goes to the underlying source, which then reports the failure itself.
-struct PrefetchedByteSource<Base: ByteSource>: ByteSource {
-  /// How many bytes are read at once: an `APP1` segment's largest size.
-  static var window: Int { 64 * 1024 }
+/// The first read takes a file of at most ``wholeFileLength`` bytes whole, and the first
+/// ``window`` bytes of a longer one (docs/Performance.md has the distribution of what the
+/// readers need, per format, and why these sizes). A read past what is held fetches what
+/// it lacks in one read of the underlying source: starting at most ``followUpLength``
+/// bytes after the head's end (the rest of a JPEG `APP1` that runs past the first read,
+/// the segments after it), it extends the head by at least ``followUpLength`` bytes;
+/// elsewhere (a box header, a PNG chunk header after `IDAT`) it takes just the bytes
+/// asked for, or the rest of the file when no more than ``followUpLength`` bytes are left
+/// (a small `moov` at the end), and keeps them as the one other region, which a read just
+/// after or just before it extends in turn. A reader that knows what it will walk (a
+/// `moov`) says so with ``prefetch(_:)`` and gets it in one read.
+/// Nothing larger than ``maximumHeld`` is kept; a longer read goes through whole.
+///
+/// The bytes returned are always the underlying source's. When the first read fails,
+/// nothing is kept and every read goes to the underlying source, which then reports the
+/// failure itself; when a read of more than was asked fails or comes back short, the
+/// exact read is made instead, so a failure is reported only for bytes that were asked.
+final class PrefetchedByteSource<Base: ByteSource>: ByteSource {
+  /// How many bytes the first read of a file longer than ``wholeFileLength`` takes:
+  /// every format's sniff, and all the metadata of most camera JPEGs (the bench's camera
+  /// library needs at most 1.5 KiB). The disk reads one 4 KiB page for it either way.
+  static var window: Int { 2 * 1024 }
+
+  /// Files no longer than this are read whole by the first read: their end is read anyway
+  /// (a JPEG's end check), and a few pages cost one read as one page does.
+  static var wholeFileLength: Int { 16 * 1024 }
+
+  /// How many bytes the first read of a source of `count` bytes takes.
+  static func firstReadLength(count: Int) -> Int {
+    count <= wholeFileLength ? count : window
+  }
+
+  /// The fewest bytes a read past what is held fetches.
+  static var followUpLength: Int { 4 * 1024 }
+
+  /// The most bytes kept in one region; longer reads are not kept.
+  static var maximumHeld: Int { 256 * 1024 }
 
   private let base: Base
-  private let prefix: [UInt8]
+  /// The file's first bytes, from offset 0; grows while reads reach on from its end.
+  private var head: [UInt8]
+  /// Whether the first read failed (then nothing is kept).
+  private let isPassThrough: Bool
+  /// The one other region held: its bytes, from ``otherStart``.
+  private var other: [UInt8] = []
+  private var otherStart = 0
 
-  /// Reads the first ``window`` bytes of `base` (fewer for a shorter source).
-  init(_ base: Base) {
-    self.base = base
-    self.prefix = (try? base.bytes(at: 0, length: Self.window)) ?? []
+  /// Reads the first bytes of `base` (``firstReadLength(count:)`` of them).
+  convenience init(_ base: Base) {
+    let prefix = try? base.bytes(at: 0, length: Self.firstReadLength(count: base.count))
+    self.init(base, prefix: prefix ?? [], firstReadFailed: prefix == nil)
   }
 
-  /// Wraps `base` with its first bytes, already read (``window`` of them, or all of a
-  /// shorter source): for a caller that needed them before choosing a reader.
-  init(_ base: Base, prefix: [UInt8]) {
-    self.base = base
-    self.prefix = prefix
+  /// Wraps `base` with its first bytes, already read (``firstReadLength(count:)`` of
+  /// them): for a caller that needed them before choosing a reader.
+  convenience init(_ base: Base, prefix: [UInt8]) {
+    self.init(base, prefix: prefix, firstReadFailed: false)
   }
 
-  /// The first ``window`` bytes (fewer for a shorter source; none when the read failed).
-  var prefetched: [UInt8] { prefix }
+  private init(_ base: Base, prefix: [UInt8], firstReadFailed: Bool) {
+    self.base = base
+    // A head cut short (the file shrank after it was measured) is not trusted.
+    let isWhole = prefix.count == min(base.count, Self.firstReadLength(count: base.count))
+    self.head = isWhole ? prefix : []
+    self.isPassThrough = firstReadFailed || !isWhole
+  }
+
+  /// The first bytes read (``firstReadLength(count:)`` of them; none when the
+  /// read failed), and any that later reads added after them.
+  var prefetched: [UInt8] { head }
 
   var count: Int { base.count }
 
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
     guard offset >= 0, length > 0, offset < count else { return [] }
+    guard !isPassThrough else { return try base.bytes(at: offset, length: length) }
     let end = offset + min(length, count - offset)
-    // Inside the window, or the window ends where the source does (a short read).
-    if end <= prefix.count || (prefix.count == count && offset < prefix.count) {
-      return Array(prefix[offset..<min(end, prefix.count)])
+    if let held = held(offset..<end) { return held }
+    if fetch(offset..<end), let held = held(offset..<end) { return held }
+    return try exact(at: offset, length: length)
+  }
+
+  func prefetch(_ range: Range<Int>) {
+    let range = range.clamped(to: 0..<count)
+    guard !isPassThrough, !range.isEmpty, held(range) == nil else { return }
+    _ = fetch(range)
+  }
+
+  /// The bytes of `range` when the head or the other region holds them all.
+  private func held(_ range: Range<Int>) -> [UInt8]? {
+    if range.upperBound <= head.count { return Array(head[range]) }
+    if range.lowerBound >= otherStart, range.upperBound <= otherStart + other.count {
+      return Array(other[(range.lowerBound - otherStart)..<(range.upperBound - otherStart)])
     }
-    return try base.bytes(at: offset, length: length)
+    return nil
+  }
+
+  /// Fetches the bytes of `range` not held yet, in one read, with more as the type's
+  /// description says, and keeps them.
+  ///
+  /// - Returns: Whether the whole range is now held: `false` when it is too long to keep,
+  ///   or the read failed or came back short.
+  private func fetch(_ range: Range<Int>) -> Bool {
+    let near = Self.followUpLength
+    let otherEnd = otherStart + other.count
+    if range.lowerBound <= head.count + near {
+      // At or just after the head's end (the rest of a JPEG `APP1`, the next segment).
+      let end = min(count, max(range.upperBound, head.count + near))
+      guard end <= Self.maximumHeld, let rest = read(head.count..<end) else { return false }
+      head += rest
+    } else if !other.isEmpty, range.lowerBound >= otherStart, range.lowerBound <= otherEnd + near {
+      // At or just after the other region's end (the children of a `moov` after its header).
+      let end = min(count, max(range.upperBound, otherEnd + near))
+      guard end - otherStart <= Self.maximumHeld, let rest = read(otherEnd..<end) else {
+        return false
+      }
+      other += rest
+    } else if !other.isEmpty, range.lowerBound < otherStart, range.upperBound >= otherStart,
+      range.upperBound <= otherEnd
+    {
+      // Just before the other region (the rest of a file's last bytes, read in two steps).
+      guard otherEnd - range.lowerBound <= Self.maximumHeld,
+        let before = read(range.lowerBound..<otherStart)
+      else { return false }
+      other = before + other
+      otherStart = range.lowerBound
+    } else {
+      // Elsewhere: what was asked (a PNG chunk header after `IDAT`, a box header), or,
+      // when little is left, the rest of the file and at least its last
+      // ``FileTail/firstLookLength`` bytes (a small `moov`, the bytes an end check reads).
+      let isNearTheEnd = count - range.lowerBound <= near
+      let start =
+        isNearTheEnd
+        ? min(range.lowerBound, max(head.count, count - FileTail.firstLookLength))
+        : range.lowerBound
+      let end = isNearTheEnd ? count : range.upperBound
+      guard end - start <= Self.maximumHeld, let fetched = read(start..<end) else {
+        return false
+      }
+      other = fetched
+      otherStart = start
+    }
+    return true
+  }
+
+  /// The bytes of `range` from the underlying source, or `nil` when the read fails or
+  /// comes back short.
+  private func read(_ range: Range<Int>) -> [UInt8]? {
+    guard let bytes = try? base.bytes(at: range.lowerBound, length: range.count),
+      bytes.count == range.count
+    else { return nil }
+    return bytes
+  }
+
+  /// Reads exactly what was asked for from the underlying source, combining it with the
+  /// head's bytes where they overlap: for reads not kept, and after a wider read failed.
+  private func exact(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
+    guard offset < head.count else { return try base.bytes(at: offset, length: length) }
+    let rest = try base.bytes(at: head.count, length: length - (head.count - offset))
+    return Array(head[offset...]) + rest
   }
 }

@@ -2,8 +2,10 @@
 /// once: what the checks that a file is whole look at (a JPEG's end-of-image marker, a
 /// PNG's `IEND`).
 ///
-/// One read of at most ``maximumLength`` bytes; a file no longer than the prefetch window
-/// (``PrefetchedByteSource``) is answered from memory.
+/// One read of at most ``maximumLength`` bytes (answered from memory where the file's
+/// ``PrefetchedByteSource`` holds them); a check that usually needs only the last few
+/// bytes reads those first and the rest only when they do not settle it
+/// (``joined(with:)``).
 struct FileTail {
   /// The most bytes read: enough to reach past the trailers cameras and editors append
   /// after the image (the shared corpus's longest is 39,345 bytes).
@@ -26,6 +28,51 @@ struct FileTail {
     let first = max(0, start, end - min(length, Self.maximumLength))
     offset = first
     bytes = first < end ? try source.bytes(at: first, length: end - first) : []
+  }
+
+  /// The bytes before `end` (the end of the file when `nil`), at most `length` of them
+  /// and none before `start`, read in two steps when `pattern` is in the last
+  /// ``firstLookLength`` of them: a check that only asks whether a short pattern is there
+  /// (an end marker, which most files end with) usually needs one small read, and gets
+  /// the same answer, and the same bytes, as from one read of the whole span otherwise.
+  ///
+  /// - Returns: The last ``firstLookLength`` bytes when they hold `pattern`; else the
+  ///   whole span.
+  /// - Throws: An ``AssetProblem`` when a read fails.
+  init(
+    of source: some ByteSource, end: Int? = nil, notBefore start: Int = 0,
+    length: Int = maximumLength, lookingFor pattern: [UInt8]
+  ) throws(AssetProblem) {
+    let length = min(length, Self.maximumLength)
+    let last = try FileTail(
+      of: source, end: end, notBefore: start, length: min(length, Self.firstLookLength))
+    guard length > Self.firstLookLength, !last.contains(pattern) else {
+      self = last
+      return
+    }
+    // The pattern may straddle the two reads: the first ends inside the last one.
+    let overlap = min(max(0, pattern.count - 1), last.bytes.count)
+    let before = try FileTail(
+      of: source, end: last.offset + overlap, notBefore: start,
+      length: length - last.bytes.count + overlap)
+    self = before.joined(with: last)
+  }
+
+  /// How many of the last bytes ``init(of:end:notBefore:length:lookingFor:)`` reads
+  /// first.
+  static let firstLookLength = 512
+
+  private init(offset: Int, bytes: [UInt8]) {
+    self.offset = offset
+    self.bytes = bytes
+  }
+
+  /// These bytes followed by those of `later`, which starts inside or right after them
+  /// (the bytes both hold are taken once): a tail read in two steps, as if in one.
+  func joined(with later: FileTail) -> FileTail {
+    let overlap = min(max(0, offset + bytes.count - later.offset), later.bytes.count)
+    guard later.offset >= offset else { return later }
+    return FileTail(offset: offset, bytes: bytes + later.bytes.dropFirst(overlap))
   }
 
   /// Whether ``bytes`` are all zero and at least ``minimumPadding`` long: padding, or a

@@ -20,4 +20,10 @@ struct SliceByteSource<Base: ByteSource>: ByteSource {
     guard offset >= 0, length > 0, offset < count else { return [] }
     return try base.bytes(at: self.offset + offset, length: min(length, count - offset))
   }
+
+  func prefetch(_ range: Range<Int>) {
+    let range = range.clamped(to: 0..<count)
+    guard !range.isEmpty else { return }
+    base.prefetch((offset + range.lowerBound)..<(offset + range.upperBound))
+  }
 }

@@ -174,20 +174,24 @@ struct JPEGStructure {
   /// What ends a Samsung trailer (``SamsungTrailer``), which follows the end-of-image marker.
   static let samsungTrailerEnd = Array("SEFT".utf8)
 
-  /// How many bytes before the end a JPEG larger than the first read
-  /// (``PrefetchedByteSource/window``) is searched for its end-of-image marker: one small
-  /// read per file (4 KiB cost about 3 µs a file with the page cache warm, 16 KiB about
-  /// 6 µs: docs/Formats.md). A file within the first read is searched whole after `SOS`,
-  /// from memory: the shared corpus's longest trailer after `FF D9`, 39,345 bytes, is in a
-  /// 59 KB file, and every larger JPEG there ends with `FF D9`.
+  /// How many bytes before the end a JPEG larger than ``wholeSearchLength`` is searched
+  /// for its end-of-image marker (4 KiB cost about 3 µs a file with the page cache warm,
+  /// 16 KiB about 6 µs: docs/Formats.md). A smaller file is searched whole after `SOS`:
+  /// the shared corpus's longest trailer after `FF D9`, 39,345 bytes, is in a 59 KB file,
+  /// and every larger JPEG there ends with `FF D9`.
   static let endCheckLength = 4 * 1024
+
+  /// The largest JPEG (up to its end, or its embedded video) searched whole after `SOS`.
+  static let wholeSearchLength = 64 * 1024
 
   /// The ``AssetProblem/Code/truncated`` problem of a JPEG whose image data has no end:
   /// no end-of-image marker (`FF D9`) after the first `SOS` in the last ``endCheckLength``
   /// bytes before the file's end, or before its embedded video (a motion photo keeps its
-  /// MP4 after the still's `EOI`); in a file no longer than the first read, anywhere after
-  /// `SOS`. At most one read: in entropy-coded data `FF` is always followed by `00` or a
-  /// restart marker, so an `FF D9` there is the real end.
+  /// MP4 after the still's `EOI`); in a file no longer than ``wholeSearchLength``,
+  /// anywhere after `SOS`. In entropy-coded data `FF` is always followed by `00` or a
+  /// restart marker, so an `FF D9` there is the real end. The last
+  /// ``FileTail/firstLookLength`` bytes are read first, the rest of the span only when
+  /// they hold no `FF D9` (``FileTail/init(of:end:notBefore:length:lookingFor:)``).
   ///
   /// Files whose end cannot be told are never called truncated: a Samsung trailer
   /// (`…SEFT` at the end) may be longer than the bytes looked at, bytes that are all zero
@@ -203,11 +207,11 @@ struct JPEGStructure {
     of source: some ByteSource, imageDataStart: Int, videoStart: Int?, mayBeMotionPhoto: Bool
   ) -> AssetProblem? {
     let end = min(videoStart ?? source.count, source.count)
-    let inMemory = end <= PrefetchedByteSource<ArrayByteSource>.window
+    let span = end <= wholeSearchLength ? FileTail.maximumLength : endCheckLength
     guard videoStart != nil || !mayBeMotionPhoto,
       let tail = try? FileTail(
-        of: source, end: end, notBefore: imageDataStart + 2,
-        length: inMemory ? FileTail.maximumLength : endCheckLength),
+        of: source, end: end, notBefore: imageDataStart + 2, length: span,
+        lookingFor: endOfImage),
       !tail.contains(endOfImage), !tail.isZeroFilled
     else { return nil }
     if videoStart == nil, tail.ends(with: samsungTrailerEnd) { return nil }

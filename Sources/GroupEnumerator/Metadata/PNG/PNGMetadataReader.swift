@@ -91,14 +91,17 @@ enum PNGMetadataReader {
 
   /// The ``AssetProblem/Code/truncated`` problem of a PNG whose walk stopped before the
   /// end (``PNGStructure/stoppedBeforeEnd``) and whose last ``endCheckLength`` bytes hold
-  /// no `IEND` chunk type; bytes that are all zero are padding, not judged. One read.
+  /// no `IEND` chunk type; bytes that are all zero are padding, not judged. The last
+  /// ``FileTail/firstLookLength`` bytes are read first, the rest only when they hold no
+  /// `IEND` (``FileTail/init(of:end:notBefore:length:lookingFor:)``).
   ///
   /// - Returns: The problem, or `nil` when `IEND` is there or the read failed (a failed
   ///   read is reported where the walk reads).
   static func truncation(of source: some ByteSource) -> AssetProblem? {
     guard
       let tail = try? FileTail(
-        of: source, notBefore: PNGChunkHeader.signature.count, length: endCheckLength),
+        of: source, notBefore: PNGChunkHeader.signature.count, length: endCheckLength,
+        lookingFor: endChunkType),
       !tail.contains(endChunkType), !tail.isZeroFilled
     else { return nil }
     return AssetProblem(

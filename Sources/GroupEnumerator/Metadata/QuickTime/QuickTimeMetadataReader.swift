@@ -183,6 +183,8 @@ private struct MovieWalk<Source: ByteSource> {
 
   mutating func readMovie(_ movie: BoxHeader) {
     guard var boxes = children(of: movie, depth: 0) else { return }
+    // The walk below reads many small headers inside it: fetch the box in one read.
+    reader.source.prefetch(movie.offset..<movie.end)
     while let box = next(&boxes) {
       switch box.type {
       case .movieHeader where !hasMovieHeader:

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+/// How many `pread` calls, and how many bytes, reading one file's metadata costs: the
+/// first read, then exact follow-ups for what lies past it, never the image data.
+@Suite struct ReadCountTests {
+  /// What reading one file cost, and what it found.
+  struct Outcome {
+    var metadata: MediaMetadata
+    var readCalls: Int
+    var bytesRead: Int
+  }
+
+  /// Writes `content` to a file, reads its metadata as the engine does (one open, the
+  /// first read, the reader for `format`) and counts that file's reads; the root's tally
+  /// must agree.
+  static func read(_ content: [UInt8], as name: String, format: MediaFormat) throws -> Outcome {
+    let folder = try TemporaryFolder()
+    try folder.write(name, content)
+    let root = try LibraryRoot(path: folder.path)
+    var calls = 0
+    var bytes = 0
+    let metadata = try LibraryFile.withOpened(root: root, path: LibraryPath(name)) {
+      file throws(AssetProblem) in
+      let metadata = AssetReader.readMetadata(from: PrefetchedByteSource(file), format: format)
+      calls = file.readCalls
+      bytes = file.bytesRead
+      return metadata
+    }
+    #expect(root.readTally.readCalls == calls)
+    #expect(root.readTally.bytesRead == bytes)
+    // The same bytes read from memory give the same metadata: only the reads changed.
+    #expect(metadata == MetadataReaderTable.read(from: ArrayByteSource(content), format: format))
+    return Outcome(metadata: metadata, readCalls: calls, bytesRead: bytes)
+  }
+
+  static let firstRead = PrefetchedByteSource<LibraryFile>.window
+  static let followUp = PrefetchedByteSource<LibraryFile>.followUpLength
+
+  static func bigEndian16(_ value: Int) -> [UInt8] {
+    [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+  }
+
+  static func bigEndian32(_ value: Int) -> [UInt8] {
+    [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }
+  }
+
+  /// The sample JPEG's segments: JFIF `APP0` at 2, the EXIF `APP1` at 20 (450 bytes),
+  /// then the tables, the frame and `SOS`, the image data and `FF D9`.
+  static func sampleJPEG() throws -> (bytes: [UInt8], app1: Range<Int>) {
+    let jpeg = try TestMovies.fixture("IMG_0001.JPG")
+    let app1 = 20..<(20 + 2 + 450)
+    try #require(jpeg[app1].starts(with: [0xFF, 0xE1, 0x01, 0xC2] + Array("Exif".utf8)))
+    try #require(jpeg.suffix(2).elementsEqual([0xFF, 0xD9]))
+    return (jpeg, app1)
+  }
+
+  @Test func aJPEGWhoseEXIFRunsPastTheFirstReadGetsTheRestOfItInOneRead() throws {
+    let (sample, app1) = try Self.sampleJPEG()
+    // The EXIF payload padded to 20,000 bytes (the TIFF structure ignores what follows
+    // it), and 200,000 bytes of image data.
+    let payload =
+      Array(sample[(app1.lowerBound + 4)..<app1.upperBound])
+      + [UInt8](
+        repeating: 0, count: 20_000 - (app1.count - 4))
+    var jpeg = Array(sample[..<app1.lowerBound]) + [0xFF, 0xE1] + Self.bigEndian16(20_002)
+    jpeg += payload
+    let app1End = jpeg.count
+    jpeg += sample[app1.upperBound..<(sample.count - 2)]
+    jpeg += [UInt8](repeating: 0, count: 200_000) + [0xFF, 0xD9]
+
+    let outcome = try Self.read(jpeg, as: "big-app1.jpg", format: .jpeg)
+    #expect(outcome.metadata.problems.isEmpty)
+    #expect(outcome.metadata.dateTimeOriginal != nil)
+    // The first read; the rest of the APP1 in one; the segments after it up to SOS (one
+    // follow-up); the last 512 bytes for the end-of-image marker.
+    #expect(outcome.readCalls == 4)
+    #expect(
+      outcome.bytesRead == app1End + Self.followUp + FileTail.firstLookLength)
+    #expect(outcome.bytesRead < jpeg.count / 8)
+  }
+
+  @Test func aJPEGWhoseMetadataFitsTheFirstReadCostsItAndItsLastBytes() throws {
+    let (sample, _) = try Self.sampleJPEG()
+    let jpeg =
+      Array(sample.dropLast(2)) + [UInt8](repeating: 0, count: 100_000) + [0xFF, 0xD9]
+    let outcome = try Self.read(jpeg, as: "small-app1.jpg", format: .jpeg)
+    #expect(outcome.metadata.problems.isEmpty)
+    #expect(outcome.readCalls == 2)
+    #expect(outcome.bytesRead == Self.firstRead + FileTail.firstLookLength)
+  }
+
+  @Test func aJPEGWithoutItsEndMarkerIsStillCalledTruncatedAfterTheWiderLook() throws {
+    let (sample, _) = try Self.sampleJPEG()
+    let jpeg = Array(sample.dropLast(2)) + [UInt8](repeating: 0x55, count: 100_000)
+    let outcome = try Self.read(jpeg, as: "cut.jpg", format: .jpeg)
+    #expect(outcome.metadata.problems.map(\.code) == [.truncated])
+    // The last 512 bytes, then the rest of the last 4 KiB, added to them.
+    #expect(outcome.readCalls == 3)
+    #expect(outcome.bytesRead == Self.firstRead + JPEGStructure.endCheckLength)
+  }
+
+  /// A PNG chunk: length, type, data, CRC.
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let kind = Array(type.utf8)
+    return Self.bigEndian32(data.count) + kind + data
+      + Self.bigEndian32(Int(CRC32.checksum(kind, data)))
+  }
+
+  @Test func aPNGWithEXIFAfterItsImageDataSkipsTheImageDataChunkByChunk() throws {
+    let (sample, app1) = try Self.sampleJPEG()
+    let screenshot = try TestMovies.fixture("Screenshots/screenshot.png")
+    let tiff = Array(sample[(app1.lowerBound + 10)..<app1.upperBound])
+    let imageData = [UInt8](repeating: 0x78, count: 50_000)
+    var png = Array(screenshot[..<33])  // signature and IHDR
+    png += Self.chunk("IDAT", imageData) + Self.chunk("IDAT", imageData)
+    let exifChunk = png.count
+    png += Self.chunk("eXIf", tiff) + Self.chunk("IEND", [])
+
+    let outcome = try Self.read(png, as: "late-exif.png", format: .png)
+    #expect(outcome.metadata.dateTimeOriginal != nil)
+    // The first read (signature, IHDR, the first IDAT's header); the second IDAT's
+    // header alone; the eXIf chunk and IEND, with the last 512 bytes the end check
+    // looks at, in one.
+    #expect(png.count - exifChunk < FileTail.firstLookLength)
+    #expect(outcome.readCalls == 3)
+    #expect(outcome.bytesRead == Self.firstRead + 8 + FileTail.firstLookLength)
+  }
+
+  /// The sample movie: `ftyp` (32 bytes), `free` (8), `mdat` (1,477), `moov` (887).
+  static func movie(mediaData: Int, moovPadding: Int) throws -> (bytes: [UInt8], moov: Int) {
+    let clip = try TestMovies.fixture("Videos/clip.mp4")
+    let moov = Array(clip[1517...])
+    try #require(moov.count == 887 && moov[4..<8].elementsEqual("moov".utf8))
+    var bytes = Array(clip[..<40]) + Self.bigEndian32(8 + mediaData) + Array("mdat".utf8)
+    bytes += [UInt8](repeating: 0, count: mediaData)
+    let moovStart = bytes.count
+    if moovPadding > 0 {
+      // A `free` box inside `moov` makes it longer; the reader skips it.
+      bytes += Self.bigEndian32(moov.count + moovPadding) + moov[4...]
+      bytes += Self.bigEndian32(moovPadding) + Array("free".utf8)
+      bytes += [UInt8](repeating: 0, count: moovPadding - 8)
+    } else {
+      bytes += moov
+    }
+    return (bytes, moovStart)
+  }
+
+  @Test func anMP4WithASmallMoovAtTheEndReadsItWithTheRestOfTheFileInOneRead() throws {
+    let (mp4, moov) = try Self.movie(mediaData: 300_000, moovPadding: 0)
+    let outcome = try Self.read(mp4, as: "small-moov.mp4", format: .mp4)
+    #expect(outcome.metadata.duration != nil)
+    #expect(outcome.readCalls == 2)
+    #expect(outcome.bytesRead == Self.firstRead + (mp4.count - moov))
+  }
+
+  @Test func anMP4WithALargeMoovAtTheEndReadsItsHeaderThenAllOfItInOneRead() throws {
+    let (mp4, moov) = try Self.movie(mediaData: 300_000, moovPadding: 20_000)
+    let outcome = try Self.read(mp4, as: "large-moov.mp4", format: .mp4)
+    #expect(outcome.metadata.duration != nil)
+    // The first read; the moov's header (16 bytes, what a box header may need); the rest
+    // of the moov in one read, its children then walked from memory.
+    #expect(outcome.readCalls == 3)
+    #expect(outcome.bytesRead == Self.firstRead + (mp4.count - moov))
+  }
+}
+
+/// The read-ahead (off by default: `GROUPENUMERATOR_READ_AHEAD=N`) driven by hand: which
+/// files it advises, and when.
+@Suite struct ReadAheadTests {
+  static func jobs(in folder: TemporaryFolder, count: Int) throws -> [ReadJob] {
+    try (0..<count).map { index in
+      let name = "IMG_\(index).jpg"
+      try folder.write(name, [0xFF, 0xD8] + [UInt8](repeating: 0, count: 30_000))
+      let file = ScannedFile(
+        path: LibraryPath(name), fileSize: 30_002,
+        modificationDate: Date(timeIntervalSince1970: 0), format: .jpeg, type: .photo,
+        problem: nil)
+      return ReadJob(file: file, group: ScannedGroup.Key(kind: .savedPhotos, path: LibraryPath("")))
+    }
+  }
+
+  @Test func onAColdDiskItAdvisesEachFileOnceNeverMoreThanItsDepthAhead() throws {
+    let folder = try TemporaryFolder()
+    let jobs = try Self.jobs(in: folder, count: 40)
+    let root = try LibraryRoot(path: folder.path)
+    // Eight slow reads of eight: the disk is cold.
+    root.readTally.add(calls: 8, bytes: 0, slowCalls: 8)
+    #expect(root.readTally.isCold)
+    let readAhead = try #require(ReadAhead(root: root, depth: 4))
+    var advised: [Int] = []
+    var looks = 0
+    var taken = 0
+    readAhead.run(
+      count: jobs.count,
+      job: { index in
+        #expect(index >= taken && index < taken + 4, "advised \(index) with \(taken) taken")
+        advised.append(index)
+        return jobs[index]
+      },
+      taken: {
+        // The workers take a job at every second look: slower than the advice, which
+        // then waits for them at its depth.
+        looks += 1
+        if looks % 2 == 0 { taken += 1 }
+        return taken
+      },
+      cancellation: CancellationFlag())
+    #expect(advised == Array(0..<jobs.count))
+  }
+
+  @Test func withTheReadsFromThePageCacheItAdvisesNothing() throws {
+    let folder = try TemporaryFolder()
+    let jobs = try Self.jobs(in: folder, count: 5)
+    let root = try LibraryRoot(path: folder.path)
+    root.readTally.add(calls: 100, bytes: 100_000, slowCalls: 0)
+    let readAhead = try #require(ReadAhead(root: root, depth: 4))
+    var asked = 0
+    var taken = 0
+    readAhead.run(
+      count: jobs.count,
+      job: { index in
+        asked += 1
+        return jobs[index]
+      },
+      taken: {
+        taken += 1
+        return taken
+      }, cancellation: CancellationFlag())
+    #expect(asked == 0)
+    #expect(ReadAhead(root: root, depth: 0) == nil)
+  }
+}

@@ -443,7 +443,8 @@ def bench_index(demo, lib, root, runs, plain):
     ]
     for text, value, ok in checks:
         print(f"  [{'PASS' if ok else 'FAIL'}] {text}: {value}")
-    return 0 if all(ok for _, _, ok in checks) else 1
+    # A report, like the rest: the exit status says only whether a command failed.
+    return 0
 
 
 if __name__ == "__main__":

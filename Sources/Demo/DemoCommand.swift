@@ -414,7 +414,14 @@ final class SharedTerminal: Sendable {
       }
       return nil
     }
-    guard let asset = try await library.asset(for: url) else {
+    // A path finds the asset any of whose files it is (a Live Photo's movie, a sidecar).
+    let found: Asset?
+    if let path {
+      found = try await library.asset(at: path)
+    } else {
+      found = try await library.asset(for: url)
+    }
+    guard let asset = found else {
       var message =
         path.map { strings.noAssetAtPath($0.escaped, library: display) }
         ?? strings.assetNotFound(url.absoluteString, library: display)

@@ -43,6 +43,18 @@ struct CommandLineProcessTests {
       stderr: String(decoding: stderr, as: UTF8.self))
   }
 
+  @Test func lookupByAnyFileOfALivePhotoPrintsTheLivePhoto() throws {
+    let still = try demo(["lookup", "DCIM/100APPLE/IMG_0200.HEIC", Self.library])
+    #expect(still.status == 0, "\(still.stderr)")
+    #expect(still.stdout.contains("\"type\": \"livePhoto\""))
+    // The movie and the sidecar are files of the same asset: the same object.
+    for path in ["DCIM/100APPLE/IMG_0200.MOV", "DCIM/100APPLE/IMG_0200.AAE"] {
+      let outcome = try demo(["lookup", path, Self.library])
+      #expect(outcome.status == 0, "\(path): \(outcome.stderr)")
+      #expect(outcome.stdout == still.stdout, "\(path)")
+    }
+  }
+
   @Test func theIssuesCommandsExitZero() throws {
     let library = Self.library
     let output = NSTemporaryDirectory() + "CommandLineProcessTests-\(UUID().uuidString).jpg"

@@ -42,13 +42,15 @@ SKIPPED_FOLDERS = {b"@eaDir", b".@__thumb", b"#recycle"}
 APPLE_DOUBLE = b"\x00\x05\x16\x07"
 
 # exiftool FileTypes of the formats the Demo reads or lists as media by content
-# (MediaSniffer). Anything else exiftool names (PSD, EXV, XMP, TXT, JP2, CRW, …) is not a
-# photo or video to the Demo, so it must be listed with a problem.
+# (MediaSniffer). Anything else exiftool names (EXV, XMP, TXT, X3F, …) is not a photo or
+# video the Demo reads, so it must be listed with a problem (or be an other file).
 READ_FILE_TYPES = {
     "JPEG", "MPO", "PNG", "GIF", "BMP", "TIFF", "BTF", "WEBP", "Extended WEBP", "HEIC",
     "HEIF", "AVIF", "JXL", "JXL Codestream", "DNG", "CR2", "CR3", "NEF", "ARW", "ORF", "RW2",
     "PEF", "SRW", "RAF", "MOV", "MP4", "M4V", "3GP", "3G2", "AVI", "MKV", "WEBM", "M2TS",
     "ASF", "WMV",
+    # Our own header readers: PSD, JPEG 2000 (and a bare codestream), Canon CRW, Minolta MRW.
+    "PSD", "PSB", "JP2", "J2C", "CRW", "MRW",
     # Camera RAWs that are TIFF inside: the Demo sniffs TIFF and reads them as TIFF.
     "IIQ", "3FR", "ERF", "MEF", "MOS", "NRW", "SR2", "SRF", "DCR", "KDC", "FFF",
 }

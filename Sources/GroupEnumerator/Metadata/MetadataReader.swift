@@ -22,6 +22,20 @@ protocol MetadataReader {
 }
 
 extension MetadataReader {
+  /// The metadata `body` fills in; a read it could not make (the ``AssetProblem`` it
+  /// throws) ends the walk and becomes a problem, beside what was read before it.
+  static func collecting(
+    _ body: (inout MediaMetadata) throws(AssetProblem) -> Void
+  ) -> MediaMetadata {
+    var metadata = MediaMetadata()
+    do {
+      try body(&metadata)
+    } catch {
+      metadata.report(error)
+    }
+    return metadata
+  }
+
   static func thumbnail(from source: some ByteSource, format: MediaFormat) throws(AssetProblem)
     -> [UInt8]?
   { nil }

@@ -53,13 +53,7 @@ enum CRWMetadataReader: MetadataReader {
   }
 
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    var metadata = MediaMetadata()
-    do {
-      try read(source, into: &metadata)
-    } catch {
-      metadata.report(error)
-    }
-    return metadata
+    collecting { metadata throws(AssetProblem) in try read(source, into: &metadata) }
   }
 
   private static func read(_ source: some ByteSource, into metadata: inout MediaMetadata)

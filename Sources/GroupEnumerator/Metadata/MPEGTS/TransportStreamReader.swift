@@ -36,13 +36,7 @@ enum TransportStreamReader: MetadataReader {
   }
 
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    var metadata = MediaMetadata()
-    do {
-      try read(source, into: &metadata)
-    } catch {
-      metadata.report(error)
-    }
-    return metadata
+    collecting { metadata throws(AssetProblem) in try read(source, into: &metadata) }
   }
 
   /// The packet layout of a stream whose first bytes are `head`: 188-byte packets with the

@@ -28,13 +28,7 @@ enum MRWMetadataReader: MetadataReader {
   private static let tiffBlock: [UInt8] = [0x00, 0x54, 0x54, 0x57]  // \0TTW
 
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
-    var metadata = MediaMetadata()
-    do {
-      try read(source, into: &metadata)
-    } catch {
-      metadata.report(error)
-    }
-    return metadata
+    collecting { metadata throws(AssetProblem) in try read(source, into: &metadata) }
   }
 
   private static func read(_ source: some ByteSource, into metadata: inout MediaMetadata)

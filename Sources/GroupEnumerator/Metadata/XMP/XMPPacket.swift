@@ -201,28 +201,19 @@ struct XMPPacket: Sendable, Equatable {
     self.location = location
   }
 
-  /// The longest maker or model text kept, in UTF-8 bytes (as for EXIF).
-  static let maximumCameraTextLength = 255
-
-  /// A maker or model property's text, trimmed: `nil` when absent, empty, longer
-  /// than ``maximumCameraTextLength`` bytes or holding control characters (a problem).
+  /// A maker or model property's text, trimmed and checked as EXIF's (``CameraText``):
+  /// `nil` when absent or blank, and when rejected (then a problem).
   private mutating func cameraText(
     _ properties: [XMPPropertyName: String], _ name: XMPPropertyName
   ) -> String? {
     guard let raw = properties[name] else { return nil }
-    let text = raw.trimmingXMPSpaces()
-    guard !text.isEmpty else { return nil }
-    guard text.utf8.count <= Self.maximumCameraTextLength,
-      !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else {
+    do {
+      return try CameraText.parse(Array(raw.trimmingXMPSpaces().utf8))
+    } catch {
       problems.append(
-        AssetProblem(
-          .invalidValue,
-          "XMP \(name.qualified) is not usable text: \(Self.quoted(raw.debugDescription)); ignored."
-        ))
+        AssetProblem(.invalidValue, "XMP \(name.qualified) \(error.reason); ignored."))
       return nil
     }
-    return text
   }
 
   /// A value from a file, quoted for a problem message and cut to 64 characters.

@@ -1,5 +1,6 @@
 /// The text of a camera's make, model or lens name as stored in a file (EXIF `Make`,
-/// `Model`, `LensModel`; QuickTime's `com.apple.quicktime.make` and `.model`), cleaned
+/// `Model`, `LensModel`; QuickTime's `com.apple.quicktime.make` and `.model`; CRW's 0x080a;
+/// XMP's `tiff:Make` and `tiff:Model`), cleaned
 /// the way exiftool shows it, and checked.
 ///
 /// The text ends at its first NUL (EXIF ASCII is NUL-terminated; writers pad with more),

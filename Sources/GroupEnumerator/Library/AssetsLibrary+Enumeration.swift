@@ -129,10 +129,13 @@ extension AssetsLibrary {
   /// - Returns: The index (`nil` without one, or when it cannot be used), and the warnings
   ///   opening it gave.
   func openIndex(root: LibraryRoot) async -> (IndexStore?, [String]) {
-    guard case .file(let url) = options.index else { return (nil, []) }
+    let location = options.index
+    guard location != .none else { return (nil, []) }
+    let environment = IndexLocation.environment
     return await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async {
-        continuation.resume(returning: IndexStore.open(at: url, root: root))
+        continuation.resume(
+          returning: IndexStore.open(location, root: root, environment: environment))
       }
     }
   }

@@ -3,12 +3,142 @@ import Foundation
 extension IndexStore {
   // MARK: - Opening
 
+  /// The environment variable that sets how long (in milliseconds, 0 to 600000) a call
+  /// waits for another process's lock on the index; for tests, which hold a lock longer
+  /// than a short wait. Without it the wait is ``busyTimeoutMilliseconds``.
+  static let busyTimeoutVariable = "GROUPENUMERATOR_INDEX_BUSY_TIMEOUT_MS"
+
+  /// The wait for another process's lock `environment` asks for, or the default.
+  static func busyTimeout(in environment: [String: String]) -> Int32 {
+    guard let text = environment[busyTimeoutVariable], let value = Int32(text),
+      (0...600_000).contains(value)
+    else { return busyTimeoutMilliseconds }
+    return value
+  }
+
+  /// Opens the index `location` names for the library at `root`, creating or rebuilding
+  /// it as needed.
+  ///
+  /// - Parameter environment: Where ``IndexLocation/userCache`` and the busy timeout are
+  ///   found (see ``IndexLocation/environment``).
+  /// - Returns: The store, or `nil` (with the reason in `warnings`) when there is no index
+  ///   or it cannot be used this run.
+  static func open(_ location: IndexLocation, root: LibraryRoot, environment: [String: String])
+    -> (IndexStore?, [String])
+  {
+    let timeout = busyTimeout(in: environment)
+    switch location {
+    case .none:
+      return (nil, [])
+    case .file(let url):
+      return open(at: url, root: root, busyTimeout: timeout)
+    case .userCache:
+      switch userCacheFile(for: root, environment: environment) {
+      case .success(let url): return open(at: url, root: root, busyTimeout: timeout)
+      case .failure(let warning): return (nil, [warning.message])
+      }
+    }
+  }
+
+  /// Why the default index cannot be used, as a warning.
+  struct LocationWarning: Error {
+    var message: String
+  }
+
+  /// The default index file of the library at `root` (``IndexLocation/userCache``), with
+  /// its folders created (mode 0700) when missing; never inside the library.
+  static func userCacheFile(for root: LibraryRoot, environment: [String: String])
+    -> Result<URL, LocationWarning>
+  {
+    let prefix = "The default index was not used:"
+    guard let given = IndexLocation.cacheFolder(in: environment) else {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) neither XDG_CACHE_HOME nor HOME is an absolute path."
+            + " Set one, or give the index file's path."))
+    }
+    guard let folder = resolvedFolder(given) else {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) its folder '\(given)' cannot be resolved (a '..' beneath a"
+            + " folder that does not exist yet)."))
+    }
+    guard let rootStatus = try? root.descriptor.status(),
+      let rootPath = canonicalBytes(root.path)
+    else {
+      return .failure(
+        LocationWarning(message: "\(prefix) the library root cannot be examined."))
+    }
+    let url = URL(fileURLWithPath: folder).appendingPathComponent(
+      IndexLocation.fileName(forRoot: rootPath))
+    // Checked before any folder is made, so that nothing is ever created in the library.
+    if let inside = libraryFolder(holding: url, root: rootStatus.identity) {
+      return .failure(
+        LocationWarning(
+          message: "The index '\(url.path)' was not used: it is inside the library"
+            + " ('\(inside)'), which is never written. Put it outside the library folder."))
+    }
+    if let failure = makeFolders(folder) {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) the folder '\(failure.path)' cannot be created"
+            + " (\(String(cString: strerror(failure.code))))."))
+    }
+    return .success(url)
+  }
+
+  /// `path` with the symbolic links of its longest existing part resolved and the rest
+  /// appended; `nil` when the rest holds `..` (it cannot be resolved before it exists).
+  private static func resolvedFolder(_ path: String) -> String? {
+    var missing: [String] = []
+    var existing = path
+    var status = stat()
+    while stat(existing, &status) != 0 {
+      let name = (existing as NSString).lastPathComponent
+      let parent = (existing as NSString).deletingLastPathComponent
+      if parent == existing || parent.isEmpty { break }
+      if !name.isEmpty, name != "." { missing.insert(name, at: 0) }
+      existing = parent
+    }
+    guard !missing.contains("..") else { return nil }
+    var resolved = canonicalPath(existing)
+    for name in missing { resolved = (resolved as NSString).appendingPathComponent(name) }
+    return resolved
+  }
+
+  /// Creates `path` and every missing folder above it, each with mode 0700.
+  ///
+  /// - Returns: The first folder that could not be created, with `errno`; `nil` on
+  ///   success.
+  private static func makeFolders(_ path: String) -> (path: String, code: Int32)? {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      return status.st_mode & S_IFMT == S_IFDIR ? nil : (path, ENOTDIR)
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, !parent.isEmpty, let failure = makeFolders(parent) { return failure }
+    guard mkdir(path, 0o700) == 0 || errno == EEXIST else { return (path, errno) }
+    return nil
+  }
+
+  /// The root's canonical path as bytes (the name of the default index comes from them,
+  /// so that a name that is not UTF-8 still gives its own file); `nil` when it cannot be
+  /// resolved.
+  private static func canonicalBytes(_ path: String) -> [UInt8]? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved)))
+      .map { UInt8(bitPattern: $0) }
+  }
+
   /// Opens the index at `url` for the library at `root`, creating or rebuilding it as
-  /// needed.
+  /// needed, waiting up to `busyTimeout` milliseconds for another process's lock.
   ///
   /// - Returns: The store, or `nil` (with the reason in `warnings`) when the index cannot
   ///   be used this run.
-  static func open(at url: URL, root: LibraryRoot) -> (IndexStore?, [String]) {
+  static func open(
+    at url: URL, root: LibraryRoot, busyTimeout: Int32 = busyTimeoutMilliseconds
+  ) -> (IndexStore?, [String]) {
     let path = url.path
     guard let rootStatus = try? root.descriptor.status() else {
       return (nil, ["The index '\(path)' was not used: the library root cannot be examined."])
@@ -27,7 +157,7 @@ extension IndexStore {
     for attempt in 0..<2 {
       do throws(SQLiteError) {
         var connection = try SQLiteConnection(
-          path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+          path: path, busyTimeoutMilliseconds: busyTimeout)
         if let mismatch = try prepare(
           &connection, rootPath: rootPath, root: rootStatus.identity)
         {
@@ -36,7 +166,7 @@ extension IndexStore {
           try rebuild(&connection, rootPath: rootPath, root: rootStatus.identity)
         }
         let reader = try SQLiteConnection(
-          path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+          path: path, busyTimeoutMilliseconds: busyTimeout)
         try reader.execute("BEGIN")
         let store = IndexStore(
           connection: connection, reader: reader, path: path, warnings: warnings)

@@ -1,53 +1,12 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 @testable import Demo
 
-/// Runs processes for the index tests.
-private enum Child {
-  /// A process's exit, output and error text.
-  struct Outcome {
-    var status: Int32
-    var exited: Bool
-    var stdout: Data
-    var stderr: String
-
-    /// The `warning:` lines of the error text.
-    var warnings: [Substring] {
-      stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
-    }
-  }
-
-  /// Runs the Demo with `arguments` in exactly `environment` (plus a `PATH`) and waits.
-  static func demo(_ arguments: [String], environment: [String: String] = [:]) throws
-    -> Outcome
-  {
-    let process = Process()
-    process.executableURL = demoExecutable
-    process.arguments = arguments
-    process.environment = environment.merging(
-      ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
-    ) { given, _ in given }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let group = DispatchGroup()
-    let errorData = Mutex(Data())
-    DispatchQueue.global().async(group: group) {
-      let data = errors.fileHandleForReading.readDataToEndOfFile()
-      errorData.withLock { $0 = data }
-    }
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    group.wait()
-    return Outcome(
-      status: process.terminationStatus, exited: process.terminationReason == .exit,
-      stdout: stdout, stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
-  }
+/// The `warning:` lines of a process's error text.
+private func warnings(_ outcome: Outcome) -> [Substring] {
+  outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
 }
 
 /// A temporary folder with a settled copy of the bundled library, removed on `deinit`.
@@ -80,15 +39,15 @@ struct IndexLocationProcessTests {
   @Test func theDefaultIndexLivesInXDGCacheHomeAndTheSecondRunReadsNothing() async throws {
     let workspace = try await Workspace()
     let environment = ["XDG_CACHE_HOME": workspace.cache.path]
-    let plain = try Child.demo(["--format", "json", workspace.library.path])
+    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
     #expect(plain.exited && plain.status == 0)
     let arguments = ["--format", "json", "--default-index", workspace.library.path]
-    let first = try Child.demo(arguments, environment: environment)
-    let second = try Child.demo(arguments + ["--statistics"], environment: environment)
+    let first = try run(demoExecutable, arguments, environment: environment)
+    let second = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
     for outcome in [first, second] {
       #expect(outcome.exited && outcome.status == 0)
       #expect(outcome.stdout == plain.stdout)
-      #expect(outcome.warnings.isEmpty, "\(outcome.stderr)")
+      #expect(warnings(outcome).isEmpty, "\(outcome.stderr)")
     }
     #expect(second.stderr.contains(" files-read 0 "), "\(second.stderr)")
     let indexes = try FileManager.default.contentsOfDirectory(
@@ -98,18 +57,19 @@ struct IndexLocationProcessTests {
 
   @Test func withoutAnAbsoluteCacheFolderTheListingWarnsOnceAndIsUnchanged() async throws {
     let workspace = try await Workspace()
-    let plain = try Child.demo(["--format", "json", workspace.library.path])
-    let outcome = try Child.demo(
+    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let outcome = try run(
+      demoExecutable,
       ["--format", "json", "--default-index", workspace.library.path],
       environment: ["XDG_CACHE_HOME": "relative/cache"])
     #expect(outcome.exited && outcome.status == 0)
     #expect(outcome.stdout == plain.stdout)
-    #expect(outcome.warnings.count == 1, "\(outcome.stderr)")
+    #expect(warnings(outcome).count == 1, "\(outcome.stderr)")
     #expect(outcome.stderr.contains("neither XDG_CACHE_HOME nor HOME"), "\(outcome.stderr)")
   }
 
   @Test func anIndexFileAndTheDefaultIndexTogetherAreAUsageError() throws {
-    let outcome = try Child.demo(["--index", "/tmp/x.sqlite", "--default-index"])
+    let outcome = try run(demoExecutable, ["--index", "/tmp/x.sqlite", "--default-index"])
     #expect(outcome.exited && outcome.status == 64)
     #expect(
       outcome.stderr.hasPrefix(
@@ -126,11 +86,11 @@ struct IndexLocationProcessTests {
   {
     let workspace = try await Workspace()
     let index = workspace.folder.appendingPathComponent("index.sqlite")
-    let plain = try Child.demo(["--format", "ndjson", workspace.library.path])
+    let plain = try run(demoExecutable, ["--format", "ndjson", workspace.library.path])
     let arguments = ["--format", "ndjson", "--index", index.path, workspace.library.path]
     let environment = ["GROUPENUMERATOR_INDEX_BUSY_TIMEOUT_MS": "300"]
-    let made = try Child.demo(arguments, environment: environment)
-    #expect(made.exited && made.status == 0 && made.warnings.isEmpty, "\(made.stderr)")
+    let made = try run(demoExecutable, arguments, environment: environment)
+    #expect(made.exited && made.status == 0 && warnings(made).isEmpty, "\(made.stderr)")
 
     // A child holds the write lock until its standard input closes.
     let holder = Process()
@@ -159,19 +119,58 @@ struct IndexLocationProcessTests {
     }
     #expect(String(decoding: said, as: UTF8.self) == "locked\n")
 
-    let locked = try Child.demo(arguments, environment: environment)
+    let locked = try run(demoExecutable, arguments, environment: environment)
     try input.fileHandleForWriting.close()
     holder.waitUntilExit()
     #expect(holder.terminationStatus == 0)
     #expect(locked.exited && locked.status == 0)
     #expect(locked.stdout == plain.stdout)
-    #expect(locked.warnings.count == 1, "\(locked.stderr)")
+    #expect(warnings(locked).count == 1, "\(locked.stderr)")
     #expect(locked.stderr.contains("stayed locked by another process"), "\(locked.stderr)")
 
     // The holder is gone: the index, untouched, is used again.
-    let after = try Child.demo(arguments + ["--statistics"], environment: environment)
-    #expect(after.exited && after.status == 0 && after.warnings.isEmpty, "\(after.stderr)")
+    let after = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
+    #expect(after.exited && after.status == 0 && warnings(after).isEmpty, "\(after.stderr)")
     #expect(after.stdout == plain.stdout)
     #expect(after.stderr.contains(" files-read 0 "), "\(after.stderr)")
+  }
+
+  @Test(
+    .enabled(
+      if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),
+      Comment(
+        rawValue: (SystemProbe.mountUnavailable ?? "")
+          + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
+    .timeLimit(.minutes(2)))
+  func aCacheFolderOnAReadOnlyMountGivesOneWarningAndTheSameOutput() async throws {
+    guard
+      SystemProbe.proceed(
+        unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
+    else { return }
+    let workspace = try await Workspace()
+    let source = workspace.folder.appendingPathComponent("source").path
+    let mounted = workspace.folder.appendingPathComponent("mounted").path
+    for path in [source, mounted] { #expect(mkdir(path, 0o755) == 0) }
+    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let listing = [
+      "/usr/bin/env", "XDG_CACHE_HOME=\(mounted)", demoExecutable.path, "--default-index",
+      "--format", "json", workspace.library.path,
+    ]
+    // First the index folder cannot be made; then it exists, but no file can be made in it.
+    let expectations = [
+      "the folder '\(mounted)/groupenumerator' cannot be created (Read-only file system)",
+      "was not used: sqlite3_open_v2",
+    ]
+    for expected in expectations {
+      let outcome = try run(
+        SystemProbe.unshare, readOnlyMount(source, on: mounted, then: listing))
+      #expect(outcome.exited && outcome.status == 0)
+      #expect(outcome.stdout == plain.stdout)
+      #expect(warnings(outcome).count == 1, "\(outcome.stderr)")
+      #expect(outcome.stderr.contains(expected), "\(outcome.stderr)")
+      #expect(mkdir(source + "/groupenumerator", 0o700) == 0 || errno == EEXIST)
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: source + "/groupenumerator")
+    #expect(left.isEmpty, "\(left)")
   }
 }

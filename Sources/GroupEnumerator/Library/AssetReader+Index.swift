@@ -10,7 +10,7 @@ extension AssetReader {
   ///
   /// - Parameter index: The run's index, or `nil` to read every file.
   static func read(_ job: ReadJob, root: LibraryRoot, index: IndexStore?) -> Asset {
-    guard let index, let key = job.file.key ?? FileKey.of(job.file.path, beneath: root.descriptor),
+    guard let index, let key = FileKey.of(job.file.path, beneath: root.descriptor),
       let sidecars = sidecarKeys(of: job.file, root: root)
     else { return read(job, root: root) }
     let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)

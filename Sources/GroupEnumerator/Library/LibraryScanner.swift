@@ -67,11 +67,6 @@ struct ScannedFile: Sendable, Hashable {
   /// ``AssetResource/Role/sidecar``: extra resources of its asset (``SidecarReader``
   /// reads the `.xmp` and Takeout `.json` ones where the file left a gap).
   var sidecars: [AssetResource] = []
-  /// The file's index key, taken by the walk when the enumeration keeps an index
-  /// (``LibraryOptions/index``): the reader then needs no `fstatat` of its own to decide
-  /// whether the stored result is still the file's. `nil` without an index, or when the
-  /// walk could not examine the file.
-  var key: FileKey?
 }
 
 /// One group found by the walk, its files sorted by path bytes.

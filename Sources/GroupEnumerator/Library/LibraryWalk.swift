@@ -45,9 +45,6 @@ struct LibraryWalk {
   private static let filesPerCancellationCheck = 256
 
   private let options: LibraryOptions
-  /// Whether files' index keys are taken (``ScannedFile/key``): only for an enumeration
-  /// with an index, since it costs an `fstatat` per media file the walk would not make.
-  private let keepsKeys: Bool
   private let isCancelled: () -> Bool
   /// Called with each folder's path once its entries are read, before any subfolder is
   /// entered: a test seam for swapping a folder under the walk.
@@ -64,7 +61,6 @@ struct LibraryWalk {
     didListFolder: @escaping (LibraryPath) -> Void = { _ in }
   ) {
     self.options = options
-    self.keepsKeys = options.index != .none
     self.isCancelled = isCancelled
     self.didListFolder = didListFolder
   }
@@ -258,9 +254,7 @@ struct LibraryWalk {
   /// - Parameter kind: The entry's `d_type`. A folder (`DT_DIR`) and a media-named
   ///   regular file (`DT_REG`) need no `fstatat`: the folder is opened without following
   ///   links anyway, and the file's size and time come from the reader's `fstat` of the
-  ///   descriptor it opens (one system call per file fewer; with an index, the walk
-  ///   `fstatat`s it anyway for its key, which spares the reader of an unchanged file any
-  ///   call at all). Other kinds, and file
+  ///   descriptor it opens (one system call per file fewer). Other kinds, and file
   ///   systems that leave `d_type` unknown, are `fstatat`ed; when that fails, a `DT_REG`
   ///   entry is still listed (as unreadable).
   private mutating func classify(
@@ -284,9 +278,6 @@ struct LibraryWalk {
         type: promised.isVideo ? .video : .photo, problem: nil)
       file.needsSniffing = true
       file.needsStatus = true
-      if keepsKeys, let status = try? folder.status(ofEntry: name), status.kind == .regular {
-        file.key = status.key
-      }
       listing.files.append(file)
       return
     }
@@ -348,7 +339,6 @@ struct LibraryWalk {
     var file = ScannedFile(
       path: path, fileSize: status.size, modificationDate: status.modificationDate,
       format: nil, type: promised?.isVideo == true ? .video : .photo, problem: nil)
-    if keepsKeys { file.key = status.key }
     let mayBeAppleDouble = name.starts(with: [0x2E, 0x5F])
     let isSidecar = promised == nil && MediaSniffer.isSidecar(name: name)
     if isSidecar, !mayBeAppleDouble { return .sidecar(file) }

@@ -200,8 +200,6 @@ struct FileStatus: Sendable, Hashable {
   let modificationDate: Date
   /// The device and inode: equal for two names of the same file.
   let identity: FileIdentity
-  /// The index's key for this version of the file.
-  let key: FileKey
 
   init(_ status: stat) {
     switch status.st_mode & S_IFMT {
@@ -219,7 +217,6 @@ struct FileStatus: Sendable, Hashable {
       timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec)
         / 1_000_000_000)
     identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-    key = FileKey(status)
   }
 }
 

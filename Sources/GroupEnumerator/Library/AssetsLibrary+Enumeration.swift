@@ -38,10 +38,12 @@ extension AssetsLibrary {
   func scanAndOpenIndex(
     cancellation: CancellationFlag
   ) async throws(LibraryError) -> (LibraryRoot, LibraryScan, IndexStore?, [String]) {
-    guard case .file(let url) = options.index else {
+    let location = options.index
+    guard location != .none else {
       let (root, scan) = try await scan(cancellation: cancellation)
       return (root, scan, nil, [])
     }
+    let environment = IndexLocation.environment
     let scanner = LibraryScanner(root: rootPath, options: options)
     let path = rootPath
     let result: Result<(LibraryRoot, LibraryScan, IndexStore?, [String]), LibraryError> =
@@ -56,7 +58,9 @@ extension AssetsLibrary {
           let opening = OpeningIndex()
           let group = DispatchGroup()
           DispatchQueue.global(qos: .userInitiated).async(group: group) {
-            opening.result.withLock { $0 = IndexStore.open(at: url, root: root) }
+            opening.result.withLock {
+              $0 = IndexStore.open(location, root: root, environment: environment)
+            }
           }
           let scanned = Result { () throws(LibraryError) in
             try scanner.scan(in: root, isCancelled: { cancellation.isSet })
@@ -176,10 +180,13 @@ extension AssetsLibrary {
   /// - Returns: The index (`nil` without one, or when it cannot be used), and the warnings
   ///   opening it gave.
   func openIndex(root: LibraryRoot) async -> (IndexStore?, [String]) {
-    guard case .file(let url) = options.index else { return (nil, []) }
+    let location = options.index
+    guard location != .none else { return (nil, []) }
+    let environment = IndexLocation.environment
     return await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async {
-        continuation.resume(returning: IndexStore.open(at: url, root: root))
+        continuation.resume(
+          returning: IndexStore.open(location, root: root, environment: environment))
       }
     }
   }

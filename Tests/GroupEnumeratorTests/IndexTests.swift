@@ -173,6 +173,7 @@ import Testing
     case keyOfAnotherType = "UPDATE files SET device = 'x' WHERE path = ?1"
     case resultOfAnotherType = "UPDATE files SET result = 'not a blob' WHERE path = ?1"
     case garbledResult = "UPDATE files SET result = x'01ff00' WHERE path = ?1"
+    case oversizedResult = "UPDATE files SET result = zeroblob(2000000) WHERE path = ?1"
   }
 
   @Test(arguments: RowDamage.allCases)

@@ -19,16 +19,25 @@ struct IndexContents: Sendable {
     var resultCount: Int32
   }
 
-  /// The size of a block: a row longer than this has a block of its own.
+  /// The size of a block.
   static let blockSize = 1 << 20
+  /// The most bytes one row's sidecar keys and result may take (a result is about 250
+  /// bytes; its problems are capped): a longer row is not loaded, and its file is read.
+  static let maximumRowBytes = 1 << 20
+  /// The most bytes all rows may take together (about four million files' worth): the
+  /// rows past it are not loaded, and their files are read, so that a damaged or foreign
+  /// index cannot make a run hold gigabytes.
+  static let maximumBytes = 1 << 30
 
   /// The rows by path.
   private(set) var entries: [LibraryPath: Entry] = [:]
   /// Every row's sidecar keys and result.
   private(set) var blocks: [[UInt8]] = []
-  /// Rows that could not be taken (a column of the wrong type): their files are read, and
-  /// stored again.
+  /// Rows that could not be taken (a column of the wrong type, or past a budget): their
+  /// files are read, and stored again.
   private(set) var malformed = 0
+  /// How many bytes the loaded rows take.
+  private var loadedBytes = 0
 
   /// How many rows the table held.
   var count: Int { entries.count + malformed }
@@ -65,7 +74,9 @@ struct IndexContents: Sendable {
         let modificationSeconds = row.integer(4), let modificationNanoseconds = row.integer(5),
         let changeSeconds = row.integer(6), let changeNanoseconds = row.integer(7),
         let sidecarCount = row.integer(8), let resultCount = row.integer(9),
-        sidecarCount + resultCount < Int64(Int32.max)
+        sidecarCount >= 0, resultCount >= 0,
+        sidecarCount + resultCount <= Int64(maximumRowBytes),
+        contents.loadedBytes + Int(sidecarCount + resultCount) <= maximumBytes
       else {
         contents.malformed += 1
         return
@@ -87,6 +98,7 @@ struct IndexContents: Sendable {
         contents.malformed += 1
         return
       }
+      contents.loadedBytes += length
       contents.entries[LibraryPath(bytes: path)] = Entry(
         key: FileKey(
           device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size,

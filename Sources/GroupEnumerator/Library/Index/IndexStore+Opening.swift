@@ -168,8 +168,11 @@ extension IndexStore {
         let reader = try SQLiteConnection(
           path: path, busyTimeoutMilliseconds: busyTimeout)
         try reader.execute("BEGIN")
+        let contents = try IndexContents.load(
+          from: reader, expectedBytes: Int(fileSize(atPath: path)))
         let store = IndexStore(
-          connection: connection, reader: reader, path: path, warnings: warnings)
+          connection: connection, reader: reader, contents: contents, path: path,
+          warnings: warnings)
         return (store, warnings)
       } catch {
         if error.isBusy {

@@ -41,7 +41,7 @@ final class IndexStore: Sendable {
   /// What the index holds for one file.
   enum Lookup {
     /// A result stored under the file's current key and sidecars.
-    case found([UInt8])
+    case found(ArraySlice<UInt8>)
     /// A row for the path, of another version of the file (or its sidecars).
     case changed
     /// No row for the path (or the index failed).
@@ -50,12 +50,20 @@ final class IndexStore: Sendable {
 
   /// The connection that writes (and checked the index when it was opened).
   private let connection: Mutex<SQLiteConnection?>
-  /// The connection that looks files up, inside one read transaction for the whole run:
-  /// a lookup then takes no file lock of its own (WAL lets the writer commit meanwhile;
-  /// this run never looks up what it wrote).
+  /// The connection that read ``contents``, inside one read transaction held for the
+  /// whole run (WAL lets the writer commit meanwhile; this run never looks up what it
+  /// wrote).
   private let reader: Mutex<SQLiteConnection?>
+  /// What the index held when the run began: every lookup is answered from here.
+  private let contents: IndexContents
+  /// Whether lookups are still answered (cleared when the index fails during the run).
+  private let isUsable = Atomic(true)
   private let pending = Mutex<[Row]>([])
   private let counts = Mutex(Counts())
+  /// Files taken from the index, and files looked up that had a row: counted without a
+  /// lock, since every reader counts every file.
+  private let taken = Atomic(0)
+  private let existing = Atomic(0)
   private let problems = Mutex<[String]>([])
   /// Where the index is, for messages.
   let path: String
@@ -72,16 +80,22 @@ final class IndexStore: Sendable {
 
   init(
     connection: consuming sending SQLiteConnection, reader: consuming sending SQLiteConnection,
-    path: String, warnings: [String]
+    contents: IndexContents, path: String, warnings: [String]
   ) {
     self.connection = Mutex(Optional(connection))
     self.reader = Mutex(Optional(reader))
+    self.contents = contents
     self.path = path
     self.problems.withLock { $0 = warnings }
   }
 
   /// How many files this run took from the index, and how many results it stored.
-  var counted: Counts { counts.withLock { $0 } }
+  var counted: Counts {
+    var counted = counts.withLock { $0 }
+    counted.taken = taken.load(ordering: .relaxed)
+    counted.existing = existing.load(ordering: .relaxed)
+    return counted
+  }
 
   /// The warnings of this run (a rebuilt or unusable index), each once, in order.
   var warnings: [String] { problems.withLock { $0 } }
@@ -91,34 +105,14 @@ final class IndexStore: Sendable {
   /// The stored result of the file at `path` when its row's key and sidecars are `key`
   /// and `sidecars`.
   func lookUp(_ path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> Lookup {
-    var found = Lookup.missing
-    let failure: SQLiteError? = reader.withLock { connection in
-      guard connection != nil else { return nil }
-      do throws(SQLiteError) {
-        try connection?.query(
-          "SELECT device, inode, size, mtime_s, mtime_ns, ctime_s, ctime_ns, sidecars, result"
-            + " FROM files WHERE path = ?1", [.blob(path.bytes)], keepsPrepared: true
-        ) { row in
-          guard row.count == 9, IndexStore.key(of: row) == key, case .blob(let stored) = row[7],
-            stored == sidecars, case .blob(let result) = row[8]
-          else {
-            found = .changed
-            return
-          }
-          found = .found(result)
-        }
-        return nil
-      } catch {
-        return error
-      }
-    }
-    if let failure { stopUsing(because: failure) }
-    if case .missing = found {} else { counts.withLock { $0.existing += 1 } }
+    guard isUsable.load(ordering: .relaxed) else { return .missing }
+    let found = contents.lookUp(path, key: key, sidecars: sidecars)
+    if case .missing = found {} else { existing.add(1, ordering: .relaxed) }
     return found
   }
 
   /// Notes that one file's asset was taken from the index.
-  func countTaken() { counts.withLock { $0.taken += 1 } }
+  func countTaken() { taken.add(1, ordering: .relaxed) }
 
   /// Queues a result for storing; every ``batchSize`` results are written in one
   /// transaction.
@@ -136,8 +130,8 @@ final class IndexStore: Sendable {
   /// paths of every file the walk found), each in its own transaction, and closes the
   /// database (which checkpoints its WAL into the file when no other process has it open).
   ///
-  /// When the table holds exactly the rows this run looked up or added, none can be of a
-  /// vanished file, and `present` is not called.
+  /// When every row the table held at the start was looked up, none can be of a vanished
+  /// file, and `present` is not called.
   func finish(present: () -> Set<[UInt8]>) {
     reader.withLock { reader in
       try? reader?.execute("COMMIT")
@@ -153,12 +147,7 @@ final class IndexStore: Sendable {
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
-        var rows: Int64 = -1
-        try connection?.query("SELECT count(*) FROM files") { row in
-          if case .integer(let count) = row.first { rows = count }
-        }
-        let known = counts.withLock { $0.existing + $0.added }
-        guard rows != Int64(known) else { return nil }
+        guard contents.count != existing.load(ordering: .relaxed) else { return nil }
         let present = present()
         try connection?.query("SELECT path FROM files") { row in
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }
@@ -223,6 +212,7 @@ final class IndexStore: Sendable {
 
   /// Closes the index for the rest of the run after a failed call, with one warning.
   private func stopUsing(because failure: SQLiteError) {
+    isUsable.store(false, ordering: .relaxed)
     reader.withLock { $0 = nil }
     let wasOpen = connection.withLock { connection in
       defer { connection = nil }
@@ -236,16 +226,9 @@ final class IndexStore: Sendable {
     }
   }
 
-  private static func key(of row: [SQLiteConnection.Value]) -> FileKey? {
-    var values: [Int64] = []
-    for column in row.prefix(7) {
-      guard case .integer(let value) = column else { return nil }
-      values.append(value)
-    }
-    guard values.count == 7 else { return nil }
-    return FileKey(
-      device: UInt64(bitPattern: values[0]), inode: UInt64(bitPattern: values[1]),
-      size: values[2], modificationSeconds: values[3], modificationNanoseconds: values[4],
-      changeSeconds: values[5], changeNanoseconds: values[6])
+  /// The size of the file at `path` (0 when it cannot be examined).
+  static func fileSize(atPath path: String) -> Int64 {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int64(status.st_size) : 0
   }
 }

@@ -177,16 +177,21 @@ extension AssetsLibrary {
   /// Opens the index ``LibraryOptions/index`` names for the library at `root`, off the
   /// caller's actor.
   ///
+  /// - Parameter loadsEverything: Whether every row is read at once (for a call that looks
+  ///   up most files) or each lookup is one query (for a call that reads a few).
   /// - Returns: The index (`nil` without one, or when it cannot be used), and the warnings
   ///   opening it gave.
-  func openIndex(root: LibraryRoot) async -> (IndexStore?, [String]) {
+  func openIndex(
+    root: LibraryRoot, loadsEverything: Bool = true
+  ) async -> (IndexStore?, [String]) {
     let location = options.index
     guard location != .none else { return (nil, []) }
     let environment = IndexLocation.environment
     return await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async {
         continuation.resume(
-          returning: IndexStore.open(location, root: root, environment: environment))
+          returning: IndexStore.open(
+            location, root: root, environment: environment, loadsEverything: loadsEverything))
       }
     }
   }

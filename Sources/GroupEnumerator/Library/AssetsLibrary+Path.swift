@@ -34,7 +34,8 @@ extension AssetsLibrary {
     guard let group = scan.groups.first(where: { $0.files.contains(where: holds) }) else {
       return nil
     }
-    let (index, warnings) = await openIndex(root: root)
+    // One file (or a pair) is read: its rows are looked up one by one, not all loaded.
+    let (index, warnings) = await openIndex(root: root, loadsEverything: false)
     var queue = try await GroupQueue.prepare(
       group: group, filter: .all, fileSelection: holds, root: root, index: index,
       width: options.maximumConcurrency)
@@ -44,7 +45,6 @@ extension AssetsLibrary {
         size: 2, root: root, index: index, width: options.maximumConcurrency)
       found = assets.first { $0.resources.contains { $0.path == path } }
     }
-    // The walk was complete, so only rows of files that are gone can be dropped.
     await closeIndex(index, scan: scan)
     IndexObserver.recordClosing(index, warnings: warnings)
     return found

@@ -114,7 +114,9 @@ public final class AssetsLibrary: Sendable {
       !LivePhotoPairing.candidates(in: $0.files).isEmpty
     }
     // Opened only when a candidate is to be read: nothing else here reads a file.
-    let (index, warnings) = hasCandidates ? await openIndex(root: root) : (nil, [])
+    // (Only the candidates are looked up, so the rows are not all loaded.)
+    let (index, warnings) =
+      hasCandidates ? await openIndex(root: root, loadsEverything: false) : (nil, [])
     var groups: [AssetGroup] = []
     var everything: [AssetType: Int] = [:]
     for group in scan.groups {

@@ -19,22 +19,28 @@ extension IndexStore {
   /// Opens the index `location` names for the library at `root`, creating or rebuilding
   /// it as needed.
   ///
-  /// - Parameter environment: Where ``IndexLocation/userCache`` and the busy timeout are
-  ///   found (see ``IndexLocation/environment``).
+  /// - Parameters:
+  ///   - environment: Where ``IndexLocation/userCache`` and the busy timeout are found
+  ///     (see ``IndexLocation/environment``).
+  ///   - loadsEverything: Whether every row is read at once (``IndexContents``), for a
+  ///     call that looks up most files; otherwise each lookup is one query, for a call
+  ///     that reads a few files (`asset(at:)`, `groups()`).
   /// - Returns: The store, or `nil` (with the reason in `warnings`) when there is no index
   ///   or it cannot be used this run.
-  static func open(_ location: IndexLocation, root: LibraryRoot, environment: [String: String])
-    -> (IndexStore?, [String])
-  {
+  static func open(
+    _ location: IndexLocation, root: LibraryRoot, environment: [String: String],
+    loadsEverything: Bool = true
+  ) -> (IndexStore?, [String]) {
     let timeout = busyTimeout(in: environment)
     switch location {
     case .none:
       return (nil, [])
     case .file(let url):
-      return open(at: url, root: root, busyTimeout: timeout)
+      return open(at: url, root: root, busyTimeout: timeout, loadsEverything: loadsEverything)
     case .userCache:
       switch userCacheFile(for: root, environment: environment) {
-      case .success(let url): return open(at: url, root: root, busyTimeout: timeout)
+      case .success(let url):
+        return open(at: url, root: root, busyTimeout: timeout, loadsEverything: loadsEverything)
       case .failure(let warning): return (nil, [warning.message])
       }
     }
@@ -132,12 +138,14 @@ extension IndexStore {
   }
 
   /// Opens the index at `url` for the library at `root`, creating or rebuilding it as
-  /// needed, waiting up to `busyTimeout` milliseconds for another process's lock.
+  /// needed, waiting up to `busyTimeout` milliseconds for another process's lock (and
+  /// reading every row at once when `loadsEverything`).
   ///
   /// - Returns: The store, or `nil` (with the reason in `warnings`) when the index cannot
   ///   be used this run.
   static func open(
-    at url: URL, root: LibraryRoot, busyTimeout: Int32 = busyTimeoutMilliseconds
+    at url: URL, root: LibraryRoot, busyTimeout: Int32 = busyTimeoutMilliseconds,
+    loadsEverything: Bool = true
   ) -> (IndexStore?, [String]) {
     let path = url.path
     guard let rootStatus = try? root.descriptor.status() else {
@@ -168,8 +176,10 @@ extension IndexStore {
         let reader = try SQLiteConnection(
           path: path, busyTimeoutMilliseconds: busyTimeout)
         try reader.execute("BEGIN")
-        let contents = try IndexContents.load(
-          from: reader, expectedBytes: Int(fileSize(atPath: path)))
+        let contents =
+          loadsEverything
+          ? try IndexContents.load(from: reader, expectedBytes: Int(fileSize(atPath: path)))
+          : nil
         let store = IndexStore(
           connection: connection, reader: reader, contents: contents, path: path,
           warnings: warnings)

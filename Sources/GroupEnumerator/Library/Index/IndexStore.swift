@@ -54,8 +54,9 @@ final class IndexStore: Sendable {
   /// whole run (WAL lets the writer commit meanwhile; this run never looks up what it
   /// wrote).
   private let reader: Mutex<SQLiteConnection?>
-  /// What the index held when the run began: every lookup is answered from here.
-  private let contents: IndexContents
+  /// What the index held when the run began, when every row was read at once: every
+  /// lookup is answered from here. `nil` when each lookup is a query of ``reader``.
+  private let contents: IndexContents?
   /// Whether lookups are still answered (cleared when the index fails during the run).
   private let isUsable = Atomic(true)
   private let pending = Mutex<[Row]>([])
@@ -80,7 +81,7 @@ final class IndexStore: Sendable {
 
   init(
     connection: consuming sending SQLiteConnection, reader: consuming sending SQLiteConnection,
-    contents: IndexContents, path: String, warnings: [String]
+    contents: IndexContents?, path: String, warnings: [String]
   ) {
     self.connection = Mutex(Optional(connection))
     self.reader = Mutex(Optional(reader))
@@ -106,9 +107,51 @@ final class IndexStore: Sendable {
   /// and `sidecars`.
   func lookUp(_ path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> Lookup {
     guard isUsable.load(ordering: .relaxed) else { return .missing }
-    let found = contents.lookUp(path, key: key, sidecars: sidecars)
+    let found = contents?.lookUp(path, key: key, sidecars: sidecars) ?? query(path, key, sidecars)
     if case .missing = found {} else { existing.add(1, ordering: .relaxed) }
     return found
+  }
+
+  /// ``lookUp(_:key:sidecars:)`` as one query of the reading connection, for an index
+  /// whose rows were not all read at once.
+  private func query(_ path: LibraryPath, _ key: FileKey, _ sidecars: [UInt8]) -> Lookup {
+    var found = Lookup.missing
+    let failure: SQLiteError? = reader.withLock { connection in
+      guard connection != nil else { return nil }
+      do throws(SQLiteError) {
+        try connection?.query(
+          "SELECT device, inode, size, mtime_s, mtime_ns, ctime_s, ctime_ns, sidecars, result"
+            + " FROM files WHERE path = ?1", [.blob(path.bytes)], keepsPrepared: true
+        ) { row in
+          guard row.count == 9, IndexStore.key(of: row) == key, case .blob(let stored) = row[7],
+            stored == sidecars, case .blob(let result) = row[8]
+          else {
+            found = .changed
+            return
+          }
+          found = .found(result[...])
+        }
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { stopUsing(because: failure) }
+    return found
+  }
+
+  /// The key in the first seven columns of a row, when they are all integers.
+  private static func key(of row: [SQLiteConnection.Value]) -> FileKey? {
+    var values: [Int64] = []
+    for column in row.prefix(7) {
+      guard case .integer(let value) = column else { return nil }
+      values.append(value)
+    }
+    guard values.count == 7 else { return nil }
+    return FileKey(
+      device: UInt64(bitPattern: values[0]), inode: UInt64(bitPattern: values[1]),
+      size: values[2], modificationSeconds: values[3], modificationNanoseconds: values[4],
+      changeSeconds: values[5], changeNanoseconds: values[6])
   }
 
   /// Notes that one file's asset was taken from the index.
@@ -131,7 +174,8 @@ final class IndexStore: Sendable {
   /// database (which checkpoints its WAL into the file when no other process has it open).
   ///
   /// When every row the table held at the start was looked up, none can be of a vanished
-  /// file, and `present` is not called.
+  /// file, and `present` is not called; nor when the rows were not all read at once (a
+  /// call that reads a few files leaves the dropping to the next enumeration).
   func finish(present: () -> Set<[UInt8]>) {
     reader.withLock { reader in
       try? reader?.execute("COMMIT")
@@ -147,7 +191,10 @@ final class IndexStore: Sendable {
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
-        guard contents.count != existing.load(ordering: .relaxed) else { return nil }
+        // A call that reads a few files (no contents) leaves the rows alone.
+        guard let contents, contents.count != existing.load(ordering: .relaxed) else {
+          return nil
+        }
         let present = present()
         try connection?.query("SELECT path FROM files") { row in
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }

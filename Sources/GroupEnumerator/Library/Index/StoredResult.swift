@@ -48,8 +48,9 @@ enum StoredResult {
       let count = reader.integer(), (0...16).contains(count)
     else { return nil }
     var resources: [AssetResource] = []
+    resources.reserveCapacity(count + job.file.sidecars.count)
     for _ in 0..<count {
-      guard let path = reader.bytes(), let role = reader.named(Names.roles),
+      guard let path = reader.path(sameAs: job.file.path), let role = reader.named(Names.roles),
         let format = reader.optional({ $0.named(Names.formats) }),
         let size = reader.integer(),
         let range = reader.optional({ reader -> Range<Int64>? in
@@ -60,14 +61,14 @@ enum StoredResult {
       else { return nil }
       resources.append(
         AssetResource(
-          path: LibraryPath(bytes: path), role: role, format: format, fileSize: Int64(size),
-          byteRange: range))
+          path: path, role: role, format: format, fileSize: Int64(size), byteRange: range))
     }
+    resources += job.file.sidecars
     guard let extra = reader.problems(), let metadata = reader.metadata(), reader.isAtEnd
     else { return nil }
     return Asset(
       path: job.file.path, group: job.group.kind, groupPath: job.group.path, type: type,
-      resources: resources + job.file.sidecars,
+      resources: resources,
       fileModificationDate: Date(timeIntervalSinceReferenceDate: time), metadata: metadata,
       problems: extra)
   }
@@ -243,10 +244,14 @@ enum StoredResult {
       return Double(bitPattern: bits)
     }
 
-    mutating func bytes() -> [UInt8]? {
+    /// A path: `path` itself (sharing its storage) when the bytes are its bytes, as the
+    /// first resource's are, else a new one.
+    mutating func path(sameAs path: LibraryPath) -> LibraryPath? {
       guard let count = integer(), count >= 0, end - offset >= count else { return nil }
-      defer { offset += count }
-      return Array(input[offset..<offset + count])
+      let range = offset..<offset + count
+      offset += count
+      if input[range].elementsEqual(path.bytes) { return path }
+      return LibraryPath(bytes: Array(input[range]))
     }
 
     /// Text, refused unless it is valid UTF-8 (decoded, then compared with the bytes: a

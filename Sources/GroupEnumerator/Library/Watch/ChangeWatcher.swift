@@ -33,6 +33,8 @@ actor ChangeWatcher {
   private var lastEmission: ContinuousClock.Instant?
   private var lastRescan = ContinuousClock.now
   private var isFinished = false
+  /// How many times the kernel's event queue overflowed (a diagnostic for tests).
+  private(set) var overflows = 0
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
@@ -162,6 +164,7 @@ actor ChangeWatcher {
   private func handle(_ events: [InotifyEvent]) {
     for event in events {
       if event.has(UInt32(IN_Q_OVERFLOW)) {
+        overflows += 1
         dirty.markEverything()
         needsWatchSync = true
         continue

@@ -93,6 +93,7 @@ actor ChangeWatcher {
     do throws(LibraryError) {
       while true {
         try await gather()
+        checkRoot()
         if isRootGone { throw .rootNotFound(path: library.rootPath) }
         if needsWatchSync { await synchronizeWatches() }
         let marked = dirty
@@ -130,6 +131,7 @@ actor ChangeWatcher {
     while dirty.isEmpty && !needsWatchSync && !isRootGone {
       if Task.isCancelled { throw .cancelled }
       handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
+      checkRoot()
       if folders.isIncomplete, clock.now - lastRescan >= ChangeWatcher.rescanInterval {
         dirty.markEverything()
         needsWatchSync = true
@@ -204,6 +206,16 @@ actor ChangeWatcher {
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)
       if event.has(finished) { pending.remove(path) }
     }
+  }
+
+  /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends
+  /// `IN_DELETE_SELF` only once the last descriptor of the folder is closed, and the
+  /// root is held open, here and by callers that name it as `/proc/self/fd/N`.)
+  ///
+  /// The corresponding C function is `fstat`.
+  private func checkRoot() {
+    guard let root, let status = try? root.descriptor.statusRecord() else { return }
+    if status.st_nlink == 0 { isRootGone = true }
   }
 
   /// Watches folders that appeared, follows moved ones and drops those that left, off

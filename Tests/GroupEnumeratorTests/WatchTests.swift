@@ -87,6 +87,12 @@ final class ChangeRecorder: Sendable {
   }
 }
 
+/// A value behind a lock, for closures that run elsewhere.
+final class Locked<Value: Sendable>: Sendable {
+  let mutex: Mutex<Value>
+  init(_ value: Value) { mutex = Mutex(value) }
+}
+
 /// A watched temporary library: the folder, the library, its changes being recorded.
 struct WatchedLibrary {
   let folder: TemporaryFolder
@@ -385,6 +391,67 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
         LibraryPath("After/a.jpg"), LibraryPath("After/b.jpg"),
       ])
     await watched.recorder.stop()
+  }
+
+  @Test func theLegacyNotificationIsPostedOnTheMainActorWithTheOriginalKeys() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write(jpeg, as: "Album/a.jpg")
+    try folder.write(jpeg, as: "Old/o.jpg")
+    let library = AssetsLibrary(root: folder.root)
+    let before = try await library.enumerate()
+    let received = Locked<[[String: Set<URL>]]>([])
+    let observer = NotificationCenter.default.addObserver(
+      forName: .ALAssetsLibraryChanged, object: library, queue: nil
+    ) { notification in
+      // Traps unless the notification is posted on the main actor.
+      MainActor.assumeIsolated {}
+      var info: [String: Set<URL>] = [:]
+      for (key, value) in notification.userInfo ?? [:] {
+        if let key = key as? String, let value = value as? Set<URL> { info[key] = value }
+      }
+      received.mutex.withLock { $0.append(info) }
+    }
+    defer { NotificationCenter.default.removeObserver(observer) }
+    let started = Locked(false)
+    let failure = Locked<LibraryError?>(nil)
+    let handle = library.postChangeNotifications(
+      started: { started.mutex.withLock { $0 = true } },
+      fail: { error in failure.mutex.withLock { $0 = error } })
+    #expect(await waitUntil { started.mutex.withLock { $0 } })
+    try writeFile(folder.absolute("Album/b.jpg"), jpeg)
+    try folder.makeFolder("New")
+    try writeFile(folder.absolute("New/n.jpg"), jpeg)
+    try FileManager.default.removeItem(atPath: folder.absolute("Old"))
+    let after = try await library.enumerate()
+    let expected: [String: Set<URL>] = [
+      ALAssetLibraryUpdatedAssetsKey: Set(
+        after.assets.filter { ["b.jpg", "n.jpg"].contains($0.name) }.map(\.url)
+          + before.assets.filter { $0.name == "o.jpg" }.map(\.url)),
+      ALAssetLibraryInsertedAssetGroupsKey: Set(
+        after.groups.filter { $0.path == LibraryPath("New") }.map(\.url)),
+      ALAssetLibraryUpdatedAssetGroupsKey: Set(
+        after.groups.filter { $0.path == LibraryPath("Album") }.map(\.url)),
+      ALAssetLibraryDeletedAssetGroupsKey: Set(
+        before.groups.filter { $0.path == LibraryPath("Old") }.map(\.url)),
+    ]
+    let union: () -> [String: Set<URL>] = {
+      received.mutex.withLock { $0.reduce(into: [:]) { $0.merge($1) { $0.union($1) } } }
+    }
+    #expect(await waitUntil { union() == expected })
+    #expect(union() == expected)
+    handle.cancel()
+    await handle.wait()
+    #expect(failure.mutex.withLock { $0 } == nil)
+  }
+
+  /// Waits until `condition` holds, at most a minute; polls, never asserts on a sleep.
+  private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
   }
 
   /// Waits until this process's watch descriptors are `expected` again.

@@ -1,6 +1,11 @@
 public import Foundation
 
+// The notification name and its keys keep the original ALAssetsLibrary spelling (not
+// lowerCamelCase, hence the swift-format-ignore lines), so that ported code compiles
+// unchanged.
+
 extension Notification.Name {
+  // swift-format-ignore: AlwaysUseLowerCamelCase
   /// `ALAssetsLibraryChangedNotification`: posted on `NotificationCenter.default`, on the
   /// main actor, with the library as the object, for each change while
   /// ``AssetsLibrary/postChangeNotifications(started:fail:)`` runs.
@@ -15,16 +20,20 @@ extension Notification.Name {
   public static let ALAssetsLibraryChanged = Notification.Name("ALAssetsLibraryChangedNotification")
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The `userInfo` key of ``Foundation/Notification/Name/ALAssetsLibraryChanged`` for the
 /// assets that changed: a `Set<URL>` of asset URLs (inserted, updated and deleted
 /// assets alike; ``LibraryChange`` tells them apart).
 public let ALAssetLibraryUpdatedAssetsKey = "ALAssetLibraryUpdatedAssetsKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The `userInfo` key of ``Foundation/Notification/Name/ALAssetsLibraryChanged`` for the
 /// groups that appeared: a `Set<URL>` of group URLs.
 public let ALAssetLibraryInsertedAssetGroupsKey = "ALAssetLibraryInsertedAssetGroupsKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The `userInfo` key of ``Foundation/Notification/Name/ALAssetsLibraryChanged`` for the
 /// groups whose assets changed: a `Set<URL>` of group URLs.
 public let ALAssetLibraryUpdatedAssetGroupsKey = "ALAssetLibraryUpdatedAssetGroupsKey"
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// The `userInfo` key of ``Foundation/Notification/Name/ALAssetsLibraryChanged`` for the
 /// groups that went away: a `Set<URL>` of group URLs.
 public let ALAssetLibraryDeletedAssetGroupsKey = "ALAssetLibraryDeletedAssetGroupsKey"

@@ -14,11 +14,11 @@ final class WatchProcess: Sendable {
   let process: Process
   let output = Output()
 
-  /// Starts `Demo watch <library>` and waits until it says it is watching.
-  init(library: String) throws {
+  /// Starts `Demo watch <library>`, or `launcher` with `arguments` (which runs it).
+  init(library: String, launcher: URL? = nil, arguments: [String] = []) throws {
     process = Process()
-    process.executableURL = demoExecutable
-    process.arguments = ["watch", library]
+    process.executableURL = launcher ?? demoExecutable
+    process.arguments = launcher == nil ? ["watch", library] : arguments
     process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
@@ -135,6 +135,37 @@ struct WatchProcessTests {
     kill(watch.process.processIdentifier, SIGINT)
     #expect(watch.waitForExit())
     #expect(watch.process.terminationReason == .exit)
+    #expect(watch.process.terminationStatus == 130)
+  }
+
+  /// In a user namespace of its own, `max_inotify_watches` can be lowered for the Demo
+  /// alone (it counts per user namespace): three watches for seven folders.
+  @Test(.timeLimit(.minutes(2)))
+  func foldersBeyondTheWatchLimitAreStillReportedByRescans() throws {
+    let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+    let probe = try run(
+      unshare, ["-Ur", "/bin/sh", "-c", "echo 3 > /proc/sys/user/max_inotify_watches"])
+    try #require(
+      probe.status == 0, "needs unprivileged user namespaces (unshare -Ur): \(probe.stderr)")
+    let library = try makeLibrary()
+    defer { try? FileManager.default.removeItem(atPath: library) }
+    for index in 0..<6 {
+      try FileManager.default.createDirectory(
+        atPath: library + "/A\(index)", withIntermediateDirectories: false)
+      try photo.write(to: URL(fileURLWithPath: library + "/A\(index)/old.jpg"))
+    }
+    let script = "echo 3 > /proc/sys/user/max_inotify_watches && exec \"$0\" watch \"$1\""
+    let watch = try WatchProcess(
+      library: library, launcher: unshare,
+      arguments: ["-Ur", "/bin/sh", "-c", script, demoExecutable.path, library])
+    #expect(watch.wait { watch.errors.contains("Watching") })
+    for index in 0..<6 {
+      try photo.write(to: URL(fileURLWithPath: library + "/A\(index)/new.jpg"))
+    }
+    #expect(watch.wait { watch.count("insertedAssets") == 6 })
+    #expect(Set(watch.paths("insertedAssets")) == Set((0..<6).map { "A\($0)/new.jpg" }))
+    kill(watch.process.processIdentifier, SIGINT)
+    #expect(watch.waitForExit())
     #expect(watch.process.terminationStatus == 130)
   }
 

@@ -27,8 +27,17 @@ enum WatchCommand {
         if stdout.isBroken { return DemoCommand.success }
       }
       return DemoCommand.interrupted
-    } catch .rootNotFound {
-      throw .rootNotFound(path: location.displayPath)
+    } catch {
+      // The library is read through /proc/self/fd/N: messages name the path given.
+      let path = location.displayPath
+      switch error {
+      case .rootNotFound: throw .rootNotFound(path: path)
+      case .rootNotADirectory: throw .rootNotADirectory(path: path)
+      case .permissionDenied: throw .permissionDenied(path: path)
+      case .unreadableRoot(_, let call, let errno):
+        throw .unreadableRoot(path: path, call: call, errno: errno)
+      case .cancelled: throw .cancelled
+      }
     }
   }
 

@@ -169,6 +169,26 @@ struct WatchProcessTests {
     #expect(watch.process.terminationStatus == 130)
   }
 
+  /// No inotify instance to be had (`max_inotify_instances` 0 in a user namespace, as
+  /// when a user has used them all): a clear error naming the call, status 1.
+  @Test(.timeLimit(.minutes(2)))
+  func noInotifyInstanceIsAClearErrorNotACrash() throws {
+    let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
+    let probe = try run(unshare, ["-Ur", "/bin/true"])
+    try #require(probe.status == 0, "needs unprivileged user namespaces: \(probe.stderr)")
+    let library = try makeLibrary()
+    defer { try? FileManager.default.removeItem(atPath: library) }
+    let script = "echo 0 > /proc/sys/user/max_inotify_instances && exec \"$0\" watch \"$1\""
+    let outcome = try run(
+      unshare, ["-Ur", "/bin/sh", "-c", script, demoExecutable.path, library])
+    #expect(outcome.exited && outcome.status == 1)
+    #expect(outcome.stdout.isEmpty)
+    #expect(
+      outcome.stderr
+        == "Error: Cannot read the photo library at '\(library)': inotify_init1 failed"
+        + " (errno 24: Too many open files).\n")
+  }
+
   @Test(.timeLimit(.minutes(2)))
   func theLibraryRemovedEndsTheWatchWithStatus1AndAMessage() throws {
     let library = try makeLibrary()

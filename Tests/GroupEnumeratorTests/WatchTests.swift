@@ -274,6 +274,16 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
     await watched.recorder.stop()
   }
 
+  @Test func aHardLinkIsReportedThoughNoCloseFollowsIt() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write(jpeg, as: "Album/a.jpg")
+    let watched = try await WatchedLibrary(folder)
+    #expect(link(folder.absolute("Album/a.jpg"), folder.absolute("Album/b.jpg")) == 0)
+    #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "b.jpg" } })
+    #expect(try await watched.settles())
+    await watched.recorder.stop()
+  }
+
   @Test func aMovieArrivingBesideItsStillUpdatesThePhotoIntoALivePhoto() async throws {
     let folder = try TemporaryFolder()
     try folder.add(Sample.liveStill, as: "Live/IMG_0200.HEIC")

@@ -98,7 +98,13 @@ actor ChangeWatcher {
         if needsWatchSync { await synchronizeWatches() }
         let marked = dirty
         dirty = DirtyFolders()
-        let fresh = try await rescan(marked)
+        let read = try await rescan(marked)
+        // The reading sees the folders as they are now, ahead of the events read so far:
+        // a file created or written to meanwhile may have been read half-written. Its
+        // events are read now; such a file keeps its last known state, and its folder is
+        // read again next time.
+        handle(await waitForEvents(milliseconds: 0))
+        let fresh = read.holdingBack(pending, as: snapshot)
         let change = LibrarySnapshot.change(from: snapshot, to: fresh)
         snapshot = fresh
         if !change.isEmpty {
@@ -201,11 +207,29 @@ actor ChangeWatcher {
         }
         continue
       }
-      if event.has(UInt32(IN_CREATE) | UInt32(IN_MODIFY)) { pending.insert(path) }
+      if event.has(UInt32(IN_MODIFY))
+        || (event.has(UInt32(IN_CREATE)) && !isCompleteOnCreation(path))
+      {
+        pending.insert(path)
+      }
       let finished =
         UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)
       if event.has(finished) { pending.remove(path) }
     }
+  }
+
+  /// Whether the entry just created at `path` is complete already: a second name of an
+  /// existing file (`ln`; no `IN_CLOSE_WRITE` follows a link), or not a regular file.
+  ///
+  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  private func isCompleteOnCreation(_ path: LibraryPath) -> Bool {
+    guard let root else { return false }
+    var status = stat()
+    let name = path.bytes.map { CChar(bitPattern: $0) } + [0]
+    guard fstatat(root.descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+      return false
+    }
+    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1
   }
 
   /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends

@@ -43,6 +43,27 @@ struct LibrarySnapshot: Sendable {
     for id in group.assets { assets[id] = other.assets[id] }
   }
 
+  /// This state with every asset that has a file in `pending` (a file being written) as
+  /// it was in `old`, or left out when `old` did not have it.
+  func holdingBack(_ pending: Set<LibraryPath>, as old: LibrarySnapshot) -> LibrarySnapshot {
+    guard !pending.isEmpty else { return self }
+    let isPending: (Entry) -> Bool = { entry in
+      entry.asset.resources.contains { pending.contains($0.path) }
+    }
+    var result = LibrarySnapshot()
+    for (key, group) in groups {
+      let entries = group.assets.compactMap { assets[$0] }
+      guard entries.contains(where: isPending) else {
+        result.copy(key, from: self)
+        continue
+      }
+      let kept = entries.compactMap { isPending($0) ? old.assets[$0.asset.id] : $0 }
+      guard !kept.isEmpty else { continue }
+      result.add(kind: key.kind, path: key.path, entries: kept)
+    }
+    return result
+  }
+
   /// What changed from `old` to `new`.
   ///
   /// - Complexity: O(*n* log *n*) in the number of assets of both.

@@ -77,13 +77,17 @@ struct DemoOptions: Equatable, Sendable {
   var excludedPatterns: [String] = []
   /// The index file the listing keeps what it read in (`--index`), or `nil` for none.
   var indexPath: String?
+  /// Whether the listing keeps what it read in the library's index in the user's cache
+  /// folder (`--default-index`).
+  var usesDefaultIndex = false
 
   /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`.
   var libraryOptions: LibraryOptions {
     LibraryOptions(
       includesHiddenFiles: includesHiddenFiles,
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
-      index: indexPath.map { .file(URL(fileURLWithPath: $0)) } ?? .none)
+      index: indexPath.map { .file(URL(fileURLWithPath: $0)) }
+        ?? (usesDefaultIndex ? .userCache : .none))
   }
   /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
   var replacesOutput = false
@@ -197,6 +201,11 @@ enum ArgumentParser {
         try option.apply(value, to: &options)
       }
     }
+    if let path = options.indexPath, options.usesDefaultIndex {
+      throw UsageError(
+        message: "'--index \(path)' and '--default-index' name two indexes. Please provide"
+          + " one.", command: command)
+    }
     try assign(positionals, libraryOption: libraryOption, to: &options)
     return .run(options)
   }
@@ -287,11 +296,12 @@ enum ArgumentParser {
     case noProgress = "--no-progress"
     case hidden = "--hidden"
     case includeOther = "--include-other"
+    case defaultIndex = "--default-index"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .statistics, .noProgress, .includeOther: command == .list
+      case .statistics, .noProgress, .includeOther, .defaultIndex: command == .list
       case .hidden: true
       }
     }
@@ -303,6 +313,7 @@ enum ArgumentParser {
       case .noProgress: options.showsProgress = false
       case .hidden: options.includesHiddenFiles = true
       case .includeOther: options.includesOtherFiles = true
+      case .defaultIndex: options.usesDefaultIndex = true
       }
     }
   }

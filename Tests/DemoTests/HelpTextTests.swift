@@ -71,6 +71,9 @@ import Testing
                                   outside the library; created when missing), so that
                                   the next listing opens only new and changed files.
                                   The output is the same as without it.
+          --default-index         Keep what was read in this library's own index in
+                                  $XDG_CACHE_HOME/groupenumerator (else
+                                  ~/.cache/groupenumerator), one file per library.
           --lang <lang>           The language of the table, the progress bar and
                                   library errors: en, zh-Hans or ja. (default: en)
           --no-progress           Draw no progress bar, even on a terminal.

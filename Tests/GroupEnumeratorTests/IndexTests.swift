@@ -167,6 +167,40 @@ import Testing
     #expect(try json(next) == json(plain))
   }
 
+  /// Rows an index can hold without being damaged as a database: a key column of another
+  /// type, a result of another type, or a result whose bytes are not a stored result.
+  enum RowDamage: String, CaseIterable {
+    case keyOfAnotherType = "UPDATE files SET device = 'x' WHERE path = ?1"
+    case resultOfAnotherType = "UPDATE files SET result = 'not a blob' WHERE path = ?1"
+    case garbledResult = "UPDATE files SET result = x'01ff00' WHERE path = ?1"
+    case oversizedResult = "UPDATE files SET result = zeroblob(2000000) WHERE path = ?1"
+  }
+
+  @Test(arguments: RowDamage.allCases)
+  func aRowThatCannotBeTakenIsReadAgainAndStoredAgain(damage: RowDamage) async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(library, index: index)
+    do {
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.query(damage.rawValue, [.blob(Array(Sample.photoWithGPS.utf8))])
+      var changed: Int64 = 0
+      try connection.query("SELECT changes()") { row in
+        if case .integer(let count) = row.first { changed = count }
+      }
+      #expect(changed == 1)
+    }
+    let again = try await enumerate(library, index: index)
+    #expect(again.statistics.filesRead == 1)
+    #expect(try json(again) == json(plain))
+    #expect(again.warnings.isEmpty)
+    // Stored again, so the run after that reads nothing.
+    let third = try await enumerate(library, index: index)
+    #expect(third.statistics.filesRead == 0)
+    #expect(try json(third) == json(plain))
+  }
+
   @Test func anIndexInsideTheLibraryIsNotUsedAndNothingIsWritten() async throws {
     let folder = try TemporaryFolder()
     let library = try await copiedLibrary(in: folder)
@@ -245,11 +279,17 @@ import Testing
     file.sidecars = [sidecar]
     let job = ReadJob(file: file, group: ScannedGroup.Key(kind: .album, path: LibraryPath("A")))
     let stored = StoredResult.encode(asset, sidecarCount: 1)
-    #expect(StoredResult.decode(stored, job: job) == asset)
+    #expect(StoredResult.decode(stored[...], job: job) == asset)
+    // A result is read in place from the buffer that holds every row's bytes.
+    let buffer: [UInt8] = [0xFF, 0x01] + stored + [0x00]
+    #expect(StoredResult.decode(buffer[2..<(2 + stored.count)], job: job) == asset)
+    #expect(StoredResult.decode(buffer[2..<(3 + stored.count)], job: job) == nil)
     // Every shorter prefix, and another version, is refused rather than misread.
     for length in 0..<stored.count {
-      #expect(StoredResult.decode(Array(stored.prefix(length)), job: job) == nil, "\(length)")
+      #expect(StoredResult.decode(stored.prefix(length), job: job) == nil, "\(length)")
+      #expect(StoredResult.decode(buffer[2..<(2 + length)], job: job) == nil, "\(length)")
     }
-    #expect(StoredResult.decode([StoredResult.version + 1] + stored.dropFirst(), job: job) == nil)
+    #expect(
+      StoredResult.decode(([StoredResult.version + 1] + stored.dropFirst())[...], job: job) == nil)
   }
 }

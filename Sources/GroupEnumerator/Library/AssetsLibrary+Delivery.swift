@@ -79,11 +79,11 @@ extension AssetsLibrary {
     if Task.isCancelled { throw .cancelled }
     let clock = ContinuousClock()
     let start = clock.now
-    let (root, scan) = try await self.scan(cancellation: cancellation)
+    let (root, scan, index, indexWarnings) = try await scanAndOpenIndex(
+      cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let walked = clock.now
     let width = options.maximumConcurrency
-    let (index, indexWarnings) = await openIndex(root: root)
     let plan = try await EnumerationPlan.make(
       groups: scan.groups, filter: filter, fileSelection: { _ in true }, root: root,
       index: index, width: width, cancellation: cancellation)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension AssetsLibrary {
   /// The root as a file system path.
@@ -25,6 +26,56 @@ extension AssetsLibrary {
         }
       }
     }
+    return try result.get()
+  }
+
+  /// Opens the root and walks the library on a global queue, opening the index
+  /// ``LibraryOptions/index`` names meanwhile on another (it reads every stored row, which
+  /// takes about as long as the walk).
+  ///
+  /// - Returns: The open root, what the walk found, and the index (`nil` without one, or
+  ///   when it cannot be used) with the warnings opening it gave.
+  func scanAndOpenIndex(
+    cancellation: CancellationFlag
+  ) async throws(LibraryError) -> (LibraryRoot, LibraryScan, IndexStore?, [String]) {
+    let location = options.index
+    guard location != .none else {
+      let (root, scan) = try await scan(cancellation: cancellation)
+      return (root, scan, nil, [])
+    }
+    let environment = IndexLocation.environment
+    let scanner = LibraryScanner(root: rootPath, options: options)
+    let path = rootPath
+    let result: Result<(LibraryRoot, LibraryScan, IndexStore?, [String]), LibraryError> =
+      await withCheckedContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+          let root: LibraryRoot
+          do throws(LibraryError) {
+            root = try LibraryRoot(path: path)
+          } catch {
+            return continuation.resume(returning: .failure(error))
+          }
+          let opening = OpeningIndex()
+          let group = DispatchGroup()
+          DispatchQueue.global(qos: .userInitiated).async(group: group) {
+            opening.result.withLock {
+              $0 = IndexStore.open(location, root: root, environment: environment)
+            }
+          }
+          let scanned = Result { () throws(LibraryError) in
+            try scanner.scan(in: root, isCancelled: { cancellation.isSet })
+          }
+          group.wait()
+          let (index, warnings) = opening.result.withLock { $0 }
+          switch scanned {
+          case .success(let scan):
+            // `consume`: this thread must not hold the root after resuming (see `scan`).
+            continuation.resume(returning: .success((consume root, scan, index, warnings)))
+          case .failure(let error):
+            continuation.resume(returning: .failure(error))
+          }
+        }
+      }
     return try result.get()
   }
 
@@ -67,13 +118,13 @@ extension AssetsLibrary {
     if Task.isCancelled { throw .cancelled }
     let clock = ContinuousClock()
     let start = clock.now
-    let (root, scan) = try await self.scan(cancellation: cancellation)
+    let (root, scan, index, indexWarnings) = try await scanAndOpenIndex(
+      cancellation: cancellation)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let walked = clock.now
 
     let selected = scan.groups.filter(groupSelection)
     let width = options.maximumConcurrency
-    let (index, indexWarnings) = await openIndex(root: root)
 
     // Live Photo candidates are read first, so that the total counts each confirmed
     // pair once before the first progress call.
@@ -126,13 +177,21 @@ extension AssetsLibrary {
   /// Opens the index ``LibraryOptions/index`` names for the library at `root`, off the
   /// caller's actor.
   ///
+  /// - Parameter loadsEverything: Whether every row is read at once (for a call that looks
+  ///   up most files) or each lookup is one query (for a call that reads a few).
   /// - Returns: The index (`nil` without one, or when it cannot be used), and the warnings
   ///   opening it gave.
-  func openIndex(root: LibraryRoot) async -> (IndexStore?, [String]) {
-    guard case .file(let url) = options.index else { return (nil, []) }
+  func openIndex(
+    root: LibraryRoot, loadsEverything: Bool = true
+  ) async -> (IndexStore?, [String]) {
+    let location = options.index
+    guard location != .none else { return (nil, []) }
+    let environment = IndexLocation.environment
     return await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async {
-        continuation.resume(returning: IndexStore.open(at: url, root: root))
+        continuation.resume(
+          returning: IndexStore.open(
+            location, root: root, environment: environment, loadsEverything: loadsEverything))
       }
     }
   }
@@ -213,4 +272,9 @@ enum EnumerationUnit: Sendable {
     if case .toRead(let job) = self { return job }
     return nil
   }
+}
+
+/// Where the index opened beside the walk is handed back to the walking thread.
+private final class OpeningIndex: Sendable {
+  let result = Mutex<(IndexStore?, [String])>((nil, []))
 }

@@ -16,7 +16,8 @@ extension AssetsLibrary {
   ///
   /// Only the group that holds `path` is considered, and only that file (with the other
   /// half of its Live Photo, when it may have one) is read, so a lookup costs one walk and
-  /// one or two file reads.
+  /// one or two file reads. With an index (``LibraryOptions/index``) those files are taken
+  /// from it when unchanged, and stored when read; the rows of other files are kept.
   ///
   /// - Parameter path: A file's path relative to the library root, compared byte for byte.
   /// - Returns: The asset, or `nil` when no asset has a file at `path`: nothing there, a
@@ -33,17 +34,20 @@ extension AssetsLibrary {
     guard let group = scan.groups.first(where: { $0.files.contains(where: holds) }) else {
       return nil
     }
+    // One file (or a pair) is read: its rows are looked up one by one, not all loaded.
+    let (index, warnings) = await openIndex(root: root, loadsEverything: false)
     var queue = try await GroupQueue.prepare(
-      group: group, filter: .all, fileSelection: holds, root: root,
+      group: group, filter: .all, fileSelection: holds, root: root, index: index,
       width: options.maximumConcurrency)
-    while !queue.isEmpty {
+    var found: Asset?
+    while !queue.isEmpty, found == nil {
       let assets = try await queue.nextBatch(
-        size: 2, root: root, width: options.maximumConcurrency)
-      if let asset = assets.first(where: { $0.resources.contains { $0.path == path } }) {
-        return asset
-      }
+        size: 2, root: root, index: index, width: options.maximumConcurrency)
+      found = assets.first { $0.resources.contains { $0.path == path } }
     }
-    return nil
+    await closeIndex(index, scan: scan)
+    IndexObserver.recordClosing(index, warnings: warnings)
+    return found
   }
 
   /// Finds the file at `path` that is not an asset, with the reason it is not.

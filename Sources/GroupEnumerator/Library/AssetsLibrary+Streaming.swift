@@ -25,6 +25,11 @@ extension AssetsLibrary {
   /// reports no progress and no folder problems (``groups(types:)`` and
   /// ``enumerate(filter:progress:)`` do).
   ///
+  /// With an index (``LibraryOptions/index``), a file unchanged since it was stored is
+  /// taken from it and a file read is stored; when the last asset has been delivered the
+  /// rows of files that are gone are dropped. A loop that stops early keeps what was
+  /// stored so far (results are written in batches of a few hundred).
+  ///
   /// - Parameters:
   ///   - filter: Which assets to include.
   ///   - batchSize: How many files are read before the first of them is delivered; at
@@ -63,11 +68,15 @@ struct AssetStream: AsyncSequence, Sendable {
     /// The open root (every file is opened beneath it) and what the walk found; `nil`
     /// before the first call and after the last.
     private var walked: (root: LibraryRoot, scan: LibraryScan)?
+    /// The index ``LibraryOptions/index`` names, opened after the walk; `nil` without one.
+    private var index: IndexStore?
     private var groupIndex = 0
     private var queue: GroupQueue?
     private var batch: [Asset] = []
     private var batchIndex = 0
     private var isFinished = false
+    /// The warnings opening the index gave (when it could not be used).
+    private var indexWarnings: [String] = []
 
     init(library: AssetsLibrary, filter: AssetFilter, batchSize: Int) {
       self.library = library
@@ -103,13 +112,21 @@ struct AssetStream: AsyncSequence, Sendable {
       batchIndex = 0
       if Task.isCancelled { throw .cancelled }
       if walked == nil {
-        walked = try await library.scanCancellable()
+        let (root, scan) = try await library.scanCancellable()
+        walked = (root, scan)
+        let (opened, warnings) = await library.openIndex(root: root)
+        index = opened
+        indexWarnings = warnings
       }
       guard let (root, scan) = walked else { return }
       let width = library.options.maximumConcurrency
       while batch.isEmpty {
         if queue == nil || queue?.isEmpty == true {
           guard groupIndex < scan.groups.count else {
+            // Every file was walked and delivered: store what is left and drop the rows
+            // of files that are gone, as a listing does.
+            await library.closeIndex(index, scan: scan)
+            IndexObserver.recordClosing(index, warnings: indexWarnings)
             finish()
             return
           }
@@ -117,12 +134,12 @@ struct AssetStream: AsyncSequence, Sendable {
           groupIndex += 1
           queue = try await GroupQueue.prepare(
             group: group, filter: filter, fileSelection: { _ in true },
-            root: root, width: width)
+            root: root, index: index, width: width)
         }
         if var current = queue {
           queue = nil
           batch = try await current.nextBatch(
-            size: batchSize, root: root, width: width)
+            size: batchSize, root: root, index: index, width: width)
           queue = current
         }
       }
@@ -132,6 +149,7 @@ struct AssetStream: AsyncSequence, Sendable {
     private mutating func finish() {
       isFinished = true
       walked = nil
+      index = nil
       queue = nil
       batch = []
       batchIndex = 0
@@ -180,32 +198,35 @@ struct GroupQueue: Sendable {
   ///   - fileSelection: Which files of the group to consider; a Live Photo candidate is
   ///     read when either half is selected.
   ///   - root: The open root; files are opened beneath it, and it stays open while they are.
+  ///   - index: The call's index (candidates unchanged since they were stored are taken
+  ///     from it, and those read are stored), or `nil`.
   ///   - width: How many files are read at once.
   /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
   static func prepare(
     group: ScannedGroup, filter: AssetFilter,
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
-    root: LibraryRoot, width: Int
+    root: LibraryRoot, index: IndexStore?, width: Int
   ) async throws(LibraryError) -> GroupQueue {
     let plan = try await EnumerationPlan.make(
       groups: [group], filter: filter, fileSelection: fileSelection
     ) { jobs throws(LibraryError) in
-      try await read(jobs, root: root, width: width)
+      try await read(jobs, root: root, index: index, width: width)
     }
     let units: [EnumerationUnit?] = plan.units
     return GroupQueue(units: units)
   }
 
-  /// Reads and returns the next `size` units' assets, in order.
+  /// Reads and returns the next `size` units' assets, in order (taking those unchanged
+  /// since they were stored from `index`, and storing those read).
   ///
   /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
-  mutating func nextBatch(size: Int, root: LibraryRoot, width: Int)
+  mutating func nextBatch(size: Int, root: LibraryRoot, index: IndexStore?, width: Int)
     async throws(LibraryError) -> [Asset]
   {
     let end = min(units.count, position + size)
     let slice = units[position..<end]
     let fresh = try await GroupQueue.read(
-      slice.compactMap { $0?.job }, root: root, width: width)
+      slice.compactMap { $0?.job }, root: root, index: index, width: width)
     var freshAssets = fresh.makeIterator()
     var assets: [Asset] = []
     assets.reserveCapacity(slice.count)
@@ -224,18 +245,19 @@ struct GroupQueue: Sendable {
   }
 
   /// Reads `jobs` in parallel, in job order, stopping when the calling task is cancelled.
-  private static func read(_ jobs: [ReadJob], root: LibraryRoot, width: Int)
-    async throws(LibraryError) -> [Asset]
-  {
+  private static func read(
+    _ jobs: [ReadJob], root: LibraryRoot, index: IndexStore?, width: Int
+  ) async throws(LibraryError) -> [Asset] {
     guard !jobs.isEmpty else { return [] }
     if Task.isCancelled { throw .cancelled }
+    IndexObserver.recordJobs(jobs.count)
     let cancellation = CancellationFlag()
     let results = await withTaskCancellationHandler {
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: nil
       ) { job in
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root)
+        AssetReader.read(job, root: root, index: index)
       }
     } onCancel: {
       cancellation.set()

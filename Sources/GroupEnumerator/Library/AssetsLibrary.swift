@@ -99,6 +99,10 @@ public final class AssetsLibrary: Sendable {
 
   /// Lists the groups of the requested kinds, with their counts.
   ///
+  /// A still and a movie with one base name count as one Live Photo only when their
+  /// contents confirm it, so those candidates (and only they) are read; with an index
+  /// (``LibraryOptions/index``) they are taken from it when unchanged, and stored when read.
+  ///
   /// - Parameter types: Which kinds of group to list (``AssetGroup/Types/all`` lists the
   ///   Camera Roll and albums; add ``AssetGroup/Types/library`` for All Photos).
   /// - Returns: The groups in order: Camera Roll, albums by path, All Photos.
@@ -106,6 +110,13 @@ public final class AssetsLibrary: Sendable {
   public func groups(types: AssetGroup.Types = .all) async throws(LibraryError) -> [AssetGroup] {
     let cancellation = CancellationFlag()
     let (root, scan) = try await self.scan(cancellation: cancellation)
+    let hasCandidates = scan.groups.contains {
+      !LivePhotoPairing.candidates(in: $0.files).isEmpty
+    }
+    // Opened only when a candidate is to be read: nothing else here reads a file.
+    // (Only the candidates are looked up, so the rows are not all loaded.)
+    let (index, warnings) =
+      hasCandidates ? await openIndex(root: root, loadsEverything: false) : (nil, [])
     var groups: [AssetGroup] = []
     var everything: [AssetType: Int] = [:]
     for group in scan.groups {
@@ -118,7 +129,7 @@ public final class AssetsLibrary: Sendable {
         counts = self.counts(of: group.files, filter: .all)
       } else {
         counts = try await GroupQueue.prepare(
-          group: group, filter: .all, fileSelection: { _ in true }, root: root,
+          group: group, filter: .all, fileSelection: { _ in true }, root: root, index: index,
           width: options.maximumConcurrency
         ).typeCounts
       }
@@ -128,6 +139,9 @@ public final class AssetsLibrary: Sendable {
     if types.contains(.library) {
       groups.append(AssetGroup(kind: .library, path: .root, counts: everything))
     }
+    // The walk was complete, so only rows of files that are gone can be dropped.
+    await closeIndex(index, scan: scan)
+    IndexObserver.recordClosing(index, warnings: warnings)
     return groups
   }
 

@@ -3,7 +3,7 @@ public import Foundation
 /// One file that belongs to an asset: the still or the movie of a shot, or a sidecar.
 public struct AssetResource: Sendable, Hashable {
   /// What part of the asset the file is.
-  public enum Role: String, Sendable, Hashable, Codable {
+  public enum Role: String, Sendable, Hashable, CaseIterable, Codable {
     /// The still image of a photo or Live Photo.
     case photo
     /// A movie.

@@ -1,7 +1,7 @@
 /// Something wrong with one file: reported on its asset, never fatal to the library.
 public struct AssetProblem: Sendable, Hashable, CustomStringConvertible {
   /// What kind of problem it is, for programs.
-  public enum Code: String, Sendable, Hashable, Codable {
+  public enum Code: String, Sendable, Hashable, CaseIterable, Codable {
     /// The file could not be opened or read (the message names the system error).
     case unreadable
     /// The file is not a regular file any more (replaced by a FIFO, a folder, a link…).

@@ -104,7 +104,20 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   /// Orders paths by their bytes, so the order never depends on the locale or on
   /// Unicode normalisation.
   public static func < (lhs: LibraryPath, rhs: LibraryPath) -> Bool {
-    lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    lhs.bytes.withUnsafeBytes { left in
+      rhs.bytes.withUnsafeBytes { right in
+        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+          return left[index] < right[index]
+        }
+        return left.count < right.count
+      }
+    }
+  }
+
+  /// Hashes the bytes in one call (the same bytes give the same hash, as `==` needs),
+  /// rather than byte by byte: paths key the walk's, the plan's and the index's tables.
+  public func hash(into hasher: inout Hasher) {
+    bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
   }
 
   static func escape(_ bytes: [UInt8]) -> String {

@@ -30,12 +30,7 @@ struct FileKey: Sendable, Hashable {
     let name = path.bytes.map { CChar(bitPattern: $0) } + [0]
     let result = fstatat(root.rawValue, name, &status, AT_SYMLINK_NOFOLLOW)
     guard result == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-    return FileKey(
-      device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-      modificationSeconds: Int64(status.st_mtim.tv_sec),
-      modificationNanoseconds: Int64(status.st_mtim.tv_nsec),
-      changeSeconds: Int64(status.st_ctim.tv_sec),
-      changeNanoseconds: Int64(status.st_ctim.tv_nsec))
+    return FileKey(status)
   }
 
   /// Whether the file changed so recently that a later change could still leave the same
@@ -50,4 +45,16 @@ struct FileKey: Sendable, Hashable {
   /// How long after its last change a file's key is trusted (see ``isRecent(comparedTo:)``);
   /// many clock ticks, so that a coarse kernel clock and a clock step cannot fool it.
   static let settlingTime = 0.1
+}
+
+extension FileKey {
+  /// The key in a file's status.
+  init(_ status: stat) {
+    self.init(
+      device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+      modificationSeconds: Int64(status.st_mtim.tv_sec),
+      modificationNanoseconds: Int64(status.st_mtim.tv_nsec),
+      changeSeconds: Int64(status.st_ctim.tv_sec),
+      changeNanoseconds: Int64(status.st_ctim.tv_nsec))
+  }
 }

@@ -41,7 +41,7 @@ final class IndexStore: Sendable {
   /// What the index holds for one file.
   enum Lookup {
     /// A result stored under the file's current key and sidecars.
-    case found([UInt8])
+    case found(ArraySlice<UInt8>)
     /// A row for the path, of another version of the file (or its sidecars).
     case changed
     /// No row for the path (or the index failed).
@@ -50,12 +50,21 @@ final class IndexStore: Sendable {
 
   /// The connection that writes (and checked the index when it was opened).
   private let connection: Mutex<SQLiteConnection?>
-  /// The connection that looks files up, inside one read transaction for the whole run:
-  /// a lookup then takes no file lock of its own (WAL lets the writer commit meanwhile;
-  /// this run never looks up what it wrote).
+  /// The connection that read ``contents``, inside one read transaction held for the
+  /// whole run (WAL lets the writer commit meanwhile; this run never looks up what it
+  /// wrote).
   private let reader: Mutex<SQLiteConnection?>
+  /// What the index held when the run began, when every row was read at once: every
+  /// lookup is answered from here. `nil` when each lookup is a query of ``reader``.
+  private let contents: IndexContents?
+  /// Whether lookups are still answered (cleared when the index fails during the run).
+  private let isUsable = Atomic(true)
   private let pending = Mutex<[Row]>([])
   private let counts = Mutex(Counts())
+  /// Files taken from the index, and files looked up that had a row: counted without a
+  /// lock, since every reader counts every file.
+  private let taken = Atomic(0)
+  private let existing = Atomic(0)
   private let problems = Mutex<[String]>([])
   /// Where the index is, for messages.
   let path: String
@@ -70,239 +79,42 @@ final class IndexStore: Sendable {
     var isNew: Bool
   }
 
-  private init(
+  init(
     connection: consuming sending SQLiteConnection, reader: consuming sending SQLiteConnection,
-    path: String, warnings: [String]
+    contents: IndexContents?, path: String, warnings: [String]
   ) {
     self.connection = Mutex(Optional(connection))
     self.reader = Mutex(Optional(reader))
+    self.contents = contents
     self.path = path
     self.problems.withLock { $0 = warnings }
   }
 
   /// How many files this run took from the index, and how many results it stored.
-  var counted: Counts { counts.withLock { $0 } }
+  var counted: Counts {
+    var counted = counts.withLock { $0 }
+    counted.taken = taken.load(ordering: .relaxed)
+    counted.existing = existing.load(ordering: .relaxed)
+    return counted
+  }
 
   /// The warnings of this run (a rebuilt or unusable index), each once, in order.
   var warnings: [String] { problems.withLock { $0 } }
-
-  // MARK: - Opening
-
-  /// Opens the index at `url` for the library at `root`, creating or rebuilding it as
-  /// needed.
-  ///
-  /// - Returns: The store, or `nil` (with the reason in `warnings`) when the index cannot
-  ///   be used this run.
-  static func open(at url: URL, root: LibraryRoot) -> (IndexStore?, [String]) {
-    let path = url.path
-    guard let rootStatus = try? root.descriptor.status() else {
-      return (nil, ["The index '\(path)' was not used: the library root cannot be examined."])
-    }
-    let rootPath = canonicalPath(root.path)
-    if let inside = IndexStore.libraryFolder(holding: url, root: rootStatus.identity) {
-      return (
-        nil,
-        [
-          "The index '\(path)' was not used: it is inside the library ('\(inside)'), which"
-            + " is never written. Put it outside the library folder."
-        ]
-      )
-    }
-    var warnings: [String] = []
-    for attempt in 0..<2 {
-      do throws(SQLiteError) {
-        var connection = try SQLiteConnection(
-          path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        if let mismatch = try prepare(
-          &connection, rootPath: rootPath, root: rootStatus.identity)
-        {
-          guard attempt == 0 else { throw SQLiteError(code: 1, message: mismatch) }
-          warnings.append("The index '\(path)' \(mismatch); it was rebuilt.")
-          try rebuild(&connection, rootPath: rootPath, root: rootStatus.identity)
-        }
-        let reader = try SQLiteConnection(
-          path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        try reader.execute("BEGIN")
-        let store = IndexStore(
-          connection: connection, reader: reader, path: path, warnings: warnings)
-        return (store, warnings)
-      } catch {
-        if error.isBusy {
-          warnings.append(
-            "The index '\(path)' was not used: it stayed locked by another process"
-              + " (\(error.message)).")
-          return (nil, warnings)
-        }
-        guard attempt == 0, error.isDamaged else {
-          warnings.append("The index '\(path)' was not used: \(error.message).")
-          return (nil, warnings)
-        }
-        warnings.append(
-          "The index '\(path)' is not a usable SQLite database (\(error.message)); it was"
-            + " rebuilt.")
-        removeDatabase(at: path)
-      }
-    }
-    return (nil, warnings)
-  }
-
-  /// Sets the connection up, creates the tables of a new index, and checks an existing
-  /// one.
-  ///
-  /// - Returns: Why the index cannot be used as it is (other schema, other root), or `nil`.
-  private static func prepare(
-    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
-  ) throws(SQLiteError) -> String? {
-    var journal = ""
-    try connection.query("PRAGMA journal_mode=WAL") { row in
-      if case .text(let mode) = row.first { journal = mode }
-    }
-    if journal.lowercased() != "wal" {
-      throw SQLiteError(code: 26, message: "PRAGMA journal_mode: WAL refused (\(journal))")
-    }
-    try connection.execute("PRAGMA synchronous=NORMAL")
-    var check = ""
-    try connection.query("PRAGMA quick_check") { row in
-      if case .text(let text) = row.first, check.isEmpty { check = text }
-    }
-    guard check == "ok" else {
-      throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
-    }
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(SQLiteError) {
-      var tables: Set<String> = []
-      try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
-        if case .text(let name) = row.first { tables.insert(name) }
-      }
-      if tables.isEmpty {
-        try create(&connection, rootPath: rootPath, root: root)
-        try connection.execute("COMMIT")
-        return nil
-      }
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
-    }
-    var version: Int64?
-    var readers: String?
-    do throws(SQLiteError) {
-      try connection.query("SELECT version, readers FROM schema_version") { row in
-        if case .integer(let value) = row.first { version = value }
-        if row.count == 2, case .text(let text) = row[1] { readers = text }
-      }
-    } catch {
-      if error.isBusy || error.isDamaged { throw error }
-      return "has no schema version"
-    }
-    guard version == schemaVersion else {
-      return "has schema version \(version.map(String.init) ?? "none"), not \(schemaVersion)"
-    }
-    guard readers == IndexStore.readers else {
-      return "was written by \(readers ?? "another version"), not \(IndexStore.readers)"
-    }
-    var stored: (String, Int64, Int64)?
-    try connection.query("SELECT path, device, inode FROM library_root") { row in
-      if row.count == 3, case .text(let path) = row[0], case .integer(let device) = row[1],
-        case .integer(let inode) = row[2]
-      {
-        stored = (path, device, inode)
-      }
-    }
-    guard let stored else { return "names no library root" }
-    guard stored.0 == rootPath, UInt64(bitPattern: stored.1) == root.device,
-      UInt64(bitPattern: stored.2) == root.inode
-    else {
-      return "belongs to another library ('\(stored.0)')"
-    }
-    return nil
-  }
-
-  /// Creates the tables in an open transaction.
-  private static func create(
-    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
-  ) throws(SQLiteError) {
-    try connection.execute(
-      """
-      CREATE TABLE schema_version(version INTEGER NOT NULL, readers TEXT NOT NULL);
-      CREATE TABLE library_root(path TEXT NOT NULL, device INTEGER NOT NULL,
-        inode INTEGER NOT NULL);
-      CREATE TABLE files(path BLOB PRIMARY KEY, device INTEGER NOT NULL,
-        inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL,
-        mtime_ns INTEGER NOT NULL, ctime_s INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,
-        sidecars BLOB NOT NULL, result BLOB NOT NULL) WITHOUT ROWID;
-      """)
-    try connection.query(
-      "INSERT INTO schema_version VALUES (?1, ?2)",
-      [.integer(schemaVersion), .text(IndexStore.readers)])
-    try connection.query(
-      "INSERT INTO library_root VALUES (?1, ?2, ?3)",
-      [
-        .text(rootPath), .integer(Int64(bitPattern: root.device)),
-        .integer(Int64(bitPattern: root.inode)),
-      ])
-  }
-
-  /// Empties a readable index of another schema or root and creates this one's tables,
-  /// in one transaction.
-  private static func rebuild(
-    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
-  ) throws(SQLiteError) {
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(SQLiteError) {
-      var tables: [String] = []
-      try connection.query(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-      ) { row in
-        if case .text(let name) = row.first { tables.append(name) }
-      }
-      for table in tables {
-        let quoted = table.replacingOccurrences(of: "\"", with: "\"\"")
-        try connection.execute("DROP TABLE \"\(quoted)\"")
-      }
-      try create(&connection, rootPath: rootPath, root: root)
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
-    }
-  }
-
-  /// Removes a database file that SQLite cannot read, with its WAL and shared-memory files.
-  private static func removeDatabase(at path: String) {
-    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-  }
-
-  /// The root's path with symbolic links resolved, as the index records it.
-  private static func canonicalPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
-
-  /// The folder of the library that would hold the index file at `url`, when one of the
-  /// folders above it is the library root (by device and inode, so other names of the root
-  /// count too); `nil` when the index is outside the library.
-  static func libraryFolder(holding url: URL, root: FileIdentity) -> String? {
-    var folder = canonicalPath(url.deletingLastPathComponent().path)
-    while true {
-      var status = stat()
-      if stat(folder, &status) == 0, UInt64(status.st_dev) == root.device,
-        UInt64(status.st_ino) == root.inode
-      {
-        return folder
-      }
-      let parent = (folder as NSString).deletingLastPathComponent
-      if parent == folder || parent.isEmpty { return nil }
-      folder = parent
-    }
-  }
 
   // MARK: - Reading and writing
 
   /// The stored result of the file at `path` when its row's key and sidecars are `key`
   /// and `sidecars`.
   func lookUp(_ path: LibraryPath, key: FileKey, sidecars: [UInt8]) -> Lookup {
+    guard isUsable.load(ordering: .relaxed) else { return .missing }
+    let found = contents?.lookUp(path, key: key, sidecars: sidecars) ?? query(path, key, sidecars)
+    if case .missing = found {} else { existing.add(1, ordering: .relaxed) }
+    return found
+  }
+
+  /// ``lookUp(_:key:sidecars:)`` as one query of the reading connection, for an index
+  /// whose rows were not all read at once.
+  private func query(_ path: LibraryPath, _ key: FileKey, _ sidecars: [UInt8]) -> Lookup {
     var found = Lookup.missing
     let failure: SQLiteError? = reader.withLock { connection in
       guard connection != nil else { return nil }
@@ -317,7 +129,7 @@ final class IndexStore: Sendable {
             found = .changed
             return
           }
-          found = .found(result)
+          found = .found(result[...])
         }
         return nil
       } catch {
@@ -325,12 +137,25 @@ final class IndexStore: Sendable {
       }
     }
     if let failure { stopUsing(because: failure) }
-    if case .missing = found {} else { counts.withLock { $0.existing += 1 } }
     return found
   }
 
+  /// The key in the first seven columns of a row, when they are all integers.
+  private static func key(of row: [SQLiteConnection.Value]) -> FileKey? {
+    var values: [Int64] = []
+    for column in row.prefix(7) {
+      guard case .integer(let value) = column else { return nil }
+      values.append(value)
+    }
+    guard values.count == 7 else { return nil }
+    return FileKey(
+      device: UInt64(bitPattern: values[0]), inode: UInt64(bitPattern: values[1]),
+      size: values[2], modificationSeconds: values[3], modificationNanoseconds: values[4],
+      changeSeconds: values[5], changeNanoseconds: values[6])
+  }
+
   /// Notes that one file's asset was taken from the index.
-  func countTaken() { counts.withLock { $0.taken += 1 } }
+  func countTaken() { taken.add(1, ordering: .relaxed) }
 
   /// Queues a result for storing; every ``batchSize`` results are written in one
   /// transaction.
@@ -348,8 +173,9 @@ final class IndexStore: Sendable {
   /// paths of every file the walk found), each in its own transaction, and closes the
   /// database (which checkpoints its WAL into the file when no other process has it open).
   ///
-  /// When the table holds exactly the rows this run looked up or added, none can be of a
-  /// vanished file, and `present` is not called.
+  /// When every row the table held at the start was looked up, none can be of a vanished
+  /// file, and `present` is not called; nor when the rows were not all read at once (a
+  /// call that reads a few files leaves the dropping to the next enumeration).
   func finish(present: () -> Set<[UInt8]>) {
     reader.withLock { reader in
       try? reader?.execute("COMMIT")
@@ -365,12 +191,10 @@ final class IndexStore: Sendable {
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
-        var rows: Int64 = -1
-        try connection?.query("SELECT count(*) FROM files") { row in
-          if case .integer(let count) = row.first { rows = count }
+        // A call that reads a few files (no contents) leaves the rows alone.
+        guard let contents, contents.count != existing.load(ordering: .relaxed) else {
+          return nil
         }
-        let known = counts.withLock { $0.existing + $0.added }
-        guard rows != Int64(known) else { return nil }
         let present = present()
         try connection?.query("SELECT path FROM files") { row in
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }
@@ -435,6 +259,7 @@ final class IndexStore: Sendable {
 
   /// Closes the index for the rest of the run after a failed call, with one warning.
   private func stopUsing(because failure: SQLiteError) {
+    isUsable.store(false, ordering: .relaxed)
     reader.withLock { $0 = nil }
     let wasOpen = connection.withLock { connection in
       defer { connection = nil }
@@ -448,16 +273,9 @@ final class IndexStore: Sendable {
     }
   }
 
-  private static func key(of row: [SQLiteConnection.Value]) -> FileKey? {
-    var values: [Int64] = []
-    for column in row.prefix(7) {
-      guard case .integer(let value) = column else { return nil }
-      values.append(value)
-    }
-    guard values.count == 7 else { return nil }
-    return FileKey(
-      device: UInt64(bitPattern: values[0]), inode: UInt64(bitPattern: values[1]),
-      size: values[2], modificationSeconds: values[3], modificationNanoseconds: values[4],
-      changeSeconds: values[5], changeNanoseconds: values[6])
+  /// The size of the file at `path` (0 when it cannot be examined).
+  static func fileSize(atPath path: String) -> Int64 {
+    var status = stat()
+    return stat(path, &status) == 0 ? Int64(status.st_size) : 0
   }
 }

@@ -156,6 +156,48 @@ struct SQLiteConnection: ~Copyable {
     }
   }
 
+  /// One row of ``scan(_:row:)``: its columns read in place, without copying the row.
+  /// Not copyable, and only lent to the caller's closure, so it cannot outlive its step.
+  struct Row: ~Copyable {
+    fileprivate let statement: OpaquePointer
+
+    /// Column `column` as an integer (`nil` when it holds another type).
+    func integer(_ column: Int32) -> Int64? {
+      guard sqlite3_column_type(statement, column) == SQLITE_INTEGER else { return nil }
+      return sqlite3_column_int64(statement, column)
+    }
+
+    /// Calls `body` with the bytes of blob column `column` (empty for an empty blob); `nil`
+    /// when the column holds another type. The bytes are valid only inside `body`.
+    func withBlob<Result>(
+      _ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result? {
+      guard sqlite3_column_type(statement, column) == SQLITE_BLOB else { return nil }
+      let bytes = sqlite3_column_blob(statement, column)
+      let length = Int(sqlite3_column_bytes(statement, column))
+      guard let bytes, length > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+      return body(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+  }
+
+  /// Runs one statement without arguments and calls `row` with each row, whose columns
+  /// are read in place: for reading a whole table without a value per column.
+  func scan(_ sql: String, row: (borrowing Row) -> Void) throws(SQLiteError) {
+    var prepared: OpaquePointer?
+    let result = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+    guard result == SQLITE_OK, let statement = prepared else {
+      sqlite3_finalize(prepared)
+      throw error(result, call: "sqlite3_prepare_v2")
+    }
+    defer { sqlite3_finalize(statement) }
+    while true {
+      let result = sqlite3_step(statement)
+      if result == SQLITE_DONE { return }
+      guard result == SQLITE_ROW else { throw error(result, call: "sqlite3_step") }
+      row(Row(statement: statement))
+    }
+  }
+
   private func error(_ result: Int32, call: String) -> SQLiteError {
     SQLiteError(code: result & 0xFF, message: "\(call): \(String(cString: sqlite3_errmsg(handle)))")
   }

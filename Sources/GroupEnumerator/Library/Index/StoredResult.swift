@@ -41,17 +41,16 @@ enum StoredResult {
   /// The asset of `job` from its stored form and the sidecars the walk found now.
   ///
   /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``.
-  static func decode(_ bytes: [UInt8], job: ReadJob) -> Asset? {
+  static func decode(_ bytes: ArraySlice<UInt8>, job: ReadJob) -> Asset? {
     var reader = Reader(bytes: bytes)
-    guard reader.byte() == version, let typeText = reader.text(),
-      let type = AssetType(rawValue: typeText), let time = reader.double(),
+    guard reader.byte() == version, let type = reader.named(Names.types),
+      let time = reader.double(),
       let count = reader.integer(), (0...16).contains(count)
     else { return nil }
     var resources: [AssetResource] = []
     for _ in 0..<count {
-      guard let path = reader.bytes(), let roleText = reader.text(),
-        let role = AssetResource.Role(rawValue: roleText),
-        let format = reader.optional({ $0.text().flatMap(MediaFormat.init(rawValue:)) }),
+      guard let path = reader.bytes(), let role = reader.named(Names.roles),
+        let format = reader.optional({ $0.named(Names.formats) }),
         let size = reader.integer(),
         let range = reader.optional({ reader -> Range<Int64>? in
           guard let lower = reader.integer(), let upper = reader.integer(), lower <= upper
@@ -71,6 +70,33 @@ enum StoredResult {
       resources: resources + job.file.sidecars,
       fileModificationDate: Date(timeIntervalSinceReferenceDate: time), metadata: metadata,
       problems: extra)
+  }
+
+  /// The names of the enumerations a stored result holds, as ``Reader/named(_:)`` reads
+  /// them.
+  enum Names {
+    static let types = NameTable(AssetType.allCases)
+    static let roles = NameTable(AssetResource.Role.allCases)
+    static let formats = NameTable(MediaFormat.allCases)
+    static let sources = NameTable(CaptureDate.Source.allCases)
+    static let codes = NameTable(AssetProblem.Code.allCases)
+  }
+
+  /// The cases of an enumeration by the UTF-8 bytes of their raw values.
+  struct NameTable<Value: Sendable>: Sendable {
+    private let entries: [(name: [UInt8], value: Value)]
+
+    init(_ cases: some Collection<Value>) where Value: RawRepresentable<String> {
+      entries = cases.map { (Array($0.rawValue.utf8), $0) }
+    }
+
+    /// The case whose raw value's bytes are `name`.
+    func value(named name: UnsafeBufferPointer<UInt8>) -> Value? {
+      for entry in entries where entry.name.count == name.count {
+        if entry.name.withUnsafeBufferPointer({ $0.elementsEqual(name) }) { return entry.value }
+      }
+      return nil
+    }
   }
 
   // MARK: - Writing
@@ -178,15 +204,20 @@ enum StoredResult {
   // MARK: - Reading
 
   struct Reader {
-    let input: [UInt8]
-    var offset = 0
+    let input: ArraySlice<UInt8>
+    var offset: Int
+    let end: Int
 
-    init(bytes: [UInt8]) { input = bytes }
+    init(bytes: ArraySlice<UInt8>) {
+      input = bytes
+      offset = bytes.startIndex
+      end = bytes.endIndex
+    }
 
-    var isAtEnd: Bool { offset == input.count }
+    var isAtEnd: Bool { offset == end }
 
     mutating func byte() -> UInt8? {
-      guard offset < input.count else { return nil }
+      guard offset < end else { return nil }
       defer { offset += 1 }
       return input[offset]
     }
@@ -205,7 +236,7 @@ enum StoredResult {
     }
 
     mutating func double() -> Double? {
-      guard input.count - offset >= 8 else { return nil }
+      guard end - offset >= 8 else { return nil }
       var bits: UInt64 = 0
       for index in (0..<8).reversed() { bits = bits << 8 | UInt64(input[offset + index]) }
       offset += 8
@@ -213,7 +244,7 @@ enum StoredResult {
     }
 
     mutating func bytes() -> [UInt8]? {
-      guard let count = integer(), count >= 0, input.count - offset >= count else { return nil }
+      guard let count = integer(), count >= 0, end - offset >= count else { return nil }
       defer { offset += count }
       return Array(input[offset..<offset + count])
     }
@@ -221,14 +252,19 @@ enum StoredResult {
     /// Text, refused unless it is valid UTF-8 (decoded, then compared with the bytes: a
     /// repaired decoding differs).
     mutating func text() -> String? {
-      guard let count = integer(), count >= 0, input.count - offset >= count else { return nil }
+      guard let count = integer(), count >= 0, end - offset >= count else { return nil }
       let range = offset..<offset + count
       offset += count
-      return input.withUnsafeBufferPointer { buffer -> String? in
-        let bytes = UnsafeBufferPointer(rebasing: buffer[range])
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
-      }
+      return input[range].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The case of `names` whose raw value is the next text, compared as bytes (no `String`
+    /// is made for it); `nil` when it is none of them.
+    mutating func named<Value>(_ names: NameTable<Value>) -> Value? {
+      guard let count = integer(), count >= 0, end - offset >= count else { return nil }
+      let range = offset..<offset + count
+      offset += count
+      return input[range].withUnsafeBufferPointer { names.value(named: $0) }
     }
 
     mutating func bool() -> Bool? {
@@ -252,8 +288,7 @@ enum StoredResult {
       guard let count = integer(), (0...4096).contains(count) else { return nil }
       var problems: [AssetProblem] = []
       for _ in 0..<count {
-        guard let code = text().flatMap(AssetProblem.Code.init(rawValue:)),
-          let message = text()
+        guard let code = named(Names.codes), let message = text()
         else { return nil }
         problems.append(AssetProblem(code, message))
       }
@@ -306,7 +341,7 @@ enum StoredResult {
       case 2: zone = .unknown
       default: return nil
       }
-      guard let source = text().flatMap(CaptureDate.Source.init(rawValue:)),
+      guard let source = named(Names.sources),
         let date = CaptureDate(
           year: year, month: month, day: day, hour: hour, minute: minute, second: second,
           subsecond: subsecond, zone: zone, source: source)
@@ -360,7 +395,7 @@ enum StoredResult {
       default: return nil
       }
       guard let kept = problems(), let omitted = integer(), omitted >= 0,
-        let omittedCode = text().flatMap(AssetProblem.Code.init(rawValue:)),
+        let omittedCode = named(Names.codes),
         let budgets = problems()
       else { return nil }
       metadata.problemLog = ProblemLog(

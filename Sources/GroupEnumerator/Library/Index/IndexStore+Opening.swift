@@ -1,0 +1,358 @@
+import Foundation
+
+extension IndexStore {
+  // MARK: - Opening
+
+  /// The environment variable that sets how long (in milliseconds, 0 to 600000) a call
+  /// waits for another process's lock on the index; for tests, which hold a lock longer
+  /// than a short wait. Without it the wait is ``busyTimeoutMilliseconds``.
+  static let busyTimeoutVariable = "GROUPENUMERATOR_INDEX_BUSY_TIMEOUT_MS"
+
+  /// The wait for another process's lock `environment` asks for, or the default.
+  static func busyTimeout(in environment: [String: String]) -> Int32 {
+    guard let text = environment[busyTimeoutVariable], let value = Int32(text),
+      (0...600_000).contains(value)
+    else { return busyTimeoutMilliseconds }
+    return value
+  }
+
+  /// Opens the index `location` names for the library at `root`, creating or rebuilding
+  /// it as needed.
+  ///
+  /// - Parameters:
+  ///   - environment: Where ``IndexLocation/userCache`` and the busy timeout are found
+  ///     (see ``IndexLocation/environment``).
+  ///   - loadsEverything: Whether every row is read at once (``IndexContents``), for a
+  ///     call that looks up most files; otherwise each lookup is one query, for a call
+  ///     that reads a few files (`asset(at:)`, `groups()`).
+  /// - Returns: The store, or `nil` (with the reason in `warnings`) when there is no index
+  ///   or it cannot be used this run.
+  static func open(
+    _ location: IndexLocation, root: LibraryRoot, environment: [String: String],
+    loadsEverything: Bool = true
+  ) -> (IndexStore?, [String]) {
+    let timeout = busyTimeout(in: environment)
+    switch location {
+    case .none:
+      return (nil, [])
+    case .file(let url):
+      return open(at: url, root: root, busyTimeout: timeout, loadsEverything: loadsEverything)
+    case .userCache:
+      switch userCacheFile(for: root, environment: environment) {
+      case .success(let url):
+        return open(at: url, root: root, busyTimeout: timeout, loadsEverything: loadsEverything)
+      case .failure(let warning): return (nil, [warning.message])
+      }
+    }
+  }
+
+  /// Why the default index cannot be used, as a warning.
+  struct LocationWarning: Error {
+    var message: String
+  }
+
+  /// The default index file of the library at `root` (``IndexLocation/userCache``), with
+  /// its folders created (mode 0700) when missing; never inside the library.
+  static func userCacheFile(for root: LibraryRoot, environment: [String: String])
+    -> Result<URL, LocationWarning>
+  {
+    let prefix = "The default index was not used:"
+    guard let given = IndexLocation.cacheFolder(in: environment) else {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) neither XDG_CACHE_HOME nor HOME is an absolute path."
+            + " Set one, or give the index file's path."))
+    }
+    guard let folder = resolvedFolder(given) else {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) its folder '\(given)' cannot be resolved (a '..' beneath a"
+            + " folder that does not exist yet)."))
+    }
+    guard let rootStatus = try? root.descriptor.status(),
+      let rootPath = canonicalBytes(root.path)
+    else {
+      return .failure(
+        LocationWarning(message: "\(prefix) the library root cannot be examined."))
+    }
+    let url = URL(fileURLWithPath: folder).appendingPathComponent(
+      IndexLocation.fileName(forRoot: rootPath))
+    // Checked before any folder is made, so that nothing is ever created in the library.
+    if let inside = libraryFolder(holding: url, root: rootStatus.identity) {
+      return .failure(
+        LocationWarning(
+          message: "The index '\(url.path)' was not used: it is inside the library"
+            + " ('\(inside)'), which is never written. Put it outside the library folder."))
+    }
+    if let failure = makeFolders(folder) {
+      return .failure(
+        LocationWarning(
+          message: "\(prefix) the folder '\(failure.path)' cannot be created"
+            + " (\(String(cString: strerror(failure.code))))."))
+    }
+    return .success(url)
+  }
+
+  /// `path` with the symbolic links of its longest existing part resolved and the rest
+  /// appended; `nil` when the rest holds `..` (it cannot be resolved before it exists).
+  private static func resolvedFolder(_ path: String) -> String? {
+    var missing: [String] = []
+    var existing = path
+    var status = stat()
+    while stat(existing, &status) != 0 {
+      let name = (existing as NSString).lastPathComponent
+      let parent = (existing as NSString).deletingLastPathComponent
+      if parent == existing || parent.isEmpty { break }
+      if !name.isEmpty, name != "." { missing.insert(name, at: 0) }
+      existing = parent
+    }
+    guard !missing.contains("..") else { return nil }
+    var resolved = canonicalPath(existing)
+    for name in missing { resolved = (resolved as NSString).appendingPathComponent(name) }
+    return resolved
+  }
+
+  /// Creates `path` and every missing folder above it, each with mode 0700.
+  ///
+  /// - Returns: The first folder that could not be created, with `errno`; `nil` on
+  ///   success.
+  private static func makeFolders(_ path: String) -> (path: String, code: Int32)? {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      return status.st_mode & S_IFMT == S_IFDIR ? nil : (path, ENOTDIR)
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, !parent.isEmpty, let failure = makeFolders(parent) { return failure }
+    guard mkdir(path, 0o700) == 0 || errno == EEXIST else { return (path, errno) }
+    return nil
+  }
+
+  /// The root's canonical path as bytes (the name of the default index comes from them,
+  /// so that a name that is not UTF-8 still gives its own file); `nil` when it cannot be
+  /// resolved.
+  private static func canonicalBytes(_ path: String) -> [UInt8]? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved)))
+      .map { UInt8(bitPattern: $0) }
+  }
+
+  /// Opens the index at `url` for the library at `root`, creating or rebuilding it as
+  /// needed, waiting up to `busyTimeout` milliseconds for another process's lock (and
+  /// reading every row at once when `loadsEverything`).
+  ///
+  /// - Returns: The store, or `nil` (with the reason in `warnings`) when the index cannot
+  ///   be used this run.
+  static func open(
+    at url: URL, root: LibraryRoot, busyTimeout: Int32 = busyTimeoutMilliseconds,
+    loadsEverything: Bool = true
+  ) -> (IndexStore?, [String]) {
+    let path = url.path
+    guard let rootStatus = try? root.descriptor.status() else {
+      return (nil, ["The index '\(path)' was not used: the library root cannot be examined."])
+    }
+    let rootPath = canonicalPath(root.path)
+    if let inside = IndexStore.libraryFolder(holding: url, root: rootStatus.identity) {
+      return (
+        nil,
+        [
+          "The index '\(path)' was not used: it is inside the library ('\(inside)'), which"
+            + " is never written. Put it outside the library folder."
+        ]
+      )
+    }
+    var warnings: [String] = []
+    for attempt in 0..<2 {
+      do throws(SQLiteError) {
+        var connection = try SQLiteConnection(
+          path: path, busyTimeoutMilliseconds: busyTimeout)
+        if let mismatch = try prepare(
+          &connection, rootPath: rootPath, root: rootStatus.identity)
+        {
+          guard attempt == 0 else { throw SQLiteError(code: 1, message: mismatch) }
+          warnings.append("The index '\(path)' \(mismatch); it was rebuilt.")
+          try rebuild(&connection, rootPath: rootPath, root: rootStatus.identity)
+        }
+        let reader = try SQLiteConnection(
+          path: path, busyTimeoutMilliseconds: busyTimeout)
+        try reader.execute("BEGIN")
+        let contents =
+          loadsEverything
+          ? try IndexContents.load(from: reader, expectedBytes: Int(fileSize(atPath: path)))
+          : nil
+        let store = IndexStore(
+          connection: connection, reader: reader, contents: contents, path: path,
+          warnings: warnings)
+        return (store, warnings)
+      } catch {
+        if error.isBusy {
+          warnings.append(
+            "The index '\(path)' was not used: it stayed locked by another process"
+              + " (\(error.message)).")
+          return (nil, warnings)
+        }
+        guard attempt == 0, error.isDamaged else {
+          warnings.append("The index '\(path)' was not used: \(error.message).")
+          return (nil, warnings)
+        }
+        warnings.append(
+          "The index '\(path)' is not a usable SQLite database (\(error.message)); it was"
+            + " rebuilt.")
+        removeDatabase(at: path)
+      }
+    }
+    return (nil, warnings)
+  }
+
+  /// Sets the connection up, creates the tables of a new index, and checks an existing
+  /// one.
+  ///
+  /// - Returns: Why the index cannot be used as it is (other schema, other root), or `nil`.
+  private static func prepare(
+    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
+  ) throws(SQLiteError) -> String? {
+    var journal = ""
+    try connection.query("PRAGMA journal_mode=WAL") { row in
+      if case .text(let mode) = row.first { journal = mode }
+    }
+    if journal.lowercased() != "wal" {
+      throw SQLiteError(code: 26, message: "PRAGMA journal_mode: WAL refused (\(journal))")
+    }
+    try connection.execute("PRAGMA synchronous=NORMAL")
+    var check = ""
+    try connection.query("PRAGMA quick_check") { row in
+      if case .text(let text) = row.first, check.isEmpty { check = text }
+    }
+    guard check == "ok" else {
+      throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
+    }
+    try connection.execute("BEGIN IMMEDIATE")
+    do throws(SQLiteError) {
+      var tables: Set<String> = []
+      try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
+        if case .text(let name) = row.first { tables.insert(name) }
+      }
+      if tables.isEmpty {
+        try create(&connection, rootPath: rootPath, root: root)
+        try connection.execute("COMMIT")
+        return nil
+      }
+      try connection.execute("COMMIT")
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
+    var version: Int64?
+    var readers: String?
+    do throws(SQLiteError) {
+      try connection.query("SELECT version, readers FROM schema_version") { row in
+        if case .integer(let value) = row.first { version = value }
+        if row.count == 2, case .text(let text) = row[1] { readers = text }
+      }
+    } catch {
+      if error.isBusy || error.isDamaged { throw error }
+      return "has no schema version"
+    }
+    guard version == schemaVersion else {
+      return "has schema version \(version.map(String.init) ?? "none"), not \(schemaVersion)"
+    }
+    guard readers == IndexStore.readers else {
+      return "was written by \(readers ?? "another version"), not \(IndexStore.readers)"
+    }
+    var stored: (String, Int64, Int64)?
+    try connection.query("SELECT path, device, inode FROM library_root") { row in
+      if row.count == 3, case .text(let path) = row[0], case .integer(let device) = row[1],
+        case .integer(let inode) = row[2]
+      {
+        stored = (path, device, inode)
+      }
+    }
+    guard let stored else { return "names no library root" }
+    guard stored.0 == rootPath, UInt64(bitPattern: stored.1) == root.device,
+      UInt64(bitPattern: stored.2) == root.inode
+    else {
+      return "belongs to another library ('\(stored.0)')"
+    }
+    return nil
+  }
+
+  /// Creates the tables in an open transaction.
+  private static func create(
+    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
+  ) throws(SQLiteError) {
+    try connection.execute(
+      """
+      CREATE TABLE schema_version(version INTEGER NOT NULL, readers TEXT NOT NULL);
+      CREATE TABLE library_root(path TEXT NOT NULL, device INTEGER NOT NULL,
+        inode INTEGER NOT NULL);
+      CREATE TABLE files(path BLOB PRIMARY KEY, device INTEGER NOT NULL,
+        inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime_s INTEGER NOT NULL,
+        mtime_ns INTEGER NOT NULL, ctime_s INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,
+        sidecars BLOB NOT NULL, result BLOB NOT NULL) WITHOUT ROWID;
+      """)
+    try connection.query(
+      "INSERT INTO schema_version VALUES (?1, ?2)",
+      [.integer(schemaVersion), .text(IndexStore.readers)])
+    try connection.query(
+      "INSERT INTO library_root VALUES (?1, ?2, ?3)",
+      [
+        .text(rootPath), .integer(Int64(bitPattern: root.device)),
+        .integer(Int64(bitPattern: root.inode)),
+      ])
+  }
+
+  /// Empties a readable index of another schema or root and creates this one's tables,
+  /// in one transaction.
+  private static func rebuild(
+    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
+  ) throws(SQLiteError) {
+    try connection.execute("BEGIN IMMEDIATE")
+    do throws(SQLiteError) {
+      var tables: [String] = []
+      try connection.query(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+      ) { row in
+        if case .text(let name) = row.first { tables.append(name) }
+      }
+      for table in tables {
+        let quoted = table.replacingOccurrences(of: "\"", with: "\"\"")
+        try connection.execute("DROP TABLE \"\(quoted)\"")
+      }
+      try create(&connection, rootPath: rootPath, root: root)
+      try connection.execute("COMMIT")
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Removes a database file that SQLite cannot read, with its WAL and shared-memory files.
+  private static func removeDatabase(at path: String) {
+    for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+  }
+
+  /// The root's path with symbolic links resolved, as the index records it.
+  private static func canonicalPath(_ path: String) -> String {
+    guard let resolved = realpath(path, nil) else { return path }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The folder of the library that would hold the index file at `url`, when one of the
+  /// folders above it is the library root (by device and inode, so other names of the root
+  /// count too); `nil` when the index is outside the library.
+  static func libraryFolder(holding url: URL, root: FileIdentity) -> String? {
+    var folder = canonicalPath(url.deletingLastPathComponent().path)
+    while true {
+      var status = stat()
+      if stat(folder, &status) == 0, UInt64(status.st_dev) == root.device,
+        UInt64(status.st_ino) == root.inode
+      {
+        return folder
+      }
+      let parent = (folder as NSString).deletingLastPathComponent
+      if parent == folder || parent.isEmpty { return nil }
+      folder = parent
+    }
+  }
+}

@@ -274,6 +274,24 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
     await watched.recorder.stop()
   }
 
+  @Test func withAnIndexTheChangesAreTheSame() async throws {
+    let folder = try TemporaryFolder()
+    let cache = try TemporaryFolder()
+    try folder.write(jpeg, as: "Album/a.jpg")
+    try folder.write(jpeg, as: "Album/b.jpg")
+    let index = LibraryOptions(index: .file(cache.root.appendingPathComponent("index.sqlite")))
+    let watched = try await WatchedLibrary(folder, options: index)
+    try writeFile(folder.absolute("Album/a.jpg"), jpeg)
+    try writeFile(folder.absolute("Album/c.jpg"), jpeg)
+    #expect(await watched.recorder.wait { !$0.updated.isEmpty && !$0.inserted.isEmpty })
+    #expect(try await watched.settles())
+    let state = watched.recorder.now
+    #expect(state.updated.map(\.name) == ["a.jpg"])
+    #expect(state.inserted.map(\.name) == ["c.jpg"])
+    #expect(state.deleted.isEmpty)
+    await watched.recorder.stop()
+  }
+
   @Test func aHardLinkIsReportedThoughNoCloseFollowsIt() async throws {
     let folder = try TemporaryFolder()
     try folder.write(jpeg, as: "Album/a.jpg")

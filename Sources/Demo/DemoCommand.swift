@@ -209,6 +209,8 @@ final class SharedTerminal: Sendable {
         return try await lookup(options, location, stdout: &stdout, stderr: &stderr)
       case .thumbnail:
         return try await thumbnail(options, location, stdout: &stdout, stderr: &stderr)
+      case .watch:
+        return try await WatchCommand.run(location, stdout: &stdout, stderr: &stderr)
       }
     } catch {
       progressBar?.clear()

@@ -13,6 +13,7 @@ enum HelpText {
     case .groups: "Demo groups [<options>] [<library>]"
     case .lookup: "Demo lookup [<options>] <asset> [<library>]"
     case .thumbnail: "Demo thumbnail [<options>] <asset> [<library>] --output <file>"
+    case .watch: "Demo watch [<options>] [<library>]"
     }
   }
 
@@ -33,6 +34,7 @@ enum HelpText {
     case .groups: groups
     case .lookup: lookup
     case .thumbnail: thumbnail
+    case .watch: watch
     }
   }
 
@@ -140,6 +142,7 @@ enum HelpText {
       groups                  List the groups with their counts and URLs.
       lookup                  Print one asset, named by its URL or path, as JSON.
       thumbnail               Write an asset's embedded thumbnail to a file.
+      watch                   Print the library's changes as they happen.
       help                    Show the help of Demo or of a subcommand.
 
       See 'Demo help <subcommand>' for detailed help.
@@ -216,6 +219,35 @@ enum HelpText {
                               so a failure leaves nothing behind.
       --force                 Replace the output file if it exists.
       --hidden                Find hidden files and files in hidden folders too.
+      --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                              (default: en)
+    \(commonOptions)
+
+    """
+
+  private static let watch = """
+    OVERVIEW: Print the library's changes as they happen.
+
+    Watches every folder of the library and prints one line of JSON for each
+    change: the assets inserted, updated and deleted (each object as
+    'Demo --format ndjson' prints it; a deleted asset as it was last seen),
+    then the groups inserted, updated and deleted (as 'Demo groups --format
+    ndjson' prints them). A file is reported once it is complete (closed after
+    writing, or moved in); a burst of changes is one line, at most four lines a
+    second. A line on standard error says when watching has begun. Runs until
+    Ctrl-C (exit status 130), or until the library folder is deleted or moved
+    (exit status 1, with a message).
+
+    \(escaping)
+
+    USAGE: \(usage(.watch))
+
+    ARGUMENTS:
+    \(libraryArgument)
+
+    OPTIONS:
+    \(libraryOption)
+    \(selectionOptions)
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)
     \(commonOptions)

@@ -25,6 +25,8 @@ struct DemoOptions: Equatable, Sendable {
     case lookup
     /// `Demo thumbnail ASSET [LIBRARY] --output FILE`: write an embedded thumbnail.
     case thumbnail
+    /// `Demo watch [LIBRARY]`: print the library's changes as they happen.
+    case watch
 
     /// The subcommand named `name`, if it is one (`list` is not a subcommand name).
     init?(subcommandName name: String) {
@@ -236,7 +238,7 @@ enum ArgumentParser {
     let command = options.command
     var remaining = positionals[...]
     switch command {
-    case .list, .groups:
+    case .list, .groups, .watch:
       break
     case .lookup, .thumbnail:
       guard let text = remaining.popFirst() else {
@@ -344,7 +346,8 @@ enum ArgumentParser {
     /// Whether `command` accepts this option.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .format, .ext, .exclude: command == .list || command == .groups
+      case .format: command == .list || command == .groups
+      case .ext, .exclude: command == .list || command == .groups || command == .watch
       case .filter, .index: command == .list
       case .lang, .library: true
       case .output: command == .thumbnail

@@ -11,10 +11,13 @@ protocol ByteOutputStream: TextOutputStream, Sendable {
   mutating func write(bytes: [UInt8])
   /// Whether a write failed, so that writing more is pointless.
   var isBroken: Bool { get }
+  /// Writes out what is buffered now (`Demo watch` writes each line at once).
+  mutating func flush()
 }
 
 extension ByteOutputStream {
   var isBroken: Bool { false }
+  mutating func flush() {}
 }
 
 extension String: ByteOutputStream {

@@ -180,7 +180,7 @@ import Testing
     #expect(unknown.stdout.isEmpty)
     #expect(
       unknown.stderr == """
-        Error: Unknown subcommand 'foo'. Please provide one of 'groups', 'lookup' or 'thumbnail'.
+        Error: Unknown subcommand 'foo'. Please provide one of 'groups', 'lookup', 'thumbnail' or 'watch'.
         Usage: Demo [<options>] [<library>]
           See 'Demo --help' for more information.
 

@@ -89,6 +89,7 @@ import Testing
           groups                  List the groups with their counts and URLs.
           lookup                  Print one asset, named by its URL or path, as JSON.
           thumbnail               Write an asset's embedded thumbnail to a file.
+          watch                   Print the library's changes as they happen.
           help                    Show the help of Demo or of a subcommand.
 
           See 'Demo help <subcommand>' for detailed help.
@@ -224,6 +225,60 @@ import Testing
                                   so a failure leaves nothing behind.
           --force                 Replace the output file if it exists.
           --hidden                Find hidden files and files in hidden folders too.
+          --lang <lang>           The language of library errors: en, zh-Hans or ja.
+                                  (default: en)
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        """)
+  }
+
+  @Test func theWatchHelpIsExactlyThis() async {
+    var stdout = TextBuffer()
+    var stderr = TextBuffer()
+    let arguments = ["help", "watch"]
+    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
+    #expect(status == 0)
+    #expect(stderr.text.isEmpty)
+    #expect(
+      stdout.text == """
+        OVERVIEW: Print the library's changes as they happen.
+
+        Watches every folder of the library and prints one line of JSON for each
+        change: the assets inserted, updated and deleted (each object as
+        'Demo --format ndjson' prints it; a deleted asset as it was last seen),
+        then the groups inserted, updated and deleted (as 'Demo groups --format
+        ndjson' prints them). A file is reported once it is complete (closed after
+        writing, or moved in); a burst of changes is one line, at most four lines a
+        second. A line on standard error says when watching has begun. Runs until
+        Ctrl-C (exit status 130), or until the library folder is deleted or moved
+        (exit status 1, with a message).
+
+        File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
+        byte that is not part of valid UTF-8 is written as %XX (two upper-case hex
+        digits) and '%' itself as %25, so the text names exactly one file. Asset URLs
+        do not depend on it: 'Demo lookup <asset>' finds the same file.
+
+        USAGE: Demo watch [<options>] [<library>]
+
+        ARGUMENTS:
+          <library>               The library's root folder. (default: the bundled
+                                  Fixtures/Library)
+
+        OPTIONS:
+          --library <library>     The library's root folder, as an option; when
+                                  <library> is given too, both must be the same.
+          --ext <ext>             Read only files with this extension, ignoring case
+                                  (jpg, .HEIC); repeatable: --ext jpg --ext heic.
+                                  A Live Photo needs both: --ext heic --ext mov.
+          --exclude <pattern>     Leave out files and folders that match this shell
+                                  pattern (*, ?, [a-z]); repeatable. A pattern
+                                  without '/' matches a name at any depth (Trash,
+                                  '*.mov'), one with '/' the path from the library
+                                  root ('Trips/Kyoto 2019'), one ending in '/'
+                                  folders only. Excluded folders are not entered.
+          --hidden                Read hidden files and folders (names starting
+                                  with '.') too.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
           --version               Show the version.

@@ -205,6 +205,7 @@ import Testing
     #expect(try ArgumentParser.parse(["help", "groups"]) == .help(.groups))
     #expect(try ArgumentParser.parse(["help", "lookup"]) == .help(.lookup))
     #expect(try ArgumentParser.parse(["help", "thumbnail", "-h"]) == .help(.thumbnail))
+    #expect(try ArgumentParser.parse(["help", "watch"]) == .help(.watch))
     // A library that is named `help` is still reachable.
     #expect(try options(["./help"]).library == "./help")
     #expect(try options(["--", "help"]).library == "help")
@@ -214,13 +215,13 @@ import Testing
     #expect(
       usageError(["help", "foo"])
         == UsageError(
-          message: "Unknown subcommand 'foo'. Please provide one of 'groups', 'lookup' or"
-            + " 'thumbnail'.", command: .list))
+          message: "Unknown subcommand 'foo'. Please provide one of 'groups', 'lookup',"
+            + " 'thumbnail' or 'watch'.", command: .list))
     #expect(
       usageError(["help", "list"])
         == UsageError(
-          message: "Unknown subcommand 'list'. Please provide one of 'groups', 'lookup' or"
-            + " 'thumbnail'.", command: .list))
+          message: "Unknown subcommand 'list'. Please provide one of 'groups', 'lookup',"
+            + " 'thumbnail' or 'watch'.", command: .list))
     #expect(
       usageError(["help", "groups", "lookup"])
         == UsageError(message: "Unexpected argument 'lookup'", command: .list))

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Measures `Demo watch` latency: from a file's close to its NDJSON line on stdout.
+
+Usage: Scripts/watch-latency.py --demo .build/release/Demo [--files 20]
+           [--photo Fixtures/Library/IMG_0001.JPG] [--scratch-library DIR]
+
+Writes one photo at a time into a fresh temporary library (waiting for each line before
+the next file, and more than the 250 ms coalescing interval apart), and prints the
+latencies' median and maximum. The library is removed at the end. With
+--scratch-library, a library of your own that may be written to (a big one, to see what
+its size costs) is watched instead: the files go into a new folder `watch-latency/` in
+it, which is removed at the end.
+"""
+import argparse
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--files", type=int, default=20)
+    parser.add_argument("--photo", default="Fixtures/Library/IMG_0001.JPG")
+    parser.add_argument("--scratch-library")
+    args = parser.parse_args()
+    photo = open(args.photo, "rb").read()
+    if args.scratch_library:
+        library = args.scratch_library
+        folder = os.path.join(library, "watch-latency")
+        os.mkdir(folder)
+        remove = folder
+    else:
+        library = tempfile.mkdtemp(prefix="watch-latency-")
+        shutil.copy(args.photo, os.path.join(library, "first.jpg"))
+        folder = remove = library
+    process = subprocess.Popen(
+        [args.demo, "watch", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        process.stderr.readline()  # "Watching '…'."
+        latencies = []
+        pending = b""
+        for index in range(args.files):
+            time.sleep(0.3)
+            name = f"IMG_{index:04}.jpg"
+            with open(os.path.join(folder, name), "wb") as file:
+                file.write(photo)
+            closed = time.monotonic()
+            while True:
+                ready, _, _ = select.select([process.stdout], [], [], 10)
+                if not ready:
+                    raise SystemExit(f"no line for {name} within 10 s")
+                pending += os.read(process.stdout.fileno(), 65536)
+                if b"\n" in pending:
+                    line, pending = pending.split(b"\n", 1)
+                    change = json.loads(line)
+                    if any(a["name"] == name for a in change["insertedAssets"]):
+                        latencies.append(time.monotonic() - closed)
+                        break
+        latencies.sort()
+        print(f"files: {len(latencies)}  median: {latencies[len(latencies) // 2] * 1000:.0f} ms"
+              f"  max: {latencies[-1] * 1000:.0f} ms")
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
+        shutil.rmtree(remove, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

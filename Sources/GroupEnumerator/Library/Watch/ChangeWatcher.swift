@@ -1,0 +1,344 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// Watches a library with inotify and turns what the kernel reports into
+/// ``LibraryChange``s, one per call to ``next()``.
+///
+/// Events only say *where* to look: each folder they name (or the whole library, after
+/// an overflow) is read again with the library's own enumeration, and the result is
+/// diffed against the last ``LibrarySnapshot``. A file that was created or written to and
+/// not yet closed (`IN_CREATE`/`IN_MODIFY` without `IN_CLOSE_WRITE`) is left out of the
+/// reading, and its asset keeps its last known state, until it is closed, moved or
+/// deleted.
+///
+/// The watcher holds the inotify instance and the open root; both are closed when it
+/// ends (the root disappears, the task is cancelled) or when the last reference to it
+/// goes.
+actor ChangeWatcher {
+  private let library: AssetsLibrary
+  private let interval: Duration
+  private var root: LibraryRoot?
+  private var inotify: Inotify?
+  private var folders = WatchedFolders()
+  private var snapshot = LibrarySnapshot()
+  private var dirty = DirtyFolders()
+  private var pending: Set<LibraryPath> = []
+  private var needsWatchSync = false
+  private var isRootGone = false
+  private var lastEmission: ContinuousClock.Instant?
+  private var lastRescan = ContinuousClock.now
+  private var isFinished = false
+  /// How many times the kernel's event queue overflowed (a diagnostic for tests).
+  private(set) var overflows = 0
+
+  /// How long events are gathered after the first one, so that a burst is one change.
+  static let settlingTime = Duration.milliseconds(50)
+  /// How often the whole library is read again while some folder cannot be watched
+  /// (`max_user_watches` reached).
+  static let rescanInterval = Duration.seconds(2)
+  /// How long one wait for events lasts before cancellation is checked again.
+  static let pollMilliseconds: Int32 = 200
+
+  private init(library: AssetsLibrary, interval: Duration, root: LibraryRoot, inotify: Inotify) {
+    self.library = library
+    self.interval = interval
+    self.root = root
+    self.inotify = inotify
+  }
+
+  /// Starts watching: watches every folder, then reads the library once for the state
+  /// later changes are diffed against.
+  ///
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or when no
+  ///   inotify instance can be had (``LibraryError/unreadableRoot(path:call:errno:)``
+  ///   naming `inotify_init1`: too many instances or descriptors).
+  static func start(library: AssetsLibrary, interval: Duration) async throws(LibraryError)
+    -> ChangeWatcher
+  {
+    let path = library.rootPath
+    let root = try LibraryRoot(path: path)
+    let inotify: Inotify
+    do {
+      inotify = try Inotify()
+    } catch {
+      throw .unreadableRoot(path: path, call: error.function, errno: error.errno.rawValue)
+    }
+    let watcher = ChangeWatcher(
+      library: library, interval: interval, root: root, inotify: inotify)
+    try await watcher.prepare()
+    return watcher
+  }
+
+  private func prepare() async throws(LibraryError) {
+    await synchronizeWatches()
+    var everything = DirtyFolders()
+    everything.markEverything()
+    snapshot = try await rescan(everything)
+  }
+
+  /// The next change: waits for events, gathers a burst (no sooner than the coalescing
+  /// interval after the previous change), reads the affected folders and returns what
+  /// differs. Returns `nil` once the calling task is cancelled.
+  ///
+  /// - Throws: ``LibraryError/rootNotFound(path:)`` when the root was deleted or moved,
+  ///   or another ``LibraryError`` when it can no longer be read; the watcher is then
+  ///   finished.
+  func next() async throws(LibraryError) -> LibraryChange? {
+    guard !isFinished else { return nil }
+    do throws(LibraryError) {
+      while true {
+        try await gather()
+        checkRoot()
+        if isRootGone { throw .rootNotFound(path: library.rootPath) }
+        if needsWatchSync { await synchronizeWatches() }
+        let marked = dirty
+        dirty = DirtyFolders()
+        let read = try await rescan(marked)
+        // The reading sees the folders as they are now, ahead of the events read so far:
+        // a file created or written to meanwhile may have been read half-written. Its
+        // events are read now; such a file keeps its last known state, and its folder is
+        // read again next time.
+        handle(await waitForEvents(milliseconds: 0))
+        let fresh = read.holdingBack(pending, as: snapshot)
+        let change = LibrarySnapshot.change(from: snapshot, to: fresh)
+        snapshot = fresh
+        if !change.isEmpty {
+          lastEmission = .now
+          return change
+        }
+      }
+    } catch .cancelled {
+      finish()
+      return nil
+    } catch {
+      finish()
+      throw error
+    }
+  }
+
+  /// Closes the inotify instance and the root (once nothing waits on them any more).
+  private func finish() {
+    isFinished = true
+    inotify = nil
+    root = nil
+  }
+
+  // MARK: - Events
+
+  /// Waits until some folder is to be read again, then gathers events until the burst
+  /// settles and the coalescing interval since the last change has passed.
+  private func gather() async throws(LibraryError) {
+    let clock = ContinuousClock()
+    while dirty.isEmpty && !needsWatchSync && !isRootGone {
+      if Task.isCancelled { throw .cancelled }
+      handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
+      checkRoot()
+      if folders.isIncomplete, clock.now - lastRescan >= ChangeWatcher.rescanInterval {
+        dirty.markEverything()
+        needsWatchSync = true
+      }
+    }
+    var deadline = clock.now + ChangeWatcher.settlingTime
+    if let lastEmission { deadline = max(deadline, lastEmission + interval) }
+    while !isRootGone, clock.now < deadline {
+      if Task.isCancelled { throw .cancelled }
+      let left = deadline - clock.now
+      let milliseconds =
+        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      handle(await waitForEvents(milliseconds: Int32(clamping: max(1, milliseconds))))
+    }
+    if Task.isCancelled { throw .cancelled }
+  }
+
+  /// Waits at most `milliseconds` for events on a global queue (never on the cooperative
+  /// pool), and reads all that are queued.
+  private func waitForEvents(milliseconds: Int32) async -> [InotifyEvent] {
+    guard let inotify else { return [] }
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async {
+        let ready = inotify.waitForEvents(milliseconds: milliseconds)
+        continuation.resume(returning: ready ? inotify.readEvents() : [])
+      }
+    }
+  }
+
+  /// Marks what the events name: the folder of each changed file, the whole tree of a
+  /// folder that appeared, moved or went away, everything after an overflow.
+  private func handle(_ events: [InotifyEvent]) {
+    for event in events {
+      if event.has(UInt32(IN_Q_OVERFLOW)) {
+        overflows += 1
+        dirty.markEverything()
+        needsWatchSync = true
+        continue
+      }
+      if event.watch == folders.rootWatch,
+        event.has(UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT))
+      {
+        isRootGone = true
+        continue
+      }
+      if event.has(UInt32(IN_IGNORED)) {
+        folders.forget(event.watch)
+        continue
+      }
+      guard let folder = folders.path(of: event.watch) else { continue }
+      guard !event.name.isEmpty else {
+        // The folder itself was deleted or moved: its parent's event names it too.
+        if event.has(UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) {
+          dirty.subtrees.insert(folder)
+          needsWatchSync = true
+        }
+        continue
+      }
+      let path = folder.appending(event.name)
+      dirty.folders.insert(folder)
+      if event.isFolder {
+        let moves =
+          UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
+        if event.has(moves) {
+          dirty.subtrees.insert(path)
+          needsWatchSync = true
+        }
+        continue
+      }
+      if event.has(UInt32(IN_MODIFY))
+        || (event.has(UInt32(IN_CREATE)) && !isCompleteOnCreation(path))
+      {
+        pending.insert(path)
+      }
+      let finished =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)
+      if event.has(finished) { pending.remove(path) }
+    }
+  }
+
+  /// Whether the entry just created at `path` is complete already: a second name of an
+  /// existing file (`ln`; no `IN_CLOSE_WRITE` follows a link), or not a regular file.
+  ///
+  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  private func isCompleteOnCreation(_ path: LibraryPath) -> Bool {
+    guard let root else { return false }
+    var status = stat()
+    let name = path.bytes.map { CChar(bitPattern: $0) } + [0]
+    guard fstatat(root.descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+      return false
+    }
+    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1
+  }
+
+  /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends
+  /// `IN_DELETE_SELF` only once the last descriptor of the folder is closed, and the
+  /// root is held open, here and by callers that name it as `/proc/self/fd/N`.)
+  ///
+  /// The corresponding C function is `fstat`.
+  private func checkRoot() {
+    guard let root, let status = try? root.descriptor.statusRecord() else { return }
+    if status.st_nlink == 0 { isRootGone = true }
+  }
+
+  /// Watches folders that appeared, follows moved ones and drops those that left, off
+  /// the cooperative pool.
+  private func synchronizeWatches() async {
+    needsWatchSync = false
+    guard let root, let inotify else { return }
+    let options = library.options
+    let current = folders
+    folders = await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async {
+        var folders = current
+        folders.synchronize(root: root, inotify: inotify, options: options, isCancelled: { false })
+        continuation.resume(returning: folders)
+      }
+    }
+  }
+
+  // MARK: - Reading
+
+  /// Reads the groups with a marked folder (and every group not known before) again, and
+  /// returns the new state: those groups as read now, the others as they were.
+  private func rescan(_ marked: DirtyFolders) async throws(LibraryError) -> LibrarySnapshot {
+    lastRescan = .now
+    let old = snapshot
+    let markedGroups = Set(
+      old.groups.filter { $0.value.folders.contains(where: marked.contains) }.keys)
+    let known = Set(old.groups.keys)
+    let pending = self.pending
+    let selected = Mutex<Set<ScannedGroup.Key>>([])
+    let contents = try await library.run(
+      filter: .all,
+      groupSelection: { group in
+        let isSelected =
+          markedGroups.contains(group.key) || !known.contains(group.key)
+          || marked.contains(group.path)
+          || group.files.contains { marked.contains($0.path.parent) }
+        if isSelected { selected.withLock { _ = $0.insert(group.key) } }
+        return isSelected
+      },
+      fileSelection: { !pending.contains($0.path) },
+      progress: { _, _ in })
+    let read = selected.withLock { $0 }
+    guard let root else { throw .cancelled }
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async {
+        continuation.resume(
+          returning: ChangeWatcher.snapshot(
+            of: contents, reading: read, previous: old, pending: pending, root: root))
+      }
+    }
+  }
+
+  /// The state after a rescan that read the groups `read` and found `contents`.
+  private static func snapshot(
+    of contents: AssetsLibrary.Contents, reading read: Set<ScannedGroup.Key>,
+    previous old: LibrarySnapshot, pending: Set<LibraryPath>, root: LibraryRoot
+  ) -> LibrarySnapshot {
+    var new = LibrarySnapshot()
+    var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
+    for asset in contents.assets {
+      assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]
+        .append(asset)
+    }
+    let isPending: (Asset) -> Bool = { asset in
+      asset.resources.contains { pending.contains($0.path) }
+    }
+    for group in contents.groups {
+      let key = ScannedGroup.Key(kind: group.kind, path: group.path)
+      guard read.contains(key) else {
+        new.copy(key, from: old)
+        continue
+      }
+      var entries: [LibrarySnapshot.Entry] = []
+      var taken: Set<UUID> = []
+      for asset in assetsByGroup[key] ?? [] {
+        if isPending(asset) {
+          // A sidecar or movie still being written: the asset stays as it was.
+          if let before = old.assets[asset.id], taken.insert(asset.id).inserted {
+            entries.append(before)
+          }
+          continue
+        }
+        let keys = asset.resources.map { FileKey.of($0.path, beneath: root.descriptor) }
+        entries.append(LibrarySnapshot.Entry(asset: asset, keys: keys))
+        taken.insert(asset.id)
+      }
+      // Assets whose file is being rewritten were left out of the reading: keep them.
+      let used = Set(entries.flatMap { $0.asset.resources.map(\.path) })
+      for id in old.groups[key]?.assets ?? [] {
+        guard let before = old.assets[id], !taken.contains(id), isPending(before.asset),
+          !before.asset.resources.contains(where: { used.contains($0.path) })
+        else { continue }
+        entries.append(before)
+      }
+      guard !entries.isEmpty else { continue }
+      entries.sort { $0.asset.path < $1.asset.path }
+      new.add(kind: group.kind, path: group.path, entries: entries)
+    }
+    return new
+  }
+}

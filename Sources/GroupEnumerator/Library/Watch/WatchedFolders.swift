@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// The inotify watches on the folders of a library: which watch is which folder, kept in
+/// step with the tree by walking it again (``synchronize(root:inotify:options:)``).
+///
+/// A watch follows its folder's inode, not its path: a folder renamed inside the library
+/// keeps its watch, and the next synchronisation gives the watch the new path. Folders are
+/// opened beneath the root without following any symbolic link (`openat2` with
+/// `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`, or `openat` with `O_NOFOLLOW` one component
+/// at a time), and watched through the open descriptor: a link to a folder outside the
+/// library is never watched, nor anything behind it.
+struct WatchedFolders {
+  /// Each watch's folder, relative to the root.
+  private(set) var paths: [Int32: LibraryPath] = [:]
+  /// The root folder's watch.
+  private(set) var rootWatch: Int32?
+  /// Whether a folder could not be watched because `max_user_watches` was reached (or
+  /// the kernel ran out of memory for watches): its changes are then only found by
+  /// rescanning.
+  private(set) var isIncomplete = false
+
+  /// How deep folders are watched, as deep as the library walk reads them.
+  static let maximumDepth = LibraryScanner.maximumDepth
+
+  /// Folder names the walk never enters (NAS thumbnails and recycle bins).
+  private static let skippedNames: Set<[UInt8]> = [
+    Array("@eaDir".utf8), Array("#recycle".utf8), Array(".@__thumb".utf8),
+  ]
+
+  /// The folder of a watch, or `nil` for a watch no longer known.
+  func path(of watch: Int32) -> LibraryPath? { paths[watch] }
+
+  /// Forgets a watch the kernel dropped (`IN_IGNORED`: its folder was deleted).
+  mutating func forget(_ watch: Int32) {
+    paths[watch] = nil
+  }
+
+  /// Walks every folder of the library, watches the ones not yet watched, gives moved
+  /// ones their new paths, and stops the watches of folders no longer in the library
+  /// (moved out of it).
+  ///
+  /// - Parameters:
+  ///   - root: The open root folder.
+  ///   - inotify: The instance to add watches to.
+  ///   - options: Which folders the library walk enters (hidden ones, the selection).
+  ///   - isCancelled: Polled between folders.
+  mutating func synchronize(
+    root: LibraryRoot, inotify: Inotify, options: LibraryOptions, isCancelled: () -> Bool
+  ) {
+    var found: [Int32: LibraryPath] = [:]
+    var incomplete = false
+    var pending: [(path: LibraryPath, depth: Int)] = [(.root, 0)]
+    while let (path, depth) = pending.popLast() {
+      if isCancelled() { return }
+      guard let folder = WatchedFolders.open(path, beneath: root) else { continue }
+      do {
+        let watch = try inotify.addWatch(folder: folder)
+        found[watch] = path
+        if path.isRoot { rootWatch = watch }
+      } catch {
+        // ENOSPC: max_user_watches reached. The folder's files are still read by every
+        // rescan; the watcher rescans on a timer while any folder is unwatched.
+        if error.errno.rawValue == ENOSPC || error.errno.rawValue == ENOMEM { incomplete = true }
+      }
+      guard depth < WatchedFolders.maximumDepth,
+        let stream = try? DirectoryStream(folder)
+      else {
+        folder.close()
+        continue
+      }
+      defer { stream.close() }
+      while let entry = try? stream.next() {
+        let name = entry.name
+        guard name != [UInt8(ascii: ".")], name != [UInt8(ascii: "."), UInt8(ascii: ".")],
+          entry.kind != .regular, isEntered(name, in: path, options: options)
+        else { continue }
+        if entry.kind == .other {
+          // `d_type` unknown or not a folder: ask without following a link.
+          guard let status = try? stream.descriptor.status(ofEntry: name),
+            status.kind == .directory
+          else { continue }
+        }
+        pending.append((path.appending(name), depth + 1))
+      }
+    }
+    for (watch, _) in paths where found[watch] == nil {
+      inotify.removeWatch(watch)
+    }
+    paths = found
+    isIncomplete = incomplete
+  }
+
+  /// Whether the library walk enters the folder `name` of `parent`.
+  private func isEntered(_ name: [UInt8], in parent: LibraryPath, options: LibraryOptions)
+    -> Bool
+  {
+    guard !WatchedFolders.skippedNames.contains(name) else { return false }
+    if name.first == UInt8(ascii: "."), !options.includesHiddenFiles { return false }
+    return options.selection.selectsEverything
+      || options.selection.includesFolder(at: parent.appending(name))
+  }
+
+  /// Opens the folder at `path` beneath the root, following no symbolic link on the way.
+  ///
+  /// - Returns: The open folder, or `nil` when it is gone, not a folder, or reached
+  ///   through a link.
+  static func open(_ path: LibraryPath, beneath root: LibraryRoot) -> FileDescriptor? {
+    let options: FileDescriptor.OpenOptions = [.directory, .noFollow, .closeOnExec]
+    if path.isRoot { return try? root.descriptor.open(at: Array(".".utf8), options: options) }
+    do throws(SystemCallError) {
+      if let folder = try root.descriptor.openBeneath(path.bytes, options: options) {
+        return folder
+      }
+      // No openat2: one component at a time, none of them a link.
+      var current = try root.descriptor.open(at: Array(".".utf8), options: options)
+      for component in path.componentBytes {
+        let next: FileDescriptor
+        do {
+          next = try current.open(at: component, options: options)
+        } catch {
+          current.close()
+          throw error
+        }
+        current.close()
+        current = next
+      }
+      return current
+    } catch {
+      return nil
+    }
+  }
+}

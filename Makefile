@@ -10,7 +10,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps
+.PHONY: watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -66,6 +66,11 @@ scale-tests: build
 permission-tests: build
 	setpriv --bounding-set=-dac_override,-dac_read_search \
 	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
+
+# Issue 15: from a file's close to its `Demo watch` line, at most 1 s (20 files, release).
+watch-latency: deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/watch-latency.py --demo .build/release/Demo --max-ms 1000
 
 # Compares the Demo's reading of the shared corpus with exiftool's (truth.json); exiftool
 # itself only says which IFD1 thumbnails are JPEGs (`-b -ThumbnailImage` withholds the rest).

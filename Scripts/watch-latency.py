@@ -2,14 +2,15 @@
 """Measures `Demo watch` latency: from a file's close to its NDJSON line on stdout.
 
 Usage: Scripts/watch-latency.py --demo .build/release/Demo [--files 20]
-           [--photo Fixtures/Library/IMG_0001.JPG] [--scratch-library DIR]
+           [--photo Fixtures/Library/IMG_0001.JPG] [--scratch-library DIR] [--max-ms MS]
 
 Writes one photo at a time into a fresh temporary library (waiting for each line before
 the next file, and more than the 250 ms coalescing interval apart), and prints the
 latencies' median and maximum. The library is removed at the end. With
 --scratch-library, a library of your own that may be written to (a big one, to see what
 its size costs) is watched instead: the files go into a new folder `watch-latency/` in
-it, which is removed at the end.
+it, which is removed at the end. With --max-ms, the exit status is 1 when the slowest
+line took longer (issue 15's criterion: 1,000 ms).
 """
 import argparse
 import json
@@ -28,6 +29,7 @@ def main():
     parser.add_argument("--files", type=int, default=20)
     parser.add_argument("--photo", default="Fixtures/Library/IMG_0001.JPG")
     parser.add_argument("--scratch-library")
+    parser.add_argument("--max-ms", type=float)
     args = parser.parse_args()
     photo = open(args.photo, "rb").read()
     if args.scratch_library:
@@ -39,6 +41,7 @@ def main():
         library = tempfile.mkdtemp(prefix="watch-latency-")
         shutil.copy(args.photo, os.path.join(library, "first.jpg"))
         folder = remove = library
+    failed = False
     process = subprocess.Popen(
         [args.demo, "watch", library], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -55,7 +58,11 @@ def main():
                 ready, _, _ = select.select([process.stdout], [], [], 10)
                 if not ready:
                     raise SystemExit(f"no line for {name} within 10 s")
-                pending += os.read(process.stdout.fileno(), 65536)
+                chunk = os.read(process.stdout.fileno(), 65536)
+                if not chunk:
+                    error = process.stderr.read().decode(errors="replace")
+                    raise SystemExit(f"Demo watch ended (status {process.wait()}): {error}")
+                pending += chunk
                 if b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
                     change = json.loads(line)
@@ -65,10 +72,17 @@ def main():
         latencies.sort()
         print(f"files: {len(latencies)}  median: {latencies[len(latencies) // 2] * 1000:.0f} ms"
               f"  max: {latencies[-1] * 1000:.0f} ms")
+        if args.max_ms is not None and latencies[-1] * 1000 > args.max_ms:
+            print(f"FAIL: the slowest line took more than {args.max_ms:.0f} ms")
+            failed = True
+        elif args.max_ms is not None:
+            print(f"PASS: every line within {args.max_ms:.0f} ms of its file's close")
     finally:
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)
         shutil.rmtree(remove, ignore_errors=True)
+    if failed:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

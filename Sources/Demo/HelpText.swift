@@ -69,6 +69,13 @@ enum HelpText {
                               with '.') too.
     """
 
+  /// The index options of the subcommands (the listing explains them at length).
+  private static let indexOptions = """
+      --index <file>          Take unchanged files from this index file, and keep
+                              what was read in it (see 'Demo --help').
+      --default-index         The same with this library's own index.
+    """
+
   private static let commonOptions = """
       --version               Show the version.
       -h, --help              Show help information.
@@ -169,6 +176,7 @@ enum HelpText {
       --format <format>       How to print the groups: table, json, csv or ndjson.
                               (default: table)
     \(selectionOptions)
+    \(indexOptions)
       --lang <lang>           The language of group names and library errors: en,
                               zh-Hans or ja. (default: en)
     \(commonOptions)
@@ -194,6 +202,7 @@ enum HelpText {
     OPTIONS:
     \(libraryOption)
       --hidden                Find hidden files and files in hidden folders too.
+    \(indexOptions)
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)
     \(commonOptions)
@@ -248,6 +257,7 @@ enum HelpText {
     OPTIONS:
     \(libraryOption)
     \(selectionOptions)
+    \(indexOptions)
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)
     \(commonOptions)

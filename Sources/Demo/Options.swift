@@ -301,7 +301,9 @@ enum ArgumentParser {
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .statistics, .noProgress, .includeOther, .defaultIndex: command == .list
+      case .statistics, .noProgress, .includeOther: command == .list
+      case .defaultIndex:
+        command == .list || command == .groups || command == .lookup || command == .watch
       case .hidden: true
       }
     }
@@ -348,7 +350,8 @@ enum ArgumentParser {
       switch self {
       case .format: command == .list || command == .groups
       case .ext, .exclude: command == .list || command == .groups || command == .watch
-      case .filter, .index: command == .list
+      case .filter: command == .list
+      case .index: command == .list || command == .groups || command == .lookup || command == .watch
       case .lang, .library: true
       case .output: command == .thumbnail
       }

@@ -140,6 +140,9 @@ import Testing
                                   folders only. Excluded folders are not entered.
           --hidden                Read hidden files and folders (names starting
                                   with '.') too.
+          --index <file>          Take unchanged files from this index file, and keep
+                                  what was read in it (see 'Demo --help').
+          --default-index         The same with this library's own index.
           --lang <lang>           The language of group names and library errors: en,
                                   zh-Hans or ja. (default: en)
           --version               Show the version.
@@ -184,6 +187,9 @@ import Testing
           --library <library>     The library's root folder, as an option; when
                                   <library> is given too, both must be the same.
           --hidden                Find hidden files and files in hidden folders too.
+          --index <file>          Take unchanged files from this index file, and keep
+                                  what was read in it (see 'Demo --help').
+          --default-index         The same with this library's own index.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
           --version               Show the version.
@@ -279,6 +285,9 @@ import Testing
                                   folders only. Excluded folders are not entered.
           --hidden                Read hidden files and folders (names starting
                                   with '.') too.
+          --index <file>          Take unchanged files from this index file, and keep
+                                  what was read in it (see 'Demo --help').
+          --default-index         The same with this library's own index.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)
           --version               Show the version.

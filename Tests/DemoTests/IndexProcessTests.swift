@@ -104,6 +104,30 @@ struct IndexProcessTests {
     #expect(third.stderr.contains(" files-read 0 files-from-index 1516 "), "\(third.stderr)")
   }
 
+  @Test func groupsAndLookupKeepAndUseTheIndexWithTheSameOutput() async throws {
+    let workspace = try await Workspace(links: 0)
+    let library = workspace.library.path
+    let index = ["--index", workspace.index.path]
+    for command in [
+      ["groups", "--format", "json", library], ["lookup", "DCIM/100APPLE/IMG_0200.HEIC", library],
+    ] {
+      let plain = try Running(command).wait()
+      #expect(plain.exited && plain.status == 0, "\(command) \(plain.stderr)")
+      for run in 0..<2 {
+        let indexed = try Running(command + index).wait()
+        #expect(indexed.exited && indexed.status == 0, "\(command) run \(run)")
+        #expect(indexed.stdout == plain.stdout, "\(command) run \(run)")
+        #expect(indexed.stderr.isEmpty, "\(indexed.stderr)")
+      }
+    }
+    // The lookup stored what it read (the Live Photo's two files), for the next run.
+    #expect(FileManager.default.fileExists(atPath: workspace.index.path))
+    let thumbnail = try Running(
+      ["thumbnail", "IMG_0001.JPG", library, "--output", "-"] + index
+    ).wait()
+    #expect(thumbnail.exited && thumbnail.status == 64, "\(thumbnail.stderr)")
+  }
+
   @Test func aRunKilledMidwayLeavesAnIndexTheNextRunUses() async throws {
     let workspace = try await Workspace(links: 12000)
     let plain = try Running(["--format", "ndjson", workspace.library.path]).wait()

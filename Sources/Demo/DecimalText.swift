@@ -11,19 +11,48 @@ enum DecimalText {
   ///   - value: The number.
   ///   - places: How many decimals to keep at most, 0…15.
   static func fixed(_ value: Double, decimalPlaces places: Int) -> String {
+    withFixedUTF8(value, decimalPlaces: places) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Calls `body` with ``fixed(_:decimalPlaces:)`` of `value` as UTF-8, made in a
+  /// scratch buffer on the stack rather than in a `String`.
+  static func withFixedUTF8<Result>(
+    _ value: Double, decimalPlaces places: Int,
+    _ body: (UnsafeBufferPointer<UInt8>) -> Result
+  ) -> Result {
     guard let scaled = Location.scaledInteger(value, decimalPlaces: places) else {
-      return value.description
+      var text = value.description
+      return text.withUTF8(body)
     }
-    var magnitude = scaled.magnitude
-    var fraction: [UInt8] = []
-    for _ in 0..<places {
-      fraction.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-      magnitude /= 10
+    // `scaled` is below 2^53 in magnitude, so 16 digits at most, and `places` is at most
+    // 15: with the sign, the point and a zero before it the text fits in `capacity`.
+    let capacity = 40
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { text in
+      // Filled from the end: decimals, point, integer digits, sign.
+      var start = capacity
+      func prepend(_ byte: UInt8) {
+        start -= 1
+        text[start] = byte
+      }
+      var magnitude = scaled.magnitude
+      var keepsZeros = false
+      for position in stride(from: places - 1, through: 0, by: -1) {
+        let digit = UInt8(magnitude % 10)
+        magnitude /= 10
+        // Trailing zeros are dropped, but the first decimal is always kept.
+        if digit != 0 || keepsZeros || position == 0 {
+          keepsZeros = true
+          prepend(UInt8(ascii: "0") + digit)
+        }
+      }
+      if places == 0 { prepend(UInt8(ascii: "0")) }
+      prepend(UInt8(ascii: "."))
+      repeat {
+        prepend(UInt8(ascii: "0") + UInt8(magnitude % 10))
+        magnitude /= 10
+      } while magnitude > 0
+      if scaled < 0 { prepend(UInt8(ascii: "-")) }
+      return body(UnsafeBufferPointer(rebasing: text[start...]))
     }
-    fraction.reverse()
-    while fraction.count > 1, fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-    if fraction.isEmpty { fraction = [UInt8(ascii: "0")] }
-    let sign = scaled < 0 ? "-" : ""
-    return sign + String(magnitude) + "." + String(decoding: fraction, as: UTF8.self)
   }
 }

@@ -171,6 +171,10 @@ enum JSONFormatter {
     let url = asset.urlString
     let path = asset.path.escaped
     let name = asset.name
+    // Each read of `metadata` copies the whole struct, and `creationDate` picks among
+    // its dates: read them once.
+    let metadata = asset.metadata
+    let creationDate = asset.creationDate
     writer.object { json in
       json.key("id")
       json.string(uuid: asset.id)
@@ -186,20 +190,20 @@ enum JSONFormatter {
       json.string(asset.type.rawValue)
       json.key("resources")
       writeResources(of: asset, primary: (path, name), to: &json)
-      writeMeasures(of: asset, to: &json)
-      writeDates(of: asset, to: &json)
+      writeMeasures(of: asset, orientation: metadata.orientation, to: &json)
+      writeDates(creationDate, dateTime: metadata.dateTime, to: &json)
       json.key("location")
       writeLocation(of: asset, to: &json)
       json.key("fileSize")
       json.integer(asset.fileSize)
       json.key("hasThumbnail")
-      json.bool(asset.metadata.hasThumbnail)
+      json.bool(metadata.hasThumbnail)
       json.key("make")
-      json.string(asset.metadata.make)
+      json.string(metadata.make)
       json.key("model")
-      json.string(asset.metadata.model)
+      json.string(metadata.model)
       json.key("lensModel")
-      json.string(asset.metadata.lensModel)
+      json.string(metadata.lensModel)
       json.key("legacy")
       if asset.type == .video {
         json.null()
@@ -266,26 +270,30 @@ enum JSONFormatter {
   }
 
   /// The members `width`, `height`, `orientation` and `duration`.
-  private static func writeMeasures(of asset: Asset, to json: inout JSONWriter) {
+  private static func writeMeasures(
+    of asset: Asset, orientation: Int?, to json: inout JSONWriter
+  ) {
     json.key("width")
     json.integer(asset.pixelWidth)
     json.key("height")
     json.integer(asset.pixelHeight)
     json.key("orientation")
-    json.integer(asset.metadata.orientation)
+    json.integer(orientation)
     json.key("duration")
     json.number(asset.duration)
   }
 
   /// The members `creationDate`, `creationDateSource` and `dateTime` (the raw TIFF
   /// DateTime, `null` when absent: only the legacy dictionary keeps the original's `"0"`).
-  private static func writeDates(of asset: Asset, to json: inout JSONWriter) {
+  private static func writeDates(
+    _ creationDate: CaptureDate?, dateTime: String?, to json: inout JSONWriter
+  ) {
     json.key("creationDate")
-    json.string(iso8601: asset.creationDate)
+    json.string(iso8601: creationDate)
     json.key("creationDateSource")
-    json.string(asset.creationDate?.source.rawValue)
+    json.string(creationDate?.source.rawValue)
     json.key("dateTime")
-    json.string(asset.metadata.dateTime)
+    json.string(dateTime)
   }
 
   /// The signed `latitude`, `longitude` (at most ``Location/coordinateDecimalPlaces``

@@ -57,7 +57,7 @@ struct JSONWriter {
     startLine()
     buffer.append(UInt8(ascii: "\""))
     buffer.append(name)
-    if isCompact { append("\":") } else { append("\": ") }
+    buffer.append(isCompact ? "\":" : "\": ")
     afterKey = true
   }
 
@@ -103,8 +103,7 @@ struct JSONWriter {
   mutating func number(_ value: Double?, decimalPlaces places: Int) {
     startValue()
     guard let value, value.isFinite else { return append("null") }
-    var text = DecimalText.fixed(value, decimalPlaces: places)
-    text.withUTF8 { buffer.append($0) }
+    DecimalText.withFixedUTF8(value, decimalPlaces: places) { buffer.append($0) }
   }
 
   /// `value` as a JSON string (see ``quoted(_:)``), or `null` when it is `nil`.
@@ -180,26 +179,39 @@ struct JSONWriter {
 
   /// Ends the previous member or element, if any, and indents a new line for the next.
   private mutating func startLine() {
-    if count > 0 { buffer.append(UInt8(ascii: ",")) }
+    let hasComma = count > 0
     count += 1
-    guard !isCompact else { return }
-    buffer.append(UInt8(ascii: "\n"))
-    appendIndent()
+    guard !isCompact else {
+      if hasComma { buffer.append(UInt8(ascii: ",")) }
+      return
+    }
+    // The comma, the newline and the indentation as one run of bytes.
+    let end = 2 + 2 * (baseLevel + depth)
+    guard end <= JSONWriter.lineStarts.count else {
+      if hasComma { buffer.append(UInt8(ascii: ",")) }
+      buffer.append(UInt8(ascii: "\n"))
+      return appendIndent()
+    }
+    JSONWriter.lineStarts.withUnsafeBufferPointer {
+      buffer.append(UnsafeBufferPointer(rebasing: $0[(hasComma ? 0 : 1)..<end]))
+    }
   }
 
   private mutating func appendIndent() {
     let width = 2 * (baseLevel + depth)
-    if width <= JSONWriter.spaces.count {
-      JSONWriter.spaces.withUnsafeBufferPointer {
-        buffer.append(UnsafeBufferPointer(rebasing: $0[..<width]))
+    if 2 + width <= JSONWriter.lineStarts.count {
+      JSONWriter.lineStarts.withUnsafeBufferPointer {
+        buffer.append(UnsafeBufferPointer(rebasing: $0[2..<(2 + width)]))
       }
     } else {
       for _ in 0..<width { buffer.append(UInt8(ascii: " ")) }
     }
   }
 
-  /// Spaces for the indentation levels an asset's JSON reaches.
-  private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 32)
+  /// `,\n` and spaces for the indentation levels an asset's JSON reaches: a slice of it
+  /// starts a line, with or without the comma that ends the one before.
+  private static let lineStarts =
+    Array(",\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 32)
 
   /// `value` in decimal, with a leading `-` when negative.
   private mutating func appendDecimal(_ value: Int64) {

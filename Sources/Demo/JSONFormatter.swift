@@ -74,16 +74,36 @@ enum JSONFormatter {
   static func element(for asset: Asset) -> [UInt8] {
     var writer = JSONWriter(level: 1, capacity: bytesPerAsset)
     writer.append("  ")
-    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
-    writeObject(for: asset, groupName: groupName, to: &writer)
+    writeObject(for: asset, groupName: groupName(of: asset), to: &writer)
     return writer.bytes
   }
+
+  /// The name of the asset's group.
+  ///
+  /// Making an ``AssetGroup`` hashes its path into its identifier, which costs more than
+  /// the rest of an asset's JSON; consecutive assets mostly share their group, so the
+  /// last one's name is kept (for all workers: they read neighbouring assets).
+  private static func groupName(of asset: Asset) -> String {
+    let kind = asset.group
+    let path = asset.groupPath
+    let known = lastGroup.withLock { last -> String? in
+      guard let last, last.kind == kind, last.path == path else { return nil }
+      return last.name
+    }
+    if let known { return known }
+    let name = AssetGroup(kind: kind, path: path).name
+    lastGroup.withLock { $0 = (kind, path, name) }
+    return name
+  }
+
+  /// The group ``groupName(of:)`` named last.
+  private static let lastGroup = Mutex<(kind: AssetGroup.Kind, path: LibraryPath, name: String)?>(
+    nil)
 
   /// One line of `--format ndjson`: the asset's object on one line, then a newline.
   static func line(for asset: Asset) -> [UInt8] {
     var writer = JSONWriter(capacity: bytesPerAsset, compact: true)
-    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
-    writeObject(for: asset, groupName: groupName, to: &writer)
+    writeObject(for: asset, groupName: groupName(of: asset), to: &writer)
     writer.append("\n")
     return writer.bytes
   }
@@ -158,8 +178,7 @@ enum JSONFormatter {
   /// indented text without a final newline.
   static func object(for asset: Asset) -> String {
     var writer = JSONWriter(capacity: bytesPerAsset)
-    let groupName = AssetGroup(kind: asset.group, path: asset.groupPath).name
-    writeObject(for: asset, groupName: groupName, to: &writer)
+    writeObject(for: asset, groupName: groupName(of: asset), to: &writer)
     return writer.text
   }
 

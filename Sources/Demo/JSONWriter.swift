@@ -257,10 +257,16 @@ struct JSONWriter {
   /// use bytes from 0x80 up), so escaping byte by byte escapes exactly the scalars JSON
   /// requires and copies every other sequence unchanged.
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to result: ByteBuffer) {
+    let mayNeedEscape = JSONWriter.mayNeedEscape
     var plainStart = 0
     var index = 0
     while index < utf8.count {
       let byte = utf8[index]
+      // Most bytes need nothing: one table look-up tells.
+      guard mayNeedEscape[Int(byte)] else {
+        index += 1
+        continue
+      }
       // DEL and the C1 controls (U+0080–U+009F, `C2 80`…`C2 9F` in UTF-8) are valid in
       // JSON strings but act on terminals, so they are written as `\u007f`…`\u009f`.
       if byte == 0x7F || (byte == 0xC2 && index + 1 < utf8.count && utf8[index + 1] & 0xE0 == 0x80)
@@ -308,6 +314,12 @@ struct JSONWriter {
         result.append(upperHexDigits[Int(byte & 0x0F)])
       }
     }
+  }
+
+  /// Whether a byte is one ``appendEscaped(_:to:)`` may have to escape: a C0 control,
+  /// `"`, `\\`, DEL, or `C2` (the lead byte of the C1 controls, and of other scalars).
+  private static let mayNeedEscape: [Bool] = (0...255).map { byte in
+    byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xC2
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -54,11 +54,45 @@ struct JSONWriter {
 
   /// Starts the next member of the open object; `name` needs no escaping.
   mutating func key(_ name: StaticString) {
-    startLine()
-    buffer.append(UInt8(ascii: "\""))
-    buffer.append(name)
-    buffer.append(isCompact ? "\":" : "\": ")
     afterKey = true
+    guard name.hasPointerRepresentation else {
+      startLine()
+      buffer.append(UInt8(ascii: "\""))
+      buffer.append(name)
+      buffer.append(isCompact ? "\":" : "\": ")
+      return
+    }
+    // The comma, newline and indentation, the quoted name, the colon and the space that
+    // follows it are written in one go (`,\n    "name": `): members are most of the
+    // text's tokens.
+    let hasComma = count > 0
+    count += 1
+    let isCompact = isCompact
+    let indent = isCompact ? 0 : 2 * (baseLevel + depth)
+    let length = name.utf8CodeUnitCount
+    buffer.append(atMost: 2 + indent + length + 4) { out in
+      var end = 0
+      if hasComma {
+        out[end] = UInt8(ascii: ",")
+        end += 1
+      }
+      if !isCompact {
+        out[end] = UInt8(ascii: "\n")
+        (out + end + 1).update(repeating: UInt8(ascii: " "), count: indent)
+        end += 1 + indent
+      }
+      out[end] = UInt8(ascii: "\"")
+      (out + end + 1).update(from: name.utf8Start, count: length)
+      end += 1 + length
+      out[end] = UInt8(ascii: "\"")
+      out[end + 1] = UInt8(ascii: ":")
+      end += 2
+      if !isCompact {
+        out[end] = UInt8(ascii: " ")
+        end += 1
+      }
+      return end
+    }
   }
 
   mutating func null() {
@@ -363,6 +397,16 @@ final class ByteBuffer {
 
   func append(_ text: StaticString) {
     text.withUTF8Buffer { append($0) }
+  }
+
+  /// Lets `body` write up to `maximum` bytes at the end, through the pointer it is given
+  /// to room for exactly `maximum` of them, and keeps the number of bytes it returns.
+  func append(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    if count + maximum > capacity { grow(to: count + maximum) }
+    let written = body(base + count)
+    // More would have gone past the room made for them.
+    precondition((0...maximum).contains(written), "wrote past the room made")
+    count += written
   }
 
   /// Moves the bytes to a block of at least `needed` bytes (at least twice the size).

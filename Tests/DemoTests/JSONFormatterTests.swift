@@ -98,7 +98,9 @@ import Testing
     (-22.906799999999997, 7, "-22.9068"), (35.0116, 7, "35.0116"), (0.1 + 0.2, 7, "0.3"),
     (1e-5, 7, "0.00001"), (4e-8, 7, "0.0"), (-4e-8, 7, "0.0"), (180, 7, "180.0"),
     (-0.00000005, 7, "-0.0000001"), (12.3456, 3, "12.346"), (-0.0005, 3, "-0.001"),
-    (1e300, 3, "1e+300"), (123_456.78949, 3, "123456.789"),
+    (1e300, 3, "1e+300"), (123_456.78949, 3, "123456.789"), (2.5, 0, "3.0"), (-2.5, 0, "-3.0"),
+    (0.0, 0, "0.0"), (-0.0, 7, "0.0"), (0.1, 15, "0.1"),
+    (-8_999_999.123456789, 9, "-8999999.123456789"),
   ])
   func roundedNumbersArePlainDecimalsWithNoFloatNoise(
     value: Double, places: Int, expected: String
@@ -141,6 +143,34 @@ import Testing
           "e": []
         }
         """)
+  }
+
+  /// Keys of one character and of several (written by different paths), nested deeper
+  /// than the precomputed indentation reaches, pretty and compact.
+  @Test(arguments: [false, true])
+  func deeplyNestedKeysGetTheirCommasAndIndentation(compact: Bool) {
+    let depth = 20
+    var writer = JSONWriter(compact: compact)
+    func nest(_ level: Int, _ json: inout JSONWriter) {
+      json.object { object in
+        object.key("x")
+        object.integer(level)
+        object.key("child")
+        if level < depth { nest(level + 1, &object) } else { object.null() }
+        object.key("array")
+        object.array { $0.string("v") }
+      }
+    }
+    nest(1, &writer)
+    func expected(_ level: Int) -> String {
+      let pad = String(repeating: "  ", count: level)
+      let inner = String(repeating: "  ", count: level - 1)
+      let child = level < depth ? expected(level + 1) : "null"
+      if compact { return #"{"x":\#(level),"child":\#(child),"array":["v"]}"# }
+      return "{\n\(pad)\"x\": \(level),\n\(pad)\"child\": \(child),\n"
+        + "\(pad)\"array\": [\n\(pad)  \"v\"\n\(pad)]\n\(inner)}"
+    }
+    #expect(writer.text == expected(1))
   }
 
   @Test func aWriterStartedAtALevelIndentsItsLinesToMatch() {

@@ -145,8 +145,8 @@ import Testing
         """)
   }
 
-  /// Keys of one character and of several (written by different paths), nested deeper
-  /// than the precomputed indentation reaches, pretty and compact.
+  /// Keys nested deeper than the precomputed indentation reaches get their commas and
+  /// indentation, pretty and compact.
   @Test(arguments: [false, true])
   func deeplyNestedKeysGetTheirCommasAndIndentation(compact: Bool) {
     let depth = 20

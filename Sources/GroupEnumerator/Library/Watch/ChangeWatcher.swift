@@ -35,6 +35,10 @@ actor ChangeWatcher {
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
   private(set) var overflows = 0
+  /// How many folders the rescans listed, all told (a diagnostic for tests).
+  private(set) var foldersListed = 0
+  /// The folders the last rescan listed, in the order listed (a diagnostic for tests).
+  private(set) var listedFolders: [LibraryPath] = []
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
@@ -95,7 +99,7 @@ actor ChangeWatcher {
         try await gather()
         checkRoot()
         if isRootGone { throw .rootNotFound(path: library.rootPath) }
-        if needsWatchSync { await synchronizeWatches() }
+        if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
         let read = try await rescan(marked)
@@ -243,8 +247,8 @@ actor ChangeWatcher {
   }
 
   /// Watches folders that appeared, follows moved ones and drops those that left, off
-  /// the cooperative pool.
-  private func synchronizeWatches() async {
+  /// the cooperative pool: walks only `subtrees` (the root: the whole library).
+  private func synchronizeWatches(_ subtrees: Set<LibraryPath> = [.root]) async {
     needsWatchSync = false
     guard let root, let inotify else { return }
     let options = library.options
@@ -252,7 +256,9 @@ actor ChangeWatcher {
     folders = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         var folders = current
-        folders.synchronize(root: root, inotify: inotify, options: options, isCancelled: { false })
+        folders.synchronize(
+          subtrees: subtrees, root: root, inotify: inotify, options: options,
+          isCancelled: { false })
         continuation.resume(returning: folders)
       }
     }
@@ -260,45 +266,55 @@ actor ChangeWatcher {
 
   // MARK: - Reading
 
-  /// Reads the groups with a marked folder (and every group not known before) again, and
-  /// returns the new state: those groups as read now, the others as they were.
+  /// Lists the marked folders (and every other folder of a group with a marked one)
+  /// again, reads their groups, and returns the new state: those groups as read now, the
+  /// others as they were. Only a mark on the whole library walks the whole library.
   private func rescan(_ marked: DirtyFolders) async throws(LibraryError) -> LibrarySnapshot {
     lastRescan = .now
     let old = snapshot
-    let markedGroups = Set(
+    var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
+    var replaced = Set(
       old.groups.filter { $0.value.folders.contains(where: marked.contains) }.keys)
-    let known = Set(old.groups.keys)
+    // The Camera Roll is the root's files and everything under a top-level DCIM: a change
+    // in any of its folders lists all of them, so that it is read whole.
+    let cameraRoll = old.groups.first { $0.key.kind == .savedPhotos }
+    if let cameraRoll,
+      scope.folders.contains(where: LibraryWalk.isCameraRoll)
+        || scope.subtrees.contains(where: LibraryWalk.isCameraRoll)
+    {
+      replaced.insert(cameraRoll.key)
+    }
+    for key in replaced { scope.folders.formUnion(old.groups[key]?.folders ?? []) }
+    let listed = Mutex<[LibraryPath]>([])
+    scope.didListFolder = { path in listed.withLock { $0.append(path) } }
     let pending = self.pending
-    let selected = Mutex<Set<ScannedGroup.Key>>([])
     let contents = try await library.run(
-      filter: .all,
-      groupSelection: { group in
-        let isSelected =
-          markedGroups.contains(group.key) || !known.contains(group.key)
-          || marked.contains(group.path)
-          || group.files.contains { marked.contains($0.path.parent) }
-        if isSelected { selected.withLock { _ = $0.insert(group.key) } }
-        return isSelected
-      },
-      fileSelection: { !pending.contains($0.path) },
+      filter: .all, fileSelection: { !pending.contains($0.path) }, scope: scope,
       progress: { _, _ in })
-    let read = selected.withLock { $0 }
+    listedFolders = listed.withLock { $0 }
+    foldersListed += listedFolders.count
     guard let root else { throw .cancelled }
+    let groupsRead = replaced
     return await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
-            of: contents, reading: read, previous: old, pending: pending, root: root))
+            of: contents, replacing: groupsRead, previous: old, pending: pending, root: root))
       }
     }
   }
 
-  /// The state after a rescan that read the groups `read` and found `contents`.
+  /// The state after a rescan that found `contents` (every group it lists read whole) in
+  /// place of the groups `replaced` (those it did not find are gone).
   private static func snapshot(
-    of contents: AssetsLibrary.Contents, reading read: Set<ScannedGroup.Key>,
+    of contents: AssetsLibrary.Contents, replacing replaced: Set<ScannedGroup.Key>,
     previous old: LibrarySnapshot, pending: Set<LibraryPath>, root: LibraryRoot
   ) -> LibrarySnapshot {
     var new = LibrarySnapshot()
+    let found = Set(contents.groups.map { ScannedGroup.Key(kind: $0.kind, path: $0.path) })
+    for key in old.groups.keys where !replaced.contains(key) && !found.contains(key) {
+      new.copy(key, from: old)
+    }
     var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
     for asset in contents.assets {
       assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]
@@ -309,10 +325,6 @@ actor ChangeWatcher {
     }
     for group in contents.groups {
       let key = ScannedGroup.Key(kind: group.kind, path: group.path)
-      guard read.contains(key) else {
-        new.copy(key, from: old)
-        continue
-      }
       var entries: [LibrarySnapshot.Entry] = []
       var taken: Set<UUID> = []
       for asset in assetsByGroup[key] ?? [] {

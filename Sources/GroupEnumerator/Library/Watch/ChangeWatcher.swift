@@ -35,10 +35,9 @@ actor ChangeWatcher {
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
   private(set) var overflows = 0
-  /// How many folders the rescans listed, all told (a diagnostic for tests).
-  private(set) var foldersListed = 0
-  /// The folders the last rescan listed, in the order listed (a diagnostic for tests).
-  private(set) var listedFolders: [LibraryPath] = []
+  /// How many times each folder was listed since the watch started, the first reading
+  /// included (a diagnostic for tests; as large as the library's set of folders).
+  private(set) var listings: [LibraryPath: Int] = [:]
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
@@ -291,8 +290,7 @@ actor ChangeWatcher {
     let contents = try await library.run(
       filter: .all, fileSelection: { !pending.contains($0.path) }, scope: scope,
       progress: { _, _ in })
-    listedFolders = listed.withLock { $0 }
-    foldersListed += listedFolders.count
+    for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
     guard let root else { throw .cancelled }
     let groupsRead = replaced
     return await withCheckedContinuation { continuation in

@@ -81,7 +81,8 @@ actor ChangeWatcher {
     await synchronizeWatches()
     var everything = DirtyFolders()
     everything.markEverything()
-    snapshot = try await rescan(everything)
+    let (part, _) = try await rescan(everything)
+    snapshot = part
   }
 
   /// The next change: waits for events, gathers a burst (no sooner than the coalescing
@@ -101,15 +102,17 @@ actor ChangeWatcher {
         if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
-        let read = try await rescan(marked)
+        let (read, replaced) = try await rescan(marked)
         // The reading sees the folders as they are now, ahead of the events read so far:
         // a file created or written to meanwhile may have been read half-written. Its
         // events are read now; such a file keeps its last known state, and its folder is
         // read again next time.
         handle(await waitForEvents(milliseconds: 0))
+        // Only the groups read are compared and replaced: the cost is theirs, not the
+        // library's.
         let fresh = read.holdingBack(pending, as: snapshot)
-        let change = LibrarySnapshot.change(from: snapshot, to: fresh)
-        snapshot = fresh
+        let change = LibrarySnapshot.change(from: snapshot.part(replaced), to: fresh)
+        snapshot.replace(replaced, with: fresh)
         if !change.isEmpty {
           lastEmission = .now
           return change
@@ -266,9 +269,14 @@ actor ChangeWatcher {
   // MARK: - Reading
 
   /// Lists the marked folders (and every other folder of a group with a marked one)
-  /// again, reads their groups, and returns the new state: those groups as read now, the
-  /// others as they were. Only a mark on the whole library walks the whole library.
-  private func rescan(_ marked: DirtyFolders) async throws(LibraryError) -> LibrarySnapshot {
+  /// again and reads their groups. Only a mark on the whole library walks the whole
+  /// library.
+  ///
+  /// - Returns: The groups read, as they are now, and the keys of every group they
+  ///   replace (those read, and those known before that are gone).
+  private func rescan(
+    _ marked: DirtyFolders
+  ) async throws(LibraryError) -> (LibrarySnapshot, Set<ScannedGroup.Key>) {
     lastRescan = .now
     let old = snapshot
     var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
@@ -292,27 +300,26 @@ actor ChangeWatcher {
       progress: { _, _ in })
     for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
     guard let root else { throw .cancelled }
-    let groupsRead = replaced
-    return await withCheckedContinuation { continuation in
+    for group in contents.groups {
+      replaced.insert(ScannedGroup.Key(kind: group.kind, path: group.path))
+    }
+    let part = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
-            of: contents, replacing: groupsRead, previous: old, pending: pending, root: root))
+            of: contents, previous: old, pending: pending, root: root))
       }
     }
+    return (part, replaced)
   }
 
-  /// The state after a rescan that found `contents` (every group it lists read whole) in
-  /// place of the groups `replaced` (those it did not find are gone).
+  /// The groups a rescan found in `contents` (every group it lists read whole), with the
+  /// assets whose files are being written as `old` knew them.
   private static func snapshot(
-    of contents: AssetsLibrary.Contents, replacing replaced: Set<ScannedGroup.Key>,
-    previous old: LibrarySnapshot, pending: Set<LibraryPath>, root: LibraryRoot
+    of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
+    pending: Set<LibraryPath>, root: LibraryRoot
   ) -> LibrarySnapshot {
     var new = LibrarySnapshot()
-    let found = Set(contents.groups.map { ScannedGroup.Key(kind: $0.kind, path: $0.path) })
-    for key in old.groups.keys where !replaced.contains(key) && !found.contains(key) {
-      new.copy(key, from: old)
-    }
     var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
     for asset in contents.assets {
       assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]

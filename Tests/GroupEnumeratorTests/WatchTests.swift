@@ -548,6 +548,9 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
     try folder.write(jpeg, as: "Family/a.jpg")
     let watched = try await WatchedLibrary(folder)
     let before = await watched.changes.watcher.listings
+    let walkedBefore = await watched.changes.watcher.foldersWalkedForWatches
+    // Watching started with a walk of all 23 folders.
+    #expect(walkedBefore == 23)
     try folder.makeFolder("Trips/New")
     try folder.makeFolder("Trips/New/Inner")
     try writeFile(folder.absolute("Trips/New/Inner/b.jpg"), jpeg)
@@ -560,6 +563,10 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
         LibraryPath("Trips"), LibraryPath("Trips/New"), LibraryPath("Trips/New/Inner"),
       ]))
     #expect(watched.recorder.now.insertedGroups.map(\.path) == [LibraryPath("Trips/New/Inner")])
+    // The new folders were watched by walking them alone (each at most twice: once as
+    // part of the new tree, once more if its own creation was seen from a watch).
+    let walked = await watched.changes.watcher.foldersWalkedForWatches - walkedBefore
+    #expect((2...4).contains(walked))
     // The new folders are watched: a file written there later is seen too.
     try writeFile(folder.absolute("Trips/New/Inner/c.jpg"), jpeg)
     #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "c.jpg" } })

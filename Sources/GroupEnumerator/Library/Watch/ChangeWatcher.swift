@@ -38,6 +38,9 @@ actor ChangeWatcher {
   /// How many times each folder was listed since the watch started, the first reading
   /// included (a diagnostic for tests; as large as the library's set of folders).
   private(set) var listings: [LibraryPath: Int] = [:]
+  /// How many folders the watch synchronisations walked, all told (a diagnostic for
+  /// tests).
+  var foldersWalkedForWatches: Int { folders.foldersWalked }
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)

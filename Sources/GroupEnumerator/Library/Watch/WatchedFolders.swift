@@ -20,6 +20,8 @@ struct WatchedFolders {
   /// the kernel ran out of memory for watches): its changes are then only found by
   /// rescanning.
   private(set) var isIncomplete = false
+  /// How many folders the synchronisations opened, all told (a diagnostic for tests).
+  private(set) var foldersWalked = 0
 
   /// How deep folders are watched, as deep as the library walk reads them.
   static let maximumDepth = LibraryScanner.maximumDepth
@@ -112,6 +114,7 @@ struct WatchedFolders {
     while let (path, depth) = pending.popLast() {
       if isCancelled() { return false }
       guard let folder = WatchedFolders.open(path, beneath: root) else { continue }
+      foldersWalked += 1
       do {
         let watch = try inotify.addWatch(folder: folder)
         found[watch] = path

@@ -150,11 +150,6 @@ struct DirtyFolders: Sendable {
 
   /// Whether the folder at `path` is to be read again.
   func contains(_ path: LibraryPath) -> Bool {
-    if folders.contains(path) || subtrees.contains(path) { return true }
-    return subtrees.contains { tree in
-      tree.isRoot
-        || (path.bytes.count > tree.bytes.count && path.bytes.starts(with: tree.bytes)
-          && path.bytes[tree.bytes.count] == UInt8(ascii: "/"))
-    }
+    folders.contains(path) || subtrees.contains { $0.encloses(path) }
   }
 }

@@ -507,3 +507,113 @@ func writeFile(_ path: String, _ content: [UInt8]) throws {
     return inodes
   }
 }
+
+/// What a change batch lists: only the folders it touched (issue 15's follow-up).
+@Suite(.serialized) struct WatchListingTests {
+  /// A small real JPEG (1.5 KB, with GPS).
+  let jpeg: [UInt8]
+
+  init() throws {
+    jpeg = try sampleBytes(Sample.photoWithGPS)
+  }
+
+  /// The folders listed more often now than in `before`.
+  private func listedSince(_ before: [LibraryPath: Int], _ watched: WatchedLibrary) async
+    -> Set<LibraryPath>
+  {
+    let now = await watched.changes.watcher.listings
+    return Set(now.filter { $0.value > before[$0.key] ?? 0 }.keys)
+  }
+
+  @Test func aFileAddedToOneAlbumListsThatFolderAlone() async throws {
+    let folder = try TemporaryFolder()
+    for album in 0..<40 { try folder.write(jpeg, as: "Album \(album)/a.jpg") }
+    let watched = try await WatchedLibrary(folder)
+    let before = await watched.changes.watcher.listings
+    // The first reading listed every folder: the root and the 40 albums.
+    #expect(before.count == 41)
+    try writeFile(folder.absolute("Album 7/b.jpg"), jpeg)
+    #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "b.jpg" } })
+    #expect(try await watched.settles())
+    #expect(await listedSince(before, watched) == [LibraryPath("Album 7")])
+    let state = watched.recorder.now
+    #expect(state.inserted.map(\.path) == [LibraryPath("Album 7/b.jpg")])
+    #expect(state.changes.flatMap(\.updatedGroups).map(\.path) == [LibraryPath("Album 7")])
+    await watched.recorder.stop()
+  }
+
+  @Test func aNewFolderListsItsSubtreeAndItsParentOnly() async throws {
+    let folder = try TemporaryFolder()
+    for album in 0..<20 { try folder.write(jpeg, as: "Trips/Album \(album)/a.jpg") }
+    try folder.write(jpeg, as: "Family/a.jpg")
+    let watched = try await WatchedLibrary(folder)
+    let before = await watched.changes.watcher.listings
+    let walkedBefore = await watched.changes.watcher.foldersWalkedForWatches
+    // Watching started with a walk of all 23 folders.
+    #expect(walkedBefore == 23)
+    try folder.makeFolder("Trips/New")
+    try folder.makeFolder("Trips/New/Inner")
+    try writeFile(folder.absolute("Trips/New/Inner/b.jpg"), jpeg)
+    #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "b.jpg" } })
+    #expect(try await watched.settles())
+    let listed = await listedSince(before, watched)
+    #expect(listed.contains(LibraryPath("Trips/New/Inner")))
+    #expect(
+      listed.isSubset(of: [
+        LibraryPath("Trips"), LibraryPath("Trips/New"), LibraryPath("Trips/New/Inner"),
+      ]))
+    #expect(watched.recorder.now.insertedGroups.map(\.path) == [LibraryPath("Trips/New/Inner")])
+    // The new folders were watched by walking them alone (each at most twice: once as
+    // part of the new tree, once more if its own creation was seen from a watch).
+    let walked = await watched.changes.watcher.foldersWalkedForWatches - walkedBefore
+    #expect((2...4).contains(walked))
+    // The new folders are watched: a file written there later is seen too.
+    try writeFile(folder.absolute("Trips/New/Inner/c.jpg"), jpeg)
+    #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "c.jpg" } })
+    #expect(try await watched.settles())
+    await watched.recorder.stop()
+  }
+
+  @Test func filesAddedUnderDCIMAndInTheRootAreInsertedIntoTheCameraRoll() async throws {
+    let folder = try TemporaryFolder()
+    try folder.write(jpeg, as: "IMG_0001.jpg")
+    try folder.write(jpeg, as: "DCIM/100APPLE/IMG_0002.jpg")
+    try folder.write(jpeg, as: "DCIM/101APPLE/IMG_0003.jpg")
+    for album in 0..<10 { try folder.write(jpeg, as: "Album \(album)/a.jpg") }
+    let watched = try await WatchedLibrary(folder)
+    let cameraRoll = try #require(
+      watched.recorder.now.groups.values.first { $0.kind == .savedPhotos })
+    #expect(cameraRoll.count == 3)
+    // A new folder under DCIM: none of the Camera Roll's known folders changed, yet it
+    // is read whole, not replaced by the new folder's one file.
+    try folder.makeFolder("DCIM/102APPLE")
+    try writeFile(folder.absolute("DCIM/102APPLE/IMG_0006.jpg"), jpeg)
+    #expect(await watched.recorder.wait { $0.inserted.count >= 1 })
+    #expect(try await watched.settles())
+    #expect(watched.recorder.now.groups[cameraRoll.id]?.count == 4)
+    let before = await watched.changes.watcher.listings
+    try writeFile(folder.absolute("DCIM/100APPLE/IMG_0004.jpg"), jpeg)
+    try writeFile(folder.absolute("IMG_0005.jpg"), jpeg)
+    #expect(await watched.recorder.wait { $0.inserted.count >= 3 })
+    #expect(try await watched.settles())
+    let state = watched.recorder.now
+    #expect(
+      state.inserted.map(\.path).sorted() == [
+        LibraryPath("DCIM/100APPLE/IMG_0004.jpg"), LibraryPath("DCIM/102APPLE/IMG_0006.jpg"),
+        LibraryPath("IMG_0005.jpg"),
+      ])
+    #expect(state.inserted.allSatisfy { $0.group == .savedPhotos && $0.groupPath == .root })
+    #expect(state.insertedGroups.isEmpty && state.deleted.isEmpty)
+    #expect(Set(state.changes.flatMap(\.updatedGroups).map(\.id)) == [cameraRoll.id])
+    #expect(state.groups[cameraRoll.id]?.count == 6)
+    // The Camera Roll is read whole (all four of its folders), no album is listed.
+    let listed = await listedSince(before, watched)
+    let cameraRollFolders: Set<LibraryPath> = [
+      .root, LibraryPath("DCIM/100APPLE"), LibraryPath("DCIM/101APPLE"),
+      LibraryPath("DCIM/102APPLE"),
+    ]
+    #expect(listed.isSuperset(of: [LibraryPath.root, LibraryPath("DCIM/100APPLE")]))
+    #expect(listed.isSubset(of: cameraRollFolders))
+    await watched.recorder.stop()
+  }
+}

@@ -8,8 +8,9 @@ extension AssetsLibrary {
   /// Opens the root and walks the library on a global queue, off the caller's actor.
   ///
   /// - Returns: The open root (files are later opened beneath it) and what the walk found.
-  func scan(cancellation: CancellationFlag) async throws(LibraryError) -> (LibraryRoot, LibraryScan)
-  {
+  func scan(
+    cancellation: CancellationFlag, scope: WalkScope? = nil
+  ) async throws(LibraryError) -> (LibraryRoot, LibraryScan) {
     let scanner = LibraryScanner(root: rootPath, options: options)
     let path = rootPath
     let result: Result<(LibraryRoot, LibraryScan), LibraryError> = await withCheckedContinuation {
@@ -17,7 +18,8 @@ extension AssetsLibrary {
       DispatchQueue.global(qos: .userInitiated).async {
         do throws(LibraryError) {
           let root = try LibraryRoot(path: path)
-          let scan = try scanner.scan(in: root, isCancelled: { cancellation.isSet })
+          let scan = try scanner.scan(
+            in: root, scope: scope, isCancelled: { cancellation.isSet })
           // `consume`: this thread must not hold the root after resuming, or a run that
           // ends soon after (cancelled) could return while the root is still open.
           continuation.resume(returning: .success((consume root, scan)))
@@ -33,14 +35,16 @@ extension AssetsLibrary {
   /// ``LibraryOptions/index`` names meanwhile on another (it reads every stored row, which
   /// takes about as long as the walk).
   ///
+  /// - Parameter scope: The folders to list, `nil` for all. A walk of some folders opens
+  ///   the index for lookups of single files, so that closing it drops no row.
   /// - Returns: The open root, what the walk found, and the index (`nil` without one, or
   ///   when it cannot be used) with the warnings opening it gave.
   func scanAndOpenIndex(
-    cancellation: CancellationFlag
+    cancellation: CancellationFlag, scope: WalkScope? = nil
   ) async throws(LibraryError) -> (LibraryRoot, LibraryScan, IndexStore?, [String]) {
     let location = options.index
     guard location != .none else {
-      let (root, scan) = try await scan(cancellation: cancellation)
+      let (root, scan) = try await scan(cancellation: cancellation, scope: scope)
       return (root, scan, nil, [])
     }
     let environment = IndexLocation.environment
@@ -59,11 +63,13 @@ extension AssetsLibrary {
           let group = DispatchGroup()
           DispatchQueue.global(qos: .userInitiated).async(group: group) {
             opening.result.withLock {
-              $0 = IndexStore.open(location, root: root, environment: environment)
+              $0 = IndexStore.open(
+                location, root: root, environment: environment,
+                loadsEverything: scope == nil)
             }
           }
           let scanned = Result { () throws(LibraryError) in
-            try scanner.scan(in: root, isCancelled: { cancellation.isSet })
+            try scanner.scan(in: root, scope: scope, isCancelled: { cancellation.isSet })
           }
           group.wait()
           let (index, warnings) = opening.result.withLock { $0 }
@@ -85,11 +91,14 @@ extension AssetsLibrary {
   ///   - filter: Which assets to include.
   ///   - groupSelection: Which scanned groups to read (all by default).
   ///   - fileSelection: Which files of those groups to read (all by default).
+  ///   - scope: The folders to list (`nil`: the whole library); only their groups are
+  ///     read and returned.
   ///   - progress: The caller's progress closure.
   func run(
     filter: AssetFilter,
     groupSelection: @escaping @Sendable (ScannedGroup) -> Bool = { _ in true },
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool = { _ in true },
+    scope: WalkScope? = nil,
     progress: @escaping @MainActor @Sendable (Int, Int) -> Void
   ) async throws(LibraryError) -> Contents {
     let cancellation = CancellationFlag()
@@ -98,7 +107,7 @@ extension AssetsLibrary {
         return .success(
           try await runUncancelled(
             filter: filter, groupSelection: groupSelection, fileSelection: fileSelection,
-            cancellation: cancellation, progress: progress))
+            scope: scope, cancellation: cancellation, progress: progress))
       } catch {
         return .failure(error)
       }
@@ -112,6 +121,7 @@ extension AssetsLibrary {
     filter: AssetFilter,
     groupSelection: @escaping @Sendable (ScannedGroup) -> Bool,
     fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
+    scope: WalkScope?,
     cancellation: CancellationFlag,
     progress: @escaping @MainActor @Sendable (Int, Int) -> Void
   ) async throws(LibraryError) -> Contents {
@@ -119,7 +129,7 @@ extension AssetsLibrary {
     let clock = ContinuousClock()
     let start = clock.now
     let (root, scan, index, indexWarnings) = try await scanAndOpenIndex(
-      cancellation: cancellation)
+      cancellation: cancellation, scope: scope)
     if cancellation.isSet || Task.isCancelled { throw .cancelled }
     let walked = clock.now
 

@@ -139,22 +139,50 @@ struct LibraryScanner {
   ///
   /// - Parameters:
   ///   - libraryRoot: The opened root folder; its path must be ``root``.
+  ///   - scope: The folders to list; `nil` for the whole library.
   ///   - isCancelled: Polled between folders and every 256 files.
   ///   - didListFolder: Called with each folder's path after its entries are read and
   ///     before its subfolders are entered (a test seam).
   /// - Returns: The groups and the folders that could not be read.
   /// - Throws: ``LibraryError`` for an unlistable root or cancellation.
   func scan(
-    in libraryRoot: LibraryRoot, isCancelled: () -> Bool = { false },
+    in libraryRoot: LibraryRoot, scope: WalkScope? = nil, isCancelled: () -> Bool = { false },
     didListFolder: (LibraryPath) -> Void = { _ in }
   ) throws(LibraryError) -> LibraryScan {
     try withoutActuallyEscaping(isCancelled) { isCancelled throws(LibraryError) in
       try withoutActuallyEscaping(didListFolder) { didListFolder throws(LibraryError) in
         var walk = LibraryWalk(
-          options: options, isCancelled: isCancelled, didListFolder: didListFolder)
-        try walk.run(root: libraryRoot)
+          options: options, isCancelled: isCancelled,
+          didListFolder: { path in
+            didListFolder(path)
+            scope?.didListFolder(path)
+          })
+        if let scope {
+          try walk.run(root: libraryRoot, scope: scope)
+        } else {
+          try walk.run(root: libraryRoot)
+        }
         return walk.result()
       }
     }
+  }
+}
+
+/// The folders a walk lists when not the whole library (a watcher reading what changed).
+struct WalkScope: Sendable {
+  /// Folders listed alone, without their subfolders.
+  var folders: Set<LibraryPath> = []
+  /// Folders listed with everything below them; the root here means the whole library.
+  var subtrees: Set<LibraryPath> = []
+  /// Called with each folder listed (a test seam and a statistic).
+  var didListFolder: @Sendable (LibraryPath) -> Void = { _ in }
+}
+
+extension LibraryPath {
+  /// Whether the folder at `path` is this folder or below it.
+  func encloses(_ path: LibraryPath) -> Bool {
+    isRoot || path == self
+      || (path.bytes.count > bytes.count && path.bytes.starts(with: bytes)
+        && path.bytes[bytes.count] == UInt8(ascii: "/"))
   }
 }

@@ -93,6 +93,69 @@ struct LibraryWalk {
     if let failure = try read(into: frames.count - 1) {
       throw LibraryRoot.error(failure, path: root.path)
     }
+    try descend()
+  }
+
+  /// Lists only the folders `scope` names: each of ``WalkScope/folders`` alone, each of
+  /// ``WalkScope/subtrees`` with everything below it, the same way ``run(root:)`` lists
+  /// them (same classification, sidecars, groups). A folder the full walk would not
+  /// enter (hidden, a NAS folder, left out by the selection, too deep, reached through a
+  /// symbolic link) or that is gone is not listed. A scope naming the root as a subtree
+  /// is the full walk.
+  ///
+  /// - Throws: ``LibraryError`` when the root cannot be listed or the walk is cancelled.
+  mutating func run(root: LibraryRoot, scope: WalkScope) throws(LibraryError) {
+    if scope.subtrees.contains(.root) { return try run(root: root) }
+    defer {
+      for frame in frames { frame.stream.close() }
+      frames.removeAll()
+    }
+    let subtrees = scope.subtrees.filter { tree in
+      !scope.subtrees.contains { $0 != tree && $0.encloses(tree) }
+    }
+    let alone = scope.folders.filter { folder in !subtrees.contains { $0.encloses(folder) } }
+    for path in (subtrees.union(alone)).sorted() {
+      try checkCancellation()
+      guard isWalked(path), let descriptor = WatchedFolders.open(path, beneath: root) else {
+        continue
+      }
+      let stream: DirectoryStream
+      do {
+        stream = try DirectoryStream(descriptor)
+      } catch {
+        descriptor.close()
+        reportUnreadable(folder: path, error)
+        continue
+      }
+      let depth = path.componentBytes.count
+      frames.append(Frame(stream: stream, path: path, depth: depth, pendingFolders: []))
+      if let failure = try read(into: frames.count - 1) {
+        reportUnreadable(folder: path, failure)
+      }
+      if !subtrees.contains(path) { frames[frames.count - 1].pendingFolders = [] }
+      try descend()
+    }
+  }
+
+  /// Whether the full walk lists the folder at `path`: every folder on the way is one it
+  /// enters, and it is no deeper than ``LibraryScanner/maximumDepth``.
+  private func isWalked(_ path: LibraryPath) -> Bool {
+    let components = path.componentBytes
+    guard components.count <= LibraryScanner.maximumDepth else { return false }
+    var parent = LibraryPath.root
+    for name in components {
+      guard !name.isEmpty, name != [0x2E], name != [0x2E, 0x2E],
+        name.first != UInt8(ascii: ".") || options.includesHiddenFiles,
+        isEntered(folder: name, in: parent)
+      else { return false }
+      parent = parent.appending(name)
+    }
+    return true
+  }
+
+  /// Enters the pending subfolders of the frames on the stack, depth first, until the
+  /// stack is empty.
+  private mutating func descend() throws(LibraryError) {
     while let top = frames.last {
       guard let name = frames[frames.count - 1].pendingFolders.popLast() else {
         top.stream.close()
@@ -210,7 +273,7 @@ struct LibraryWalk {
     }
     otherFiles += listing.others
     guard !listing.files.isEmpty else { return failure }
-    if isCameraRoll(frame.path) {
+    if LibraryWalk.isCameraRoll(frame.path) {
       cameraRoll += listing.files
     } else {
       albums[frame.path, default: []] += listing.files
@@ -234,7 +297,7 @@ struct LibraryWalk {
 
   /// Whether files of the folder at `path` belong to the Camera Roll: the root itself and
   /// everything under a top-level `DCIM` (any ASCII case).
-  private func isCameraRoll(_ path: LibraryPath) -> Bool {
+  static func isCameraRoll(_ path: LibraryPath) -> Bool {
     guard let first = path.componentBytes.first else { return true }
     return first.count == 4 && first.map { $0 & 0xDF }.elementsEqual(Array("DCIM".utf8))
   }

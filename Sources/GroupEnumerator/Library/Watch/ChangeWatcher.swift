@@ -35,6 +35,12 @@ actor ChangeWatcher {
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
   private(set) var overflows = 0
+  /// How many times each folder was listed since the watch started, the first reading
+  /// included (a diagnostic for tests; as large as the library's set of folders).
+  private(set) var listings: [LibraryPath: Int] = [:]
+  /// How many folders the watch synchronisations walked, all told (a diagnostic for
+  /// tests).
+  var foldersWalkedForWatches: Int { folders.foldersWalked }
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
@@ -78,7 +84,8 @@ actor ChangeWatcher {
     await synchronizeWatches()
     var everything = DirtyFolders()
     everything.markEverything()
-    snapshot = try await rescan(everything)
+    let (part, _) = try await rescan(everything)
+    snapshot = part
   }
 
   /// The next change: waits for events, gathers a burst (no sooner than the coalescing
@@ -95,18 +102,20 @@ actor ChangeWatcher {
         try await gather()
         checkRoot()
         if isRootGone { throw .rootNotFound(path: library.rootPath) }
-        if needsWatchSync { await synchronizeWatches() }
+        if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
-        let read = try await rescan(marked)
+        let (read, replaced) = try await rescan(marked)
         // The reading sees the folders as they are now, ahead of the events read so far:
         // a file created or written to meanwhile may have been read half-written. Its
         // events are read now; such a file keeps its last known state, and its folder is
         // read again next time.
         handle(await waitForEvents(milliseconds: 0))
+        // Only the groups read are compared and replaced: the cost is theirs, not the
+        // library's.
         let fresh = read.holdingBack(pending, as: snapshot)
-        let change = LibrarySnapshot.change(from: snapshot, to: fresh)
-        snapshot = fresh
+        let change = LibrarySnapshot.change(from: snapshot.part(replaced), to: fresh)
+        snapshot.replace(replaced, with: fresh)
         if !change.isEmpty {
           lastEmission = .now
           return change
@@ -243,8 +252,8 @@ actor ChangeWatcher {
   }
 
   /// Watches folders that appeared, follows moved ones and drops those that left, off
-  /// the cooperative pool.
-  private func synchronizeWatches() async {
+  /// the cooperative pool: walks only `subtrees` (the root: the whole library).
+  private func synchronizeWatches(_ subtrees: Set<LibraryPath> = [.root]) async {
     needsWatchSync = false
     guard let root, let inotify else { return }
     let options = library.options
@@ -252,7 +261,9 @@ actor ChangeWatcher {
     folders = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         var folders = current
-        folders.synchronize(root: root, inotify: inotify, options: options, isCancelled: { false })
+        folders.synchronize(
+          subtrees: subtrees, root: root, inotify: inotify, options: options,
+          isCancelled: { false })
         continuation.resume(returning: folders)
       }
     }
@@ -260,43 +271,56 @@ actor ChangeWatcher {
 
   // MARK: - Reading
 
-  /// Reads the groups with a marked folder (and every group not known before) again, and
-  /// returns the new state: those groups as read now, the others as they were.
-  private func rescan(_ marked: DirtyFolders) async throws(LibraryError) -> LibrarySnapshot {
+  /// Lists the marked folders (and every other folder of a group with a marked one)
+  /// again and reads their groups. Only a mark on the whole library walks the whole
+  /// library.
+  ///
+  /// - Returns: The groups read, as they are now, and the keys of every group they
+  ///   replace (those read, and those known before that are gone).
+  private func rescan(
+    _ marked: DirtyFolders
+  ) async throws(LibraryError) -> (LibrarySnapshot, Set<ScannedGroup.Key>) {
     lastRescan = .now
     let old = snapshot
-    let markedGroups = Set(
+    var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
+    var replaced = Set(
       old.groups.filter { $0.value.folders.contains(where: marked.contains) }.keys)
-    let known = Set(old.groups.keys)
+    // The Camera Roll is the root's files and everything under a top-level DCIM: a change
+    // in any of its folders lists all of them, so that it is read whole.
+    let cameraRoll = old.groups.first { $0.key.kind == .savedPhotos }
+    if let cameraRoll,
+      scope.folders.contains(where: LibraryWalk.isCameraRoll)
+        || scope.subtrees.contains(where: LibraryWalk.isCameraRoll)
+    {
+      replaced.insert(cameraRoll.key)
+    }
+    for key in replaced { scope.folders.formUnion(old.groups[key]?.folders ?? []) }
+    let listed = Mutex<[LibraryPath]>([])
+    scope.didListFolder = { path in listed.withLock { $0.append(path) } }
     let pending = self.pending
-    let selected = Mutex<Set<ScannedGroup.Key>>([])
     let contents = try await library.run(
-      filter: .all,
-      groupSelection: { group in
-        let isSelected =
-          markedGroups.contains(group.key) || !known.contains(group.key)
-          || marked.contains(group.path)
-          || group.files.contains { marked.contains($0.path.parent) }
-        if isSelected { selected.withLock { _ = $0.insert(group.key) } }
-        return isSelected
-      },
-      fileSelection: { !pending.contains($0.path) },
+      filter: .all, fileSelection: { !pending.contains($0.path) }, scope: scope,
       progress: { _, _ in })
-    let read = selected.withLock { $0 }
+    for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
     guard let root else { throw .cancelled }
-    return await withCheckedContinuation { continuation in
+    for group in contents.groups {
+      replaced.insert(ScannedGroup.Key(kind: group.kind, path: group.path))
+    }
+    let part = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
-            of: contents, reading: read, previous: old, pending: pending, root: root))
+            of: contents, previous: old, pending: pending, root: root))
       }
     }
+    return (part, replaced)
   }
 
-  /// The state after a rescan that read the groups `read` and found `contents`.
+  /// The groups a rescan found in `contents` (every group it lists read whole), with the
+  /// assets whose files are being written as `old` knew them.
   private static func snapshot(
-    of contents: AssetsLibrary.Contents, reading read: Set<ScannedGroup.Key>,
-    previous old: LibrarySnapshot, pending: Set<LibraryPath>, root: LibraryRoot
+    of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
+    pending: Set<LibraryPath>, root: LibraryRoot
   ) -> LibrarySnapshot {
     var new = LibrarySnapshot()
     var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
@@ -309,10 +333,6 @@ actor ChangeWatcher {
     }
     for group in contents.groups {
       let key = ScannedGroup.Key(kind: group.kind, path: group.path)
-      guard read.contains(key) else {
-        new.copy(key, from: old)
-        continue
-      }
       var entries: [LibrarySnapshot.Entry] = []
       var taken: Set<UUID> = []
       for asset in assetsByGroup[key] ?? [] {

@@ -43,6 +43,26 @@ struct LibrarySnapshot: Sendable {
     for id in group.assets { assets[id] = other.assets[id] }
   }
 
+  /// The groups `keys` of this state and their assets.
+  func part(_ keys: Set<ScannedGroup.Key>) -> LibrarySnapshot {
+    var part = LibrarySnapshot()
+    for key in keys { part.copy(key, from: self) }
+    return part
+  }
+
+  /// Replaces the groups `keys` and their assets with the groups of `part` (whose keys
+  /// must be among `keys`): a group of `keys` that `part` lacks is gone.
+  mutating func replace(_ keys: Set<ScannedGroup.Key>, with part: LibrarySnapshot) {
+    for key in keys {
+      guard let group = groups.removeValue(forKey: key) else { continue }
+      for id in group.assets { assets[id] = nil }
+    }
+    for (key, group) in part.groups {
+      groups[key] = group
+      for id in group.assets { assets[id] = part.assets[id] }
+    }
+  }
+
   /// This state with every asset that has a file in `pending` (a file being written) as
   /// it was in `old`, or left out when `old` did not have it.
   func holdingBack(_ pending: Set<LibraryPath>, as old: LibrarySnapshot) -> LibrarySnapshot {
@@ -130,11 +150,6 @@ struct DirtyFolders: Sendable {
 
   /// Whether the folder at `path` is to be read again.
   func contains(_ path: LibraryPath) -> Bool {
-    if folders.contains(path) || subtrees.contains(path) { return true }
-    return subtrees.contains { tree in
-      tree.isRoot
-        || (path.bytes.count > tree.bytes.count && path.bytes.starts(with: tree.bytes)
-          && path.bytes[tree.bytes.count] == UInt8(ascii: "/"))
-    }
+    folders.contains(path) || subtrees.contains { $0.encloses(path) }
   }
 }

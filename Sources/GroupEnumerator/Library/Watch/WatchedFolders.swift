@@ -20,6 +20,8 @@ struct WatchedFolders {
   /// the kernel ran out of memory for watches): its changes are then only found by
   /// rescanning.
   private(set) var isIncomplete = false
+  /// How many folders the synchronisations opened, all told (a diagnostic for tests).
+  private(set) var foldersWalked = 0
 
   /// How deep folders are watched, as deep as the library walk reads them.
   static let maximumDepth = LibraryScanner.maximumDepth
@@ -51,10 +53,68 @@ struct WatchedFolders {
   ) {
     var found: [Int32: LibraryPath] = [:]
     var incomplete = false
-    var pending: [(path: LibraryPath, depth: Int)] = [(.root, 0)]
+    guard
+      walk(
+        from: [(.root, 0)], root: root, inotify: inotify, options: options,
+        isCancelled: isCancelled, found: &found, incomplete: &incomplete)
+    else { return }
+    for (watch, _) in paths where found[watch] == nil {
+      inotify.removeWatch(watch)
+    }
+    paths = found
+    isIncomplete = incomplete
+  }
+
+  /// Walks only the folders at `subtrees` and everything below them (folders that
+  /// appeared, moved or went away): watches the new ones, gives moved ones their new
+  /// paths, and stops the watches of folders once below a subtree and no longer found
+  /// anywhere in them. The root among `subtrees` walks the whole library.
+  ///
+  /// - Parameters:
+  ///   - subtrees: The folders whose trees changed.
+  ///   - root: The open root folder.
+  ///   - inotify: The instance to add watches to.
+  ///   - options: Which folders the library walk enters (hidden ones, the selection).
+  ///   - isCancelled: Polled between folders.
+  mutating func synchronize(
+    subtrees: Set<LibraryPath>, root: LibraryRoot, inotify: Inotify, options: LibraryOptions,
+    isCancelled: () -> Bool
+  ) {
+    if subtrees.contains(.root) || rootWatch == nil {
+      return synchronize(root: root, inotify: inotify, options: options, isCancelled: isCancelled)
+    }
+    var found: [Int32: LibraryPath] = [:]
+    var incomplete = false
+    let starts = subtrees.filter { isEntered(path: $0, options: options) }.map { path in
+      (path: path, depth: path.componentBytes.count)
+    }
+    guard
+      walk(
+        from: starts, root: root, inotify: inotify, options: options,
+        isCancelled: isCancelled, found: &found, incomplete: &incomplete)
+    else { return }
+    for (watch, path) in paths
+    where found[watch] == nil && subtrees.contains(where: { $0.encloses(path) }) {
+      inotify.removeWatch(watch)
+      paths[watch] = nil
+    }
+    paths.merge(found) { _, new in new }
+    isIncomplete = isIncomplete || incomplete
+  }
+
+  /// Watches the folders at `starts` and every folder the library walk enters below them.
+  ///
+  /// - Returns: `false` when cancelled.
+  private mutating func walk(
+    from starts: [(path: LibraryPath, depth: Int)], root: LibraryRoot, inotify: Inotify,
+    options: LibraryOptions, isCancelled: () -> Bool, found: inout [Int32: LibraryPath],
+    incomplete: inout Bool
+  ) -> Bool {
+    var pending = starts
     while let (path, depth) = pending.popLast() {
-      if isCancelled() { return }
+      if isCancelled() { return false }
       guard let folder = WatchedFolders.open(path, beneath: root) else { continue }
+      foldersWalked += 1
       do {
         let watch = try inotify.addWatch(folder: folder)
         found[watch] = path
@@ -85,11 +145,22 @@ struct WatchedFolders {
         pending.append((path.appending(name), depth + 1))
       }
     }
-    for (watch, _) in paths where found[watch] == nil {
-      inotify.removeWatch(watch)
+    return true
+  }
+
+  /// Whether the library walk enters every folder on the way to `path`, and `path`.
+  private func isEntered(path: LibraryPath, options: LibraryOptions) -> Bool {
+    let components = path.componentBytes
+    guard components.count <= WatchedFolders.maximumDepth else { return false }
+    var parent = LibraryPath.root
+    for name in components {
+      guard !name.isEmpty, name != [UInt8(ascii: ".")],
+        name != [UInt8(ascii: "."), UInt8(ascii: ".")],
+        isEntered(name, in: parent, options: options)
+      else { return false }
+      parent = parent.appending(name)
     }
-    paths = found
-    isIncomplete = incomplete
+    return true
   }
 
   /// Whether the library walk enters the folder `name` of `parent`.

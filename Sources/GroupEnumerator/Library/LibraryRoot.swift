@@ -99,3 +99,36 @@ final class ReadTally: Sendable {
   /// ahead (``ReadAhead``) pays.
   var isCold: Bool { cold.load(ordering: .relaxed) }
 }
+
+extension LibraryRoot {
+  /// Opens the folder at `path` beneath the root, following no symbolic link on the way
+  /// (for the scoped walk and the watcher).
+  ///
+  /// - Returns: The open folder, or `nil` when it is gone, not a folder, or reached
+  ///   through a link.
+  func openFolder(_ path: LibraryPath) -> FileDescriptor? {
+    let options: FileDescriptor.OpenOptions = [.directory, .noFollow, .closeOnExec]
+    if path.isRoot { return try? descriptor.open(at: Array(".".utf8), options: options) }
+    do throws(SystemCallError) {
+      if let folder = try descriptor.openBeneath(path.bytes, options: options) {
+        return folder
+      }
+      // No openat2: one component at a time, none of them a link.
+      var current = try descriptor.open(at: Array(".".utf8), options: options)
+      for component in path.componentBytes {
+        let next: FileDescriptor
+        do {
+          next = try current.open(at: component, options: options)
+        } catch {
+          current.close()
+          throw error
+        }
+        current.close()
+        current = next
+      }
+      return current
+    } catch {
+      return nil
+    }
+  }
+}

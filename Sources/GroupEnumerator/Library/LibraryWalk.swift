@@ -116,7 +116,7 @@ struct LibraryWalk {
     let alone = scope.folders.filter { folder in !subtrees.contains { $0.encloses(folder) } }
     for path in (subtrees.union(alone)).sorted() {
       try checkCancellation()
-      guard isWalked(path), let descriptor = WatchedFolders.open(path, beneath: root) else {
+      guard isWalked(path), let descriptor = root.openFolder(path) else {
         continue
       }
       let stream: DirectoryStream

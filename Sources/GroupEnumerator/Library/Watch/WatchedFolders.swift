@@ -113,7 +113,7 @@ struct WatchedFolders {
     var pending = starts
     while let (path, depth) = pending.popLast() {
       if isCancelled() { return false }
-      guard let folder = WatchedFolders.open(path, beneath: root) else { continue }
+      guard let folder = root.openFolder(path) else { continue }
       foldersWalked += 1
       do {
         let watch = try inotify.addWatch(folder: folder)
@@ -171,35 +171,5 @@ struct WatchedFolders {
     if name.first == UInt8(ascii: "."), !options.includesHiddenFiles { return false }
     return options.selection.selectsEverything
       || options.selection.includesFolder(at: parent.appending(name))
-  }
-
-  /// Opens the folder at `path` beneath the root, following no symbolic link on the way.
-  ///
-  /// - Returns: The open folder, or `nil` when it is gone, not a folder, or reached
-  ///   through a link.
-  static func open(_ path: LibraryPath, beneath root: LibraryRoot) -> FileDescriptor? {
-    let options: FileDescriptor.OpenOptions = [.directory, .noFollow, .closeOnExec]
-    if path.isRoot { return try? root.descriptor.open(at: Array(".".utf8), options: options) }
-    do throws(SystemCallError) {
-      if let folder = try root.descriptor.openBeneath(path.bytes, options: options) {
-        return folder
-      }
-      // No openat2: one component at a time, none of them a link.
-      var current = try root.descriptor.open(at: Array(".".utf8), options: options)
-      for component in path.componentBytes {
-        let next: FileDescriptor
-        do {
-          next = try current.open(at: component, options: options)
-        } catch {
-          current.close()
-          throw error
-        }
-        current.close()
-        current = next
-      }
-      return current
-    } catch {
-      return nil
-    }
   }
 }

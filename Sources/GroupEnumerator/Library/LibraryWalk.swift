@@ -119,19 +119,7 @@ struct LibraryWalk {
       guard isWalked(path), let descriptor = root.openFolder(path) else {
         continue
       }
-      let stream: DirectoryStream
-      do {
-        stream = try DirectoryStream(descriptor)
-      } catch {
-        descriptor.close()
-        reportUnreadable(folder: path, error)
-        continue
-      }
-      let depth = path.componentBytes.count
-      frames.append(Frame(stream: stream, path: path, depth: depth, pendingFolders: []))
-      if let failure = try read(into: frames.count - 1) {
-        reportUnreadable(folder: path, failure)
-      }
+      guard try push(descriptor, path: path, depth: path.componentBytes.count) else { continue }
       if !subtrees.contains(path) { frames[frames.count - 1].pendingFolders = [] }
       try descend()
     }
@@ -216,18 +204,30 @@ struct LibraryWalk {
       reportUnreadable(folder: path, SystemCallError(function: "open", errno: error.errno))
       return
     }
+    _ = try push(descriptor, path: path, depth: parent.depth + 1)
+  }
+
+  /// Lists the open folder `descriptor` at `path` (``read(into:)``) as a new frame on top
+  /// of the stack; a folder that cannot be listed becomes a ``FolderProblem``.
+  ///
+  /// - Returns: Whether the frame was pushed (`false` when the listing could not start;
+  ///   the descriptor is then closed).
+  private mutating func push(
+    _ descriptor: FileDescriptor, path: LibraryPath, depth: Int
+  ) throws(LibraryError) -> Bool {
     let stream: DirectoryStream
     do {
       stream = try DirectoryStream(descriptor)
     } catch {
       descriptor.close()
       reportUnreadable(folder: path, error)
-      return
+      return false
     }
-    frames.append(Frame(stream: stream, path: path, depth: parent.depth + 1, pendingFolders: []))
+    frames.append(Frame(stream: stream, path: path, depth: depth, pendingFolders: []))
     if let failure = try read(into: frames.count - 1) {
       reportUnreadable(folder: path, failure)
     }
+    return true
   }
 
   private mutating func reportUnreadable(folder path: LibraryPath, _ failure: SystemCallError) {

@@ -126,24 +126,39 @@ final class TemporaryFolder {
   /// Removes `path` and everything below it, making folders writable and searchable
   /// first; never follows links.
   private static func remove(_ path: [UInt8]) {
-    let cPath = path.map { CChar(bitPattern: $0) } + [0]
+    guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return }
+    let parent = Array(path[..<slash]).map { CChar(bitPattern: $0) } + [0]
+    let folder = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { return }
+    remove(Array(path[(slash + 1)...]), in: folder)
+    close(folder)
+  }
+
+  /// Removes the entry `name` of the open folder `folder`, and everything in it, relative
+  /// to open folders all the way down: a tree deeper than `PATH_MAX` (as some tests make)
+  /// goes too.
+  private static func remove(_ name: [UInt8], in folder: Int32) {
+    let cName = name.map { CChar(bitPattern: $0) } + [0]
     var status = stat()
-    guard lstat(cPath, &status) == 0 else { return }
-    if status.st_mode & S_IFMT == S_IFDIR {
-      _ = chmod(cPath, 0o700)
-      if let stream = opendir(cPath) {
-        var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
-          let name = DirectoryStream.name(of: entry)
-          if name != [0x2E], name != [0x2E, 0x2E] { names.append(name) }
-        }
-        closedir(stream)
-        for name in names { remove(path + [UInt8(ascii: "/")] + name) }
-      }
-      _ = rmdir(cPath)
-    } else {
-      _ = unlink(cPath)
+    guard fstatat(folder, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+    guard status.st_mode & S_IFMT == S_IFDIR else {
+      _ = unlinkat(folder, cName, 0)
+      return
     }
+    _ = fchmodat(folder, cName, 0o700, 0)
+    let child = openat(folder, cName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    if child >= 0, let stream = fdopendir(child) {
+      var names: [[UInt8]] = []
+      while let entry = readdir(stream) {
+        let entryName = DirectoryStream.name(of: entry)
+        if entryName != [0x2E], entryName != [0x2E, 0x2E] { names.append(entryName) }
+      }
+      for entryName in names { remove(entryName, in: dirfd(stream)) }
+      closedir(stream)
+    } else if child >= 0 {
+      close(child)
+    }
+    _ = unlinkat(folder, cName, AT_REMOVEDIR)
   }
 }
 

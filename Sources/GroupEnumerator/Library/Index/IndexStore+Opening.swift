@@ -226,22 +226,16 @@ extension IndexStore {
     guard check == "ok" else {
       throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
     }
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(SQLiteError) {
+    let created = try connection.transaction { connection throws(SQLiteError) in
       var tables: Set<String> = []
       try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
         if case .text(let name) = row.first { tables.insert(name) }
       }
-      if tables.isEmpty {
-        try create(&connection, rootPath: rootPath, root: root)
-        try connection.execute("COMMIT")
-        return nil
-      }
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
+      guard tables.isEmpty else { return false }
+      try create(&connection, rootPath: rootPath, root: root)
+      return true
     }
+    if created { return nil }
     var version: Int64?
     var readers: String?
     do throws(SQLiteError) {
@@ -306,8 +300,7 @@ extension IndexStore {
   private static func rebuild(
     _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
   ) throws(SQLiteError) {
-    try connection.execute("BEGIN IMMEDIATE")
-    do throws(SQLiteError) {
+    try connection.transaction { connection throws(SQLiteError) in
       var tables: [String] = []
       try connection.query(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
@@ -319,10 +312,6 @@ extension IndexStore {
         try connection.execute("DROP TABLE \"\(quoted)\"")
       }
       try create(&connection, rootPath: rootPath, root: root)
-      try connection.execute("COMMIT")
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
     }
   }
 

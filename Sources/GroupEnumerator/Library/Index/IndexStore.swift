@@ -200,16 +200,11 @@ final class IndexStore: Sendable {
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }
         }
         guard !vanished.isEmpty else { return nil }
-        try connection?.execute("BEGIN IMMEDIATE")
-        do throws(SQLiteError) {
+        try connection?.transaction { connection throws(SQLiteError) in
           for path in vanished {
-            try connection?.query(
+            try connection.query(
               "DELETE FROM files WHERE path = ?1", [.blob(path)], keepsPrepared: true)
           }
-          try connection?.execute("COMMIT")
-        } catch {
-          try? connection?.execute("ROLLBACK")
-          throw error
         }
         return nil
       } catch {
@@ -223,11 +218,10 @@ final class IndexStore: Sendable {
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
-        try connection?.execute("BEGIN IMMEDIATE")
-        do throws(SQLiteError) {
+        try connection?.transaction { connection throws(SQLiteError) in
           for row in batch {
             let key = row.key
-            try connection?.query(
+            try connection.query(
               "INSERT OR REPLACE INTO files VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
               [
                 .blob(row.path), .integer(Int64(bitPattern: key.device)),
@@ -237,10 +231,6 @@ final class IndexStore: Sendable {
                 .blob(row.sidecars), .blob(row.result),
               ], keepsPrepared: true)
           }
-          try connection?.execute("COMMIT")
-        } catch {
-          try? connection?.execute("ROLLBACK")
-          throw error
         }
         return nil
       } catch {

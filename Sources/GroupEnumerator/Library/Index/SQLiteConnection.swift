@@ -70,6 +70,24 @@ struct SQLiteConnection: ~Copyable {
     guard result == SQLITE_OK else { throw error(result, call: "sqlite3_exec") }
   }
 
+  /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` … `COMMIT`), rolled back when
+  /// `body` or the commit throws.
+  ///
+  /// - Returns: What `body` returns.
+  mutating func transaction<Result>(
+    _ body: (inout SQLiteConnection) throws(SQLiteError) -> Result
+  ) throws(SQLiteError) -> Result {
+    try execute("BEGIN IMMEDIATE")
+    do throws(SQLiteError) {
+      let result = try body(&self)
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
   /// Runs one statement with `arguments` bound to `?1`, `?2`, … and calls `row` with each
   /// row's columns.
   ///

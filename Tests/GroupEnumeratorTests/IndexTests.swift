@@ -226,6 +226,22 @@ import Testing
     #expect(try json(contents) == json(plain))
   }
 
+  /// A FIFO where the index should be: reading it ahead (``IndexStore/readAhead(_:)``)
+  /// must not wait for a writer that never comes, and SQLite cannot use it.
+  @Test(.timeLimit(.minutes(1)))
+  func anIndexPathThatIsAFIFOIsNotUsedAndNothingWaitsForIt() async throws {
+    let folder = try TemporaryFolder()
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    #expect(mkfifo(index.path, 0o600) == 0)
+    let plain = try await enumerate(Sample.library, index: nil)
+    let contents = try await enumerate(Sample.library, index: index)
+    #expect(contents.warnings.count == 1, "\(contents.warnings)")
+    #expect(contents.warnings.first?.contains("was not used") == true)
+    #expect(try json(contents) == json(plain))
+    var status = stat()
+    #expect(lstat(index.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+  }
+
   @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {
     let folder = try TemporaryFolder()
     let library = try await copiedLibrary(in: folder)

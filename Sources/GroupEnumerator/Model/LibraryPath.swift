@@ -68,7 +68,7 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   }
 
   /// Whether the path's bytes are valid UTF-8.
-  public var isValidUTF8: Bool { String(validating: bytes, as: UTF8.self) != nil }
+  public var isValidUTF8: Bool { String(validUTF8: bytes) != nil }
 
   /// The path as text that maps back to the same bytes.
   ///
@@ -123,7 +123,7 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   static func escape(_ bytes: [UInt8]) -> String {
     // The usual case: valid UTF-8 without `%` escapes to itself. (Valid as a whole means
     // the loop below would find only valid sequences, so it gives the same text.)
-    if !bytes.contains(UInt8(ascii: "%")), let text = String(validating: bytes, as: UTF8.self) {
+    if !bytes.contains(UInt8(ascii: "%")), let text = String(validUTF8: bytes) {
       return text
     }
     var result = ""

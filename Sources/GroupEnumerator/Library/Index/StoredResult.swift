@@ -260,7 +260,7 @@ enum StoredResult {
       guard let count = integer(), count >= 0, end - offset >= count else { return nil }
       let range = offset..<offset + count
       offset += count
-      return input[range].withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+      return input[range].withUnsafeBufferPointer { String(validUTF8: $0) }
     }
 
     /// The case of `names` whose raw value is the next text, compared as bytes (no `String`

@@ -13,12 +13,13 @@ import Testing
   /// `String(validUTF8:)` agrees with `String(validating:as:)` on ASCII, valid multi-byte
   /// text, and every way of being invalid (a lone continuation byte, a cut sequence, an
   /// overlong form, a surrogate, past U+10FFFF), including after a long ASCII prefix.
-  @Test(arguments: [
-    [], Array("IMG_0001.JPG".utf8), Array("caf\u{E9} \u{1F4F7}.heic".utf8), [0x80], [0xC3],
-    [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],
-    Array(String(repeating: "a", count: 100).utf8) + [0xE2, 0x82],
-    Array(String(repeating: "a", count: 100).utf8) + [0xE2, 0x82, 0xAC],
-  ] as [[UInt8]])
+  @Test(
+    arguments: [
+      [], Array("IMG_0001.JPG".utf8), Array("caf\u{E9} \u{1F4F7}.heic".utf8), [0x80], [0xC3],
+      [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xFF],
+      Array(String(repeating: "a", count: 100).utf8) + [0xE2, 0x82],
+      Array(String(repeating: "a", count: 100).utf8) + [0xE2, 0x82, 0xAC],
+    ] as [[UInt8]])
   func validUTF8TextIsWhatValidatingGives(bytes: [UInt8]) {
     let expected = String(validating: bytes, as: UTF8.self)
     #expect(String(validUTF8: bytes) == expected)

@@ -242,6 +242,26 @@ import Testing
     #expect(lstat(index.path, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
   }
 
+  /// A file's key is taken beneath the root, for regular files only, and never for a
+  /// path with a NUL byte (which would end the name early and name another file).
+  @Test func aKeyIsTheRegularFileAtThatPathOrNone() throws {
+    let folder = try TemporaryFolder()
+    let sub = folder.root.appendingPathComponent("sub")
+    try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+    try Data("x".utf8).write(to: sub.appendingPathComponent("a.jpg"))
+    try Data("yy".utf8).write(to: folder.root.appendingPathComponent("a"))
+    let root = try FileDescriptor.open(folder.root.path, options: [.directory, .closeOnExec])
+    defer { root.close() }
+    let key = try #require(FileKey.of(LibraryPath("sub/a.jpg"), beneath: root))
+    #expect(key.size == 1)
+    #expect(FileKey.of(LibraryPath("a"), beneath: root)?.size == 2)
+    #expect(
+      FileKey.of(LibraryPath(bytes: Array("a".utf8) + [0] + Array("b".utf8)), beneath: root) == nil)
+    #expect(FileKey.of(LibraryPath("sub"), beneath: root) == nil)
+    #expect(FileKey.of(LibraryPath("missing.jpg"), beneath: root) == nil)
+    #expect(FileKey.of(LibraryPath(folder.root.path + "/a"), beneath: root) == nil)
+  }
+
   @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {
     let folder = try TemporaryFolder()
     let library = try await copiedLibrary(in: folder)

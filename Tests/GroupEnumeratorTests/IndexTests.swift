@@ -262,6 +262,63 @@ import Testing
     #expect(FileKey.of(LibraryPath(folder.root.path + "/a"), beneath: root) == nil)
   }
 
+  /// The read ahead of the index (``IndexStore/readAhead(_:)``) reads the database's own
+  /// pages: not the bytes a file grew by past them, nothing of a file that is not a
+  /// database; and the index still works after it.
+  @Test func theIndexIsReadAheadOnlyAsFarAsItsPages() async throws {
+    let folder = try TemporaryFolder()
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(Sample.library, index: nil)
+    _ = try await enumerate(Sample.library, index: index)
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: index.path)[.size] as? Int)
+    // The `-wal` is read too; the last connection's close normally removes it.
+    let wal =
+      (try? FileManager.default.attributesOfItem(atPath: index.path + "-wal")[.size])
+      as? Int ?? 0
+    #expect(IndexStore.readAhead(index.path) == size + wal)
+    // Grown by 64 MiB of zeros (a hole): SQLite reads none of them, nor does this.
+    let handle = try FileHandle(forWritingTo: index)
+    try handle.truncate(atOffset: UInt64(size + (64 << 20)))
+    try handle.close()
+    #expect(IndexStore.readAhead(index.path) == size + wal)
+    let second = try await enumerate(Sample.library, index: index)
+    #expect(second.statistics.filesRead == 0)
+    #expect(try json(second) == json(plain))
+    let garbage = folder.root.appendingPathComponent("garbage.sqlite")
+    try Data(repeating: 0x5A, count: 3 << 20).write(to: garbage)
+    #expect(IndexStore.readAhead(garbage.path) == 0)
+    #expect(IndexStore.readAhead(folder.root.appendingPathComponent("none").path) == 0)
+  }
+
+  @Test func theDatabaseLengthComesFromATrustedHeader() {
+    func header(pageSize: Int, pages: Int, counter: UInt8 = 7, validFor: UInt8 = 7) -> [UInt8] {
+      var bytes = Array("SQLite format 3\0".utf8) + [UInt8](repeating: 0, count: 84)
+      bytes[16] = UInt8(pageSize >> 8 & 0xFF)
+      bytes[17] = UInt8(pageSize & 0xFF)
+      bytes[28] = UInt8(pages >> 24 & 0xFF)
+      bytes[29] = UInt8(pages >> 16 & 0xFF)
+      bytes[30] = UInt8(pages >> 8 & 0xFF)
+      bytes[31] = UInt8(pages & 0xFF)
+      bytes[27] = counter
+      bytes[95] = validFor
+      return bytes
+    }
+    func length(_ bytes: [UInt8]) -> Int? {
+      bytes.withUnsafeBytes { IndexStore.databaseLength(header: $0) }
+    }
+    #expect(length(header(pageSize: 4096, pages: 7754)) == 4096 * 7754)
+    #expect(length(header(pageSize: 1, pages: 2)) == 65536 * 2)
+    #expect(length(header(pageSize: 4096, pages: 0)) == nil)
+    #expect(length(header(pageSize: 4096, pages: 3, counter: 8)) == nil)
+    #expect(length(header(pageSize: 3000, pages: 3)) == nil)
+    #expect(length(header(pageSize: 256, pages: 3)) == nil)
+    #expect(length(Array(header(pageSize: 4096, pages: 3).prefix(99))) == nil)
+    var other = header(pageSize: 4096, pages: 3)
+    other[0] = UInt8(ascii: "s")
+    #expect(length(other) == nil)
+  }
+
   @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {
     let folder = try TemporaryFolder()
     let library = try await copiedLibrary(in: folder)

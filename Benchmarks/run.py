@@ -487,21 +487,17 @@ def bench_index(demo, lib, root, runs, plain, library_bench=None, stat_floor=Non
         print(f"  library API (LibraryBench, no output): no index {api[0]:.3f} s; second run"
               f" with the index {api[1]:.3f} s, peak {api[2]:.1f} MB")
     checks = []
-    if cold is not None:
-        print(f"  page cache dropped before each run (median of {runs} pairs): Demo no index"
-              f" {cold[0]:.3f} s, second run with the index {cold[1]:.3f} s")
-        checks.append(("second run with the index ≤ 15% of the run without (Demo JSON, page"
-                       " cache dropped before each)", f"{cold[1] / cold[0]:.0%}",
-                       cold[1] / cold[0] <= 0.15))
-    else:
+    if cold is None:
         print(f"  [SKIP] the 15% target is measured with the page cache dropped: cannot write"
               f" {DROP_CACHES} (needs root)")
-    if api_cold is not None:
-        print(f"  page cache dropped before each run: LibraryBench no index {api_cold[0]:.3f} s,"
-              f" second run with the index {api_cold[1]:.3f} s")
-        checks.append(("second run with the index ≤ 15% of the run without (library API,"
-                       " page cache dropped before each)", f"{api_cold[1] / api_cold[0]:.0%}",
-                       api_cold[1] / api_cold[0] <= 0.15))
+    for name, pair in (("Demo JSON", cold), ("library API", api_cold)):
+        if pair is None:
+            continue
+        print(f"  page cache dropped before each run (median of {runs} pairs), {name}: no index"
+              f" {pair[0]:.3f} s, second run with the index {pair[1]:.3f} s")
+        checks.append((f"second run with the index ≤ 15% of the run without ({name}, page"
+                       " cache dropped before each)", f"{pair[1] / pair[0]:.0%}",
+                       pair[1] / pair[0] <= 0.15))
     checks += [
         ("one touched file → exactly one read", f"{touched.get('files-read', -1):.0f}",
          touched.get("files-read") == 1),

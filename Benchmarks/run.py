@@ -412,6 +412,7 @@ def bench_index(demo, lib, root, runs, plain, library_bench=None, stat_floor=Non
     command = [str(demo), "--format", "json", "--statistics", "--index", str(index), str(lib)]
     plain_command = [str(demo), "--format", "json", str(lib)]
     if plain is None:
+        run_once("Demo (warm-up)", plain_command, report)  # a cold cache is measured below
         walls = [run_once("Demo", plain_command, report) for _ in range(runs)]
         plain = dict(seconds=statistics.median(w[0] for w in walls),
                      rss=statistics.median(w[1] for w in walls),

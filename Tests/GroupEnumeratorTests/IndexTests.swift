@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import GroupEnumerator
@@ -317,6 +318,33 @@ import Testing
     var other = header(pageSize: 4096, pages: 3)
     other[0] = UInt8(ascii: "s")
     #expect(length(other) == nil)
+  }
+
+  /// A listing stopped early (here by its output: `deliver` says stop after 3 assets)
+  /// stores what it read, though fewer than a batch: the next run takes those files from
+  /// the index.
+  @Test func aListingStoppedEarlyKeepsWhatItRead() async throws {
+    let folder = try TemporaryFolder()
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(Sample.library, index: nil)
+    #expect(plain.statistics.filesRead < IndexStore.batchSize)
+    let library = AssetsLibrary(root: Sample.library, options: LibraryOptions(index: .file(index)))
+    let delivered = Mutex(0)
+    await #expect(throws: LibraryError.cancelled) {
+      _ = try await library.streamAssets(
+        prepare: { $0 },
+        deliver: { _ in
+          delivered.withLock { count in
+            count += 1
+            return count < 3
+          }
+        })
+    }
+    let next = try await enumerate(Sample.library, index: index)
+    #expect(next.statistics.filesFromIndex >= 3)
+    #expect(
+      next.statistics.filesFromIndex + next.statistics.filesRead == plain.statistics.filesRead)
+    #expect(try json(next) == json(plain))
   }
 
   @Test func vanishedFilesLoseTheirRowsAndNewFilesAreRead() async throws {

@@ -90,6 +90,19 @@ final class IndexStore: Sendable {
     self.problems.withLock { $0 = warnings }
   }
 
+  /// A run that stopped early (cancelled, its output closed, a stream let go before its
+  /// end) keeps what it read: the results still queued (fewer than ``batchSize``) are
+  /// written here, in one transaction, as ``finish(present:)`` would. Nothing else is: the
+  /// rows of vanished files are dropped only after a complete walk.
+  deinit {
+    reader.withLock { $0 = nil }
+    let batch = pending.withLock { pending in
+      defer { pending.removeAll() }
+      return pending
+    }
+    if !batch.isEmpty { write(batch) }
+  }
+
   /// How many files this run took from the index, and how many results it stored.
   var counted: Counts {
     var counted = counts.withLock { $0 }

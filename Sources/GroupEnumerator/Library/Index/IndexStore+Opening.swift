@@ -316,7 +316,6 @@ extension IndexStore {
     }
   }
 
-  /// Removes a database file that SQLite cannot read, with its WAL and shared-memory files.
   /// The most of an index file (and of its `-wal`) ``readAhead(_:)`` reads.
   static let readAheadLimit = 1 << 30
 
@@ -346,13 +345,14 @@ extension IndexStore {
       defer { descriptor.close() }
       guard let status = try? descriptor.status(), status.kind == .regular else { continue }
       var length = min(Int(clamping: status.size), readAheadLimit)
+      var offset = 0
       if isDatabase {
         guard let first = try? descriptor.read(into: chunk, atAbsoluteOffset: 0),
           let pages = databaseLength(header: UnsafeRawBufferPointer(rebasing: chunk[..<first]))
         else { continue }
         length = min(length, pages)
+        offset = min(first, length)
       }
-      var offset = 0
       while offset < length,
         let got = try? descriptor.read(
           into: UnsafeMutableRawBufferPointer(
@@ -387,6 +387,7 @@ extension IndexStore {
     return pages * pageSize
   }
 
+  /// Removes a database file that SQLite cannot read, with its WAL and shared-memory files.
   private static func removeDatabase(at path: String) {
     for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
   }

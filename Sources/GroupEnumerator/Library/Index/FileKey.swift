@@ -25,20 +25,10 @@ struct FileKey: Sendable, Hashable {
   ///
   /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   static func of(_ path: LibraryPath, beneath root: FileDescriptor) -> FileKey? {
-    // A NUL would end the name early, and name another file.
-    guard !path.bytes.isEmpty, path.bytes.first != UInt8(ascii: "/"), !path.bytes.contains(0)
+    guard !path.bytes.isEmpty, path.bytes.first != UInt8(ascii: "/"),
+      let status = try? root.statusRecord(ofEntry: path.bytes),
+      status.st_mode & S_IFMT == S_IFREG
     else { return nil }
-    var status = stat()
-    // The name with its terminating NUL, on the stack: this runs once per file.
-    let result = path.bytes.withUnsafeBufferPointer { bytes in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { name in
-        guard let base = name.baseAddress else { return Int32(-1) }
-        for (index, byte) in bytes.enumerated() { name[index] = CChar(bitPattern: byte) }
-        name[bytes.count] = 0
-        return fstatat(root.rawValue, base, &status, AT_SYMLINK_NOFOLLOW)
-      }
-    }
-    guard result == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
     return FileKey(status)
   }
 

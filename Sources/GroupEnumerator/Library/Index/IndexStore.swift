@@ -96,11 +96,7 @@ final class IndexStore: Sendable {
   /// rows of vanished files are dropped only after a complete walk.
   deinit {
     reader.withLock { $0 = nil }
-    let batch = pending.withLock { pending in
-      defer { pending.removeAll() }
-      return pending
-    }
-    if !batch.isEmpty { write(batch) }
+    writePending()
   }
 
   /// How many files this run took from the index, and how many results it stored.
@@ -195,11 +191,7 @@ final class IndexStore: Sendable {
       reader = nil
     }
     defer { connection.withLock { $0 = nil } }
-    let batch = pending.withLock { pending in
-      defer { pending.removeAll() }
-      return pending
-    }
-    if !batch.isEmpty { write(batch) }
+    writePending()
     var vanished: [[UInt8]] = []
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
@@ -225,6 +217,15 @@ final class IndexStore: Sendable {
       }
     }
     if let failure { stopUsing(because: failure) }
+  }
+
+  /// Writes the results still queued, in one transaction.
+  private func writePending() {
+    let batch = pending.withLock { pending in
+      defer { pending.removeAll() }
+      return pending
+    }
+    if !batch.isEmpty { write(batch) }
   }
 
   private func write(_ batch: [Row]) {

@@ -128,12 +128,31 @@ struct FileDescriptor: Sendable, Hashable {
   ///
   /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   func status(ofEntry name: [UInt8]) throws(SystemCallError) -> FileStatus {
-    var status = stat()
-    let cName = name.map { CChar(bitPattern: $0) } + [0]
-    guard fstatat(rawValue, cName, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-      throw SystemCallError(function: "fstatat", errno: .current)
+    FileStatus(try statusRecord(ofEntry: name))
+  }
+
+  /// The `struct stat` of the entry `name` of this folder (a name, or a relative path), as
+  /// the C library fills it in; a symbolic link is described, not followed. The name is
+  /// made a C string on the stack (a second run with the index calls this once per file).
+  /// A name holding a NUL byte is refused with `ENOENT`: C would end it there and describe
+  /// another file.
+  ///
+  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  func statusRecord(ofEntry name: [UInt8]) throws(SystemCallError) -> stat {
+    guard !name.contains(0) else {
+      throw SystemCallError(function: "fstatat", errno: .noSuchFileOrDirectory)
     }
-    return FileStatus(status)
+    var status = stat()
+    let result = name.withUnsafeBufferPointer { bytes in
+      withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { cName in
+        guard let base = cName.baseAddress else { return Int32(-1) }
+        for (index, byte) in bytes.enumerated() { cName[index] = CChar(bitPattern: byte) }
+        cName[bytes.count] = 0
+        return fstatat(rawValue, base, &status, AT_SYMLINK_NOFOLLOW)
+      }
+    }
+    guard result == 0 else { throw SystemCallError(function: "fstatat", errno: .current) }
+    return status
   }
 
   /// Reads up to `buffer.count` bytes at `offset` without moving the file offset.

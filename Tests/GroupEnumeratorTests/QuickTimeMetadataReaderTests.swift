@@ -223,6 +223,20 @@ import Testing
     #expect(metadata.location == Location(latitude: 40.7128, longitude: -74.006, altitude: 10))
   }
 
+  /// A Pixel writes whole degrees without zero padding (`-2.8919`, not `-002.8919`).
+  @Test func readsAPixelStyleUnpaddedLocation() throws {
+    let metadata = read(try TestMovies.bytes("pixel-location.mp4"))
+    #expect(metadata.problems == [])
+    #expect(metadata.location == Location(latitude: 47.5383, longitude: -2.8919, altitude: 0))
+  }
+
+  /// Apple's ISO6709 key as some writers leave it: no closing `/`.
+  @Test func readsAnISO6709KeyWithoutItsSlash() throws {
+    let metadata = read(try TestMovies.bytes("apple-location-no-slash.mp4"))
+    #expect(metadata.problems == [])
+    #expect(metadata.location == Location(latitude: 29.758938, longitude: -95.3677))
+  }
+
   @Test func readsTheSampleLibraryMOV() throws {
     let metadata = read(try TestMovies.fixture("DCIM/100APPLE/IMG_0102.MOV"))
     #expect(metadata.problems == [])

@@ -5,8 +5,16 @@
 /// whole ended by `/`. Latitude takes `±DD.DDD`, `±DDMM.MMM` or `±DDMMSS.SSS`; longitude
 /// `±DDD.DDD`, `±DDDMM.MMM` or `±DDDMMSS.SSS`. The fraction is optional; minutes and
 /// seconds must be below 60. Examples: `+35.0116+135.7681+050.000/`, `+48.8577+002.295/`,
-/// `+404530.24-0735845.36/`. Anything else — a missing sign or terminator, a digit count
-/// no form allows, trailing text — is rejected rather than guessed at.
+/// `+404530.24-0735845.36/`.
+///
+/// Writers in the wild drop the zero padding of whole degrees and the closing `/`: a
+/// Google Pixel writes `+47.5383-2.8919+000.000/`, Apple's ISO6709 key
+/// `+29.758938-095.36770`. So whole degrees may have 1–2 latitude or 1–3 longitude
+/// digits, and the `/` may be missing. Degrees-and-minutes and degrees-minutes-seconds
+/// keep their full widths (4 or 6 latitude digits, 5 or 7 longitude digits): a digit
+/// count between them (3 or 5 for latitude, 4 or 6 for longitude) says nothing certain
+/// about where degrees end, so it is rejected, as is a missing sign, trailing text or a
+/// value out of range, rather than guessed at.
 enum ISO6709 {
   /// The location a string describes, or `nil` when it is not a valid ISO 6709 point
   /// or its values are out of range.
@@ -22,13 +30,16 @@ enum ISO6709 {
     var altitude: Double?
     if scanner.peek == UInt8(ascii: "+") || scanner.peek == UInt8(ascii: "-") {
       guard let value = scanner.number() else { return nil }
-      altitude = value.sign * value.magnitude
+      let metres = value.sign * value.magnitude
+      guard metres.isFinite else { return nil }
+      altitude = metres
     }
     if scanner.consume("CRS") {
       guard scanner.skip(while: { $0 != UInt8(ascii: "/") && $0 >= 0x21 && $0 <= 0x7E }) > 0
       else { return nil }
     }
-    guard scanner.consume("/"), scanner.isAtEnd else { return nil }
+    _ = scanner.consume("/")
+    guard scanner.isAtEnd else { return nil }
     return Location(latitude: latitude, longitude: longitude, altitude: altitude)
   }
 
@@ -95,7 +106,8 @@ enum ISO6709 {
       return Number(sign: sign, integerDigits: integer, fractionDigits: fraction)
     }
 
-    /// An angle in one of the three forms, with `degreeDigits` digits of whole degrees.
+    /// An angle in one of the three forms, with at most `degreeDigits` digits of whole
+    /// degrees alone and exactly `degreeDigits` before minutes.
     mutating func angle(degreeDigits: Int, limit: Double) -> Double? {
       guard let number = number() else { return nil }
       let whole = number.integerDigits
@@ -107,7 +119,8 @@ enum ISO6709 {
       }
       let degrees: Double
       switch whole.count - degreeDigits {
-      case 0:
+      case (1 - degreeDigits)...0:
+        // Whole degrees, zero padding optional.
         degrees = number.magnitude
       case 2:
         let minutes = value(whole[degreeDigits...]) + fraction

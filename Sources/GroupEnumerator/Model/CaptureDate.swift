@@ -31,13 +31,27 @@ public struct CaptureDate: Sendable, Hashable {
     /// A Google Takeout `.json` sidecar's `photoTakenTime` (a UTC instant): used only when
     /// the file, its embedded XMP and any `.xmp` sidecar have no date.
     case takeoutPhotoTakenTime = "takeout:photoTakenTime"
+    /// An AVI's recording date: the `IDIT` chunk of its header list, the camera's clock.
+    case aviIDIT = "riff:IDIT"
+    /// An AVI's creation date: the `ICRD` item of its `INFO` list, when there is no `IDIT`.
+    case aviICRD = "riff:ICRD"
+    /// `ICRD` holding only a day (`2012-09-10`): the time of day is not known and reads
+    /// as midnight (see ``isDateOnly``).
+    case aviICRDDateOnly = "riff:ICRD:date-only"
     case quickTimeCreationDate = "quicktime:creationdate"
+    /// A 3GPP `udta/date` item (`2020-11-20T15:04:02+0100`): local time with its offset,
+    /// taken before the movie header when Apple's creationdate is absent.
+    case threeGPPDate = "3gpp:date"
     case quickTimeMovieHeader = "quicktime:mvhd"
     case fileModificationTime = "file:mtime"
 
     /// Whether the date comes from the file system rather than from the file's metadata:
     /// it may be when the file was copied or uploaded, not when the shot was taken.
     public var isFileTime: Bool { self == .fileModificationTime }
+
+    /// Whether the file gave only a day: the time of day reads as midnight (00:00:00) and
+    /// means nothing.
+    public var isDateOnly: Bool { rawValue.hasSuffix(":date-only") }
   }
 
   /// The time zone a capture date is in.
@@ -124,6 +138,13 @@ public struct CaptureDate: Sendable, Hashable {
     self.init(
       year: year, month: month, day: day, hour: hour, minute: minute, second: second,
       zone: .utc, source: source)
+  }
+
+  /// The same date, recorded as read from `source`.
+  func recorded(as source: Source) -> CaptureDate {
+    CaptureDate(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+      subsecond: subsecond, zone: zone, source: source) ?? self
   }
 
   /// ISO 8601 text: `2019-05-01T12:34:56.120+09:00` with a known offset,

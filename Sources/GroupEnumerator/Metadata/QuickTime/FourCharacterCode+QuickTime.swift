@@ -12,6 +12,7 @@ extension FourCharacterCode {
   static let userDataLocation = FourCharacterCode(0xA9, 0x78, 0x79, 0x7A)  // ©xyz
   static let userDataMake = FourCharacterCode(0xA9, 0x6D, 0x61, 0x6B)  // ©mak
   static let userDataModel = FourCharacterCode(0xA9, 0x6D, 0x6F, 0x64)  // ©mod
+  static let userDataDate = FourCharacterCode(0x64, 0x61, 0x74, 0x65)  // date
   static let videoHandler = FourCharacterCode(0x76, 0x69, 0x64, 0x65)  // vide
   static let metadataHandler = FourCharacterCode(0x6D, 0x64, 0x74, 0x61)  // mdta
   static let itunesMetadataHandler = FourCharacterCode(0x6D, 0x64, 0x69, 0x72)  // mdir

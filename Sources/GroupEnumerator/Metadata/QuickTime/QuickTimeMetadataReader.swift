@@ -97,6 +97,7 @@ private struct MovieWalk<Source: ByteSource> {
   var locationInformation: Location?
   var userDataMake: String?
   var userDataModel: String?
+  var userDataDate: CaptureDate?
 
   init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
     self.reader = reader
@@ -108,6 +109,7 @@ private struct MovieWalk<Source: ByteSource> {
     metadata.location = keyedLocation ?? userDataLocation ?? itemListLocation ?? locationInformation
     metadata.make = metadata.make ?? userDataMake
     metadata.model = metadata.model ?? userDataModel
+    metadata.quickTimeCreationDate = metadata.quickTimeCreationDate ?? userDataDate
     return metadata
   }
 
@@ -310,9 +312,34 @@ private struct MovieWalk<Source: ByteSource> {
         userDataMake = userDataText(box, name: "©mak")
       case .userDataModel where userDataModel == nil:
         userDataModel = userDataText(box, name: "©mod")
+      case .userDataDate where userDataDate == nil:
+        readUserDataDate(box)
       case .metadata: readMetadata(box, depth: depth + 1)
       default: break
       }
+    }
+  }
+
+  /// The 3GPP `date` item: the text alone, no length or language before it.
+  mutating func readUserDataDate(_ box: BoxHeader) {
+    let bytes: [UInt8]
+    do {
+      bytes = try reader.content(of: box, prefix: 64).bytes
+    } catch {
+      report(error)
+      return
+    }
+    if let text = String(validating: bytes, as: UTF8.self),
+      let date = QuickTimeDateText.captureDate(parsing: text)
+    {
+      userDataDate = date.recorded(as: .threeGPPDate)
+    } else {
+      let printable = bytes.prefix(40).map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }
+      report(
+        AssetProblem(
+          .invalidValue,
+          "The 'date' item '\(String(decoding: printable, as: UTF8.self))' is not an ISO 8601 "
+            + "date; it was ignored."))
     }
   }
 

@@ -121,4 +121,111 @@ import Testing
     #expect(metadata.quickTimeCreationDate == nil)
     #expect(metadata.movieHeaderCreationDate?.iso8601 == "2020-11-20T14:04:36Z")
   }
+
+  // MARK: Audio and images no reader takes
+
+  /// An enumeration of a folder holding `names` from EdgeFormats (kept under their names).
+  func enumerate(_ names: [String], extra: [(String, [UInt8])] = []) async throws
+    -> AssetsLibrary.Contents
+  {
+    let folder = try TemporaryFolder()
+    defer { folder.remove() }
+    for name in names {
+      try folder.write(try bytes(name), as: String(name.split(separator: "/").last ?? ""))
+    }
+    for (name, content) in extra { try folder.write(content, as: name) }
+    return try await AssetsLibrary(root: folder.root).enumerate(filter: .all)
+  }
+
+  static let audioFiles = [
+    "tone.mp3", "tone-no-id3.mp3", "tone.wav", "tone.aac", "tone.flac", "tone.ogg",
+    "tone.opus", "tone.m4a", "tone-isom.m4a", "tone-qt.m4a",
+  ]
+
+  @Test func audioFilesAreOtherFilesByContent() async throws {
+    let contents = try await enumerate(Self.audioFiles.map { "Audio/" + $0 })
+    #expect(contents.assets.isEmpty)
+    #expect(contents.otherFiles.count == Self.audioFiles.count)
+    #expect(contents.otherFiles.allSatisfy { $0.reason == .audio }, "\(contents.otherFiles)")
+    let m4a = try #require(contents.otherFiles.first { $0.name == "tone-isom.m4a" })
+    #expect(
+      m4a.message
+        == "'tone-isom.m4a' is audio (a movie of sound tracks only), not a photo or video.")
+    let mp3 = try #require(contents.otherFiles.first { $0.name == "tone-no-id3.mp3" })
+    #expect(mp3.message == "'tone-no-id3.mp3' is audio (MP3), not a photo or video.")
+  }
+
+  @Test func audioIsToldByContentNotByName() async throws {
+    let renamed: [(String, [UInt8])] = [
+      ("song.bin", try bytes("Audio/tone.flac")), ("noextension", try bytes("Audio/tone.wav")),
+    ]
+    let contents = try await enumerate([], extra: renamed)
+    #expect(contents.otherFiles.map(\.reason) == [.audio, .audio])
+    // A text file named like audio is not audio.
+    let text = try await enumerate([], extra: [("notes.mp3", Array("ID3 notes\n".utf8))])
+    #expect(text.otherFiles.map(\.reason) == [.notMedia])
+  }
+
+  @Test(arguments: [
+    ("tone.mp3", "MP3"), ("tone-no-id3.mp3", "MP3"), ("tone.wav", "WAV"), ("tone.aac", "AAC"),
+    ("tone.flac", "FLAC"), ("tone.ogg", "Ogg Vorbis"), ("tone.opus", "Opus"), ("tone.m4a", "M4A"),
+  ])
+  func audioFormatsBySignature(name: String, format: String) throws {
+    let header = Array(try bytes("Audio/" + name).prefix(MediaSniffer.headerLength))
+    #expect(MediaSniffer.audioFormat(ofHeader: header) == format)
+  }
+
+  @Test func noMediaSignatureIsTakenForAudio() throws {
+    for header in [
+      try bytes("3gpp-date.mp4"), try bytes("idit-exif.avi"), try TestMovies.bytes("tiny.mov"),
+      [0xFF, 0xD8, 0xFF, 0xE0, 0, 16], Array("RIFF\0\0\0\0WEBPVP8 ".utf8),
+      [0xFF, 0xFF, 0xFF, 0xFF], [0xFF, 0xE0, 0xF0, 0x00], Array("ID3".utf8),
+    ] {
+      #expect(MediaSniffer.audioFormat(ofHeader: Array(header.prefix(64))) == nil)
+    }
+  }
+
+  @Test func imagesWithoutAReaderArePhotosWithTheirHeaderSize() async throws {
+    let names = [
+      "image.pcx", "image.tga", "image.sgi", "image.pbm", "image.pgm", "image.ppm", "image.pam",
+      "image.qoi", "pcx-named.jpg",
+    ]
+    let contents = try await enumerate(names.map { "Images/" + $0 })
+    #expect(contents.otherFiles.isEmpty)
+    #expect(contents.assets.count == names.count)
+    for asset in contents.assets {
+      #expect(asset.type == .photo, "\(asset.name)")
+      #expect(asset.problems.map(\.code) == [.unsupported], "\(asset.name)")
+      #expect(asset.creationDate?.source == .fileModificationTime)
+      // PAM gives its size on named lines, which this does not read.
+      if asset.name != "image.pam" {
+        #expect(asset.pixelWidth == 24 && asset.pixelHeight == 12, "\(asset.name)")
+      }
+    }
+    let pcx = try #require(contents.assets.first { $0.name == "image.pcx" })
+    #expect(
+      pcx.problems.first?.message
+        == "'image.pcx' is a PCX image, a photo format GroupEnumerator does not read; it is"
+        + " listed with its header's size (24×12) and the file's size and time.")
+  }
+
+  @Test func lookalikesOfUnreadImagesAreNotImages() async throws {
+    let contents = try await enumerate(
+      [],
+      extra: [
+        ("notes.txt", Array("P1 is the first point\n".utf8)),
+        ("pbm-cut.bin", Array("P4\n24".utf8)),
+        ("plain.bin", try bytes("Images/image.tga")),  // TGA only by its name
+        ("noise.tga", Array(repeating: 0x41, count: 40)),
+        (
+          "huge.pcx",
+          [0x0A, 5, 1, 8, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF] + Array(repeating: 0, count: 52)
+        ),
+      ])
+    #expect(contents.otherFiles.map(\.name).sorted() == ["notes.txt", "pbm-cut.bin", "plain.bin"])
+    let noise = try #require(contents.assets.first { $0.name == "noise.tga" })
+    #expect(noise.problems.map(\.code) == [.unsupported] && noise.pixelWidth == nil)
+    let huge = try #require(contents.assets.first { $0.name == "huge.pcx" })
+    #expect(huge.problems.map(\.code) == [.unsupported] && huge.pixelWidth == 65_536)
+  }
 }

@@ -81,8 +81,8 @@ import Testing
           + " GroupEnumerator can read.",
         "notMedia: 'Other/notes.txt' is a .txt file, not a photo or video GroupEnumerator can"
           + " read.",
-        "notMedia: 'Other/song.WAV' is a .WAV file, not a photo or video GroupEnumerator can"
-          + " read.",
+        // Sound is told by its content (RIFF WAVE), with its own reason.
+        "audio: 'Other/song.WAV' is audio (WAV), not a photo or video.",
       ])
     let notes = try #require(contents.otherFiles.first { $0.name == "notes.txt" })
     #expect(notes.fileSize == 24)

@@ -19,6 +19,8 @@ enum AssetReader {
     var metadata = MediaMetadata()
     if let problem = file.problem {
       metadata.report(problem)
+      metadata.pixelWidth = file.unreadImage?.width
+      metadata.pixelHeight = file.unreadImage?.height
     } else if let format = file.format {
       metadata = readMetadata(of: file.path, format: format, root: root)
     } else if file.needsSniffing {
@@ -85,7 +87,11 @@ enum AssetReader {
         file.modificationDate = status.modificationDate
       }
     }
-    if let problem = file.problem { metadata.report(problem) }
+    if let problem = file.problem {
+      metadata.report(problem)
+      metadata.pixelWidth = file.unreadImage?.width
+      metadata.pixelHeight = file.unreadImage?.height
+    }
     return (file, metadata)
   }
 
@@ -105,6 +111,9 @@ enum AssetReader {
       MediaSniffer.isAppleDouble(header: header)
       ? nil : MediaSniffer.format(ofHeader: header, name: name)
     guard let format else {
+      if !header.isEmpty, let image = MediaSniffer.unreadImage(ofHeader: header, name: name) {
+        return (LibraryWalk.unreadImage(file, image), nil)
+      }
       if header.isEmpty {
         file.problem = AssetProblem(.emptyFile, "'\(file.path.escaped)' is empty (0 bytes).")
       } else {

@@ -67,6 +67,9 @@ struct ScannedFile: Sendable, Hashable {
   /// ``AssetResource/Role/sidecar``: extra resources of its asset (``SidecarReader``
   /// reads the `.xmp` and Takeout `.json` ones where the file left a gap).
   var sidecars: [AssetResource] = []
+  /// An image format no reader takes (its ``problem`` says so), with the pixel size its
+  /// header gave, which becomes the asset's.
+  var unreadImage: MediaSniffer.UnreadImage?
 }
 
 /// One group found by the walk, its files sorted by path bytes.

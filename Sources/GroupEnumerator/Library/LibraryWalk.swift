@@ -406,6 +406,7 @@ struct LibraryWalk {
     let isSidecar = promised == nil && MediaSniffer.isSidecar(name: name)
     if isSidecar, !mayBeAppleDouble { return .sidecar(file) }
     let header: [UInt8]
+    var isAudioMovie = false
     if status.size == 0 {
       header = []
     } else if promised != nil, !mayBeAppleDouble {
@@ -416,7 +417,16 @@ struct LibraryWalk {
         header = try LibraryFile.withOpened(
           directory: folder, relativePath: name, displayPath: path
         ) { file throws(AssetProblem) in
-          try file.bytes(at: 0, length: MediaSniffer.headerLength)
+          let header = try file.bytes(at: 0, length: MediaSniffer.headerLength)
+          // A movie not named as media may be sound alone (an `.m4a` of a general
+          // brand): its tracks tell, from its `moov`, within the movie reader's budgets.
+          if promised == nil, !isSidecar, MediaSniffer.audioFormat(ofHeader: header) == nil,
+            let format = MediaSniffer.format(ofHeader: header, name: name),
+            [.mp4, .m4v, .quickTime, .threeGPP].contains(format)
+          {
+            isAudioMovie = QuickTimeMetadataReader.isAudioOnly(file)
+          }
+          return header
         }
       } catch {
         guard promised != nil || (!isSidecar && MediaSniffer.isMediaName(name)) else {
@@ -432,6 +442,19 @@ struct LibraryWalk {
     }
     if MediaSniffer.isAppleDouble(header: header) { return nil }
     if isSidecar { return .sidecar(file) }
+    if promised == nil {
+      if let audio = MediaSniffer.audioFormat(ofHeader: header)
+        ?? (isAudioMovie ? "a movie of sound tracks only" : nil)
+      {
+        return .other(LibraryWalk.audio(file, format: audio))
+      }
+      if MediaSniffer.format(ofHeader: header, name: name) == nil,
+        let image = MediaSniffer.unreadImage(ofHeader: header, name: name)
+      {
+        file.type = .photo
+        return .file(LibraryWalk.unreadImage(file, image))
+      }
+    }
     if let format = MediaSniffer.format(ofHeader: header, name: name) {
       file.format = format
       file.type = format.isVideo ? .video : .photo
@@ -471,6 +494,30 @@ struct LibraryWalk {
       .unsupported,
       "'\(file.path.escaped)' is a \(ext) file, a \(file.type.rawValue) format"
         + " GroupEnumerator does not read; it is listed with the file's size and time.")
+    return file
+  }
+
+  /// An audio file, as an other file: PhotoKit keeps sound out of Photos.
+  private static func audio(_ file: ScannedFile, format: String) -> OtherFile {
+    OtherFile(
+      path: file.path, fileSize: file.fileSize, modificationDate: file.modificationDate,
+      reason: .audio,
+      message: "'\(file.path.escaped)' is audio (\(format)), not a photo or video.")
+  }
+
+  /// An image in a format no reader takes, as a photo with an
+  /// ``AssetProblem/Code/unsupported`` problem and the pixel size its header gave (its
+  /// type is the caller's: a photo, or what its extension counted it as).
+  static func unreadImage(_ file: ScannedFile, _ image: MediaSniffer.UnreadImage) -> ScannedFile {
+    var file = file
+    file.unreadImage = image
+    let size = image.width.flatMap { width in image.height.map { "\(width)×\($0)" } }
+    file.problem = AssetProblem(
+      .unsupported,
+      "'\(file.path.escaped)' is a \(image.name) image, a photo format GroupEnumerator does not"
+        + " read; it is listed with "
+        + (size.map { "its header's size (\($0)) and " } ?? "")
+        + "the file's size and time.")
     return file
   }
 

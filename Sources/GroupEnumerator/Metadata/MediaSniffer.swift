@@ -172,11 +172,15 @@ enum MediaSniffer {
 
   /// Photo extensions no reader takes (beyond ``extensionFormats``' photos): camera RAWs
   /// (Sigma X3F, Kyocera and Panasonic RAW, Canon CRW, Minolta MRW, Hasselblad, Phase
-  /// One, Kodak, Leaf, Mamiya, GoPro…), Photoshop and JPEG 2000 images.
+  /// One, Kodak, Leaf, Mamiya, GoPro…), Photoshop and JPEG 2000 images, and image formats
+  /// without a reader (PCX, TGA, SGI, Netpbm, QOI, DDS, XCF, OpenEXR).
   private static let otherPhotoExtensions: Set<String> = [
     "x3f", "raw", "rwl", "crw", "mrw", "3fr", "fff", "iiq", "cap", "eip", "mos", "erf", "kdc",
     "dcr", "dcs", "k25", "mef", "mdc", "nrw", "sr2", "srf", "ari", "bay", "gpr",
     "psd", "psb", "jp2", "j2k", "jpf", "jpx", "jxr", "hdp", "wdp",
+    // Images no reader takes (``unreadImage(ofHeader:name:)`` knows most by content).
+    "pcx", "tga", "icb", "vda", "vst", "sgi", "pbm", "pgm", "ppm", "pnm", "pam", "qoi", "dds",
+    "xcf", "exr",
   ]
 
   /// The text after the last `.`, lower-cased in ASCII; `nil` when there is none, when

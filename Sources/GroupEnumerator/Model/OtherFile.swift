@@ -22,6 +22,9 @@ public struct OtherFile: Sendable, Hashable, CustomStringConvertible {
     /// A sidecar (`.xmp`, `.aae`, `.thm`, `.lrv`, `.lrf`) that no single asset of its
     /// folder is named after: none, or several.
     case unmatchedSidecar
+    /// Sound, by its content (MP3, AAC, WAV, AIFF, FLAC, Ogg, AMR, an `.m4a`): PhotoKit
+    /// keeps audio out of Photos.
+    case audio
     /// The file could not be examined (the message names the system error), and its name
     /// is not a photo or video format's.
     case unreadable

@@ -7,6 +7,11 @@
 #   icrd-date-only.avi  no IDIT; INFO ICRD "2012-09-10" (a day, no time)
 #   icrd-time.avi       no IDIT; INFO ICRD "2013-04-05 06:07:08"
 #   3gpp-date.mp4       udta/date "2020-11-20T15:04:02+0100" and an mvhd time 34 s later
+#   Audio/tone.*        0.2 s of 440 Hz as MP3 (with and without ID3), WAV, ADTS AAC, FLAC,
+#                       Ogg Vorbis, Opus, M4A (brand M4A), and .m4a files of the general
+#                       brands isom and qt (sound tracks only, which their moov tells)
+#   Images/image.*      24x12 pictures FFmpeg writes in formats no reader here takes: PCX,
+#                       TGA, SGI, PBM, PGM, PPM, PAM, QOI; pcx-named.jpg is the PCX again
 # FFmpeg writes the AVIs (its muxer puts `-metadata date=` in INFO/ICRD); no tool here
 # writes IDIT, so Python puts it where FFmpeg's header list keeps a JUNK chunk, in the
 # same bytes, so no other offset moves. ExifTool writes udta/date.
@@ -67,5 +72,25 @@ ff -f lavfi -i "color=c=teal:size=16x16:rate=5:duration=0.2" -c:v libx264 -prese
 exiftool -q -overwrite_original '-UserData:DateTimeOriginal=2020:11:20 15:04:02+01:00' \
   "$OUT/3gpp-date.mp4"
 
+mkdir -p "$OUT/Audio" "$OUT/Images"
+tone() { ff -f lavfi -i "sine=frequency=440:duration=0.2" -fflags +bitexact -map_metadata -1 "$@"; }
+tone -id3v2_version 4 "$OUT/Audio/tone.mp3"
+tone -id3v2_version 0 "$OUT/Audio/tone-no-id3.mp3"
+tone "$OUT/Audio/tone.wav"
+tone "$OUT/Audio/tone.aac"
+tone "$OUT/Audio/tone.flac"
+tone -c:a libvorbis "$OUT/Audio/tone.ogg"
+tone -c:a libopus "$OUT/Audio/tone.opus"
+tone -c:a aac "$OUT/Audio/tone.m4a"
+tone -c:a aac -f mp4 "$OUT/Audio/tone-isom.m4a"
+tone -c:a aac -f mov "$OUT/Audio/tone-qt.m4a"
+
+for ext in pcx tga sgi pbm pgm ppm pam qoi; do
+  ff -f lavfi -i "testsrc=size=24x12:rate=1:duration=1" -frames:v 1 -fflags +bitexact \
+    -flags +bitexact -update 1 "$OUT/Images/image.$ext"
+done
+cp "$OUT/Images/image.pcx" "$OUT/Images/pcx-named.jpg"
+
 exiftool -a -G1 -s -DateTimeOriginal -DateCreated -CreateDate "$OUT"
-ls -l "$OUT"
+exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images"
+ls -lR "$OUT"

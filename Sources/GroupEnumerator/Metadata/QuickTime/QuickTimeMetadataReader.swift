@@ -54,6 +54,15 @@ enum QuickTimeMetadataReader {
     return walk.finish()
   }
 
+  /// Whether a movie holds sound tracks and no video track (an `.m4a` whose brand is a
+  /// general one): such a file is audio, not a video. Walks the boxes as ``read(from:)``
+  /// does, within the same budgets.
+  static func isAudioOnly(_ source: some ByteSource) -> Bool {
+    var walk = MovieWalk(reader: BoxReader(source: source), now: Date(), boxLimit: maximumBoxCount)
+    walk.readFile()
+    return !walk.hasVideoTrack && walk.hasSoundTrack
+  }
+
   /// The movie header's creation time as a UTC capture date.
   ///
   /// - Returns: `.success(nil)` for 0 (not set); a failure message for a time before 1970
@@ -90,6 +99,7 @@ private struct MovieWalk<Source: ByteSource> {
   var isTruncated = false
   var hasMovieHeader = false
   var hasVideoTrack = false
+  var hasSoundTrack = false
   var hasKeyedMetadata = false
   var keyedLocation: Location?
   var userDataLocation: Location?
@@ -246,6 +256,7 @@ private struct MovieWalk<Source: ByteSource> {
       default: break
       }
     }
+    if handler == .soundHandler { hasSoundTrack = true }
     guard handler == .videoHandler, let trackHeader else { return }
     hasVideoTrack = true
     metadata.pixelWidth = trackHeader.width

@@ -228,4 +228,46 @@ import Testing
     let huge = try #require(contents.assets.first { $0.name == "huge.pcx" })
     #expect(huge.problems.map(\.code) == [.unsupported] && huge.pixelWidth == 65_536)
   }
+
+  // MARK: XMP days and DNL heights
+
+  @Test func aPNGWhoseOnlyDateIsAnXMPDayIsDatedByThatDay() async throws {
+    let asset = try await asset("xmp-day.png")
+    #expect(asset.problems == [])
+    #expect(asset.creationDate?.iso8601 == "2019-09-02T00:00:00")
+    #expect(asset.creationDate?.source == .xmpCreateDateDateOnly)
+    #expect(asset.creationDate?.source.isDateOnly == true)
+  }
+
+  @Test func anXMPTimeBeatsAnXMPDay() async throws {
+    let asset = try await asset("xmp-day-and-time.png")
+    #expect(asset.creationDate?.iso8601 == "2019-09-03T10:11:12")
+    #expect(asset.creationDate?.source == .xmpCreateDate)
+  }
+
+  @Test func aJPEGsHeightMayComeFromItsDNLSegment() throws {
+    let file = try bytes("dnl.jpg")
+    let metadata = JPEGMetadataReader.read(from: ArrayByteSource(file))
+    #expect(metadata.problems == [])
+    #expect(metadata.pixelWidth == 24 && metadata.pixelHeight == 12)
+    // Without its DNL segment the height is unknown, not 0.
+    let marker: [UInt8] = [0xFF, 0xDC, 0x00, 0x04]
+    let at = try #require(
+      (0...(file.count - 4)).first { Array(file[$0..<($0 + 4)]) == marker })
+    var without = file
+    without.removeSubrange(at..<(at + 6))
+    let bare = JPEGMetadataReader.read(from: ArrayByteSource(without))
+    #expect(bare.pixelWidth == 24 && bare.pixelHeight == nil)
+    // A DNL of 0 lines gives no height either.
+    var zero = file
+    zero[at + 4] = 0
+    zero[at + 5] = 0
+    #expect(JPEGMetadataReader.read(from: ArrayByteSource(zero)).pixelHeight == nil)
+  }
+
+  @Test func aDNLBeforeAKilobytesLongTrailerIsFound() throws {
+    // 3 KiB after EOI: still within the bytes the end check reads.
+    let file = try bytes("dnl.jpg") + Array(repeating: 0x55, count: 3 * 1024)
+    #expect(JPEGMetadataReader.read(from: ArrayByteSource(file)).pixelHeight == 12)
+  }
 }

@@ -160,11 +160,38 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(read.location?.altitude == -12.5)
   }
 
-  @Test(arguments: ["2019", "2019-07", "2019-07-14", " 2003-08-31 "])
-  func aDateWithoutATimeOfDayIsNeitherADateNorAProblem(text: String) {
+  @Test(arguments: ["2019", "2019-07"])
+  func aYearOrAMonthAloneIsNeitherADateNorAProblem(text: String) {
     let read = packet(description("photoshop:DateCreated=\"\(text)\">"))
     #expect(read.dates.isEmpty)
     #expect(read.problems.isEmpty)
+  }
+
+  @Test(arguments: [
+    ("photoshop:DateCreated", "2019-07-14", "2019-07-14T00:00:00"),
+    ("xmp:CreateDate", " 2003-08-31 ", "2003-08-31T00:00:00"),
+  ])
+  func aDayAloneIsADateWithoutATime(property: String, text: String, iso8601: String) throws {
+    let read = packet(description("\(property)=\"\(text)\">"))
+    #expect(read.problems.isEmpty)
+    let date = try #require(read.bestDate)
+    #expect(date.isDateOnly)
+    #expect(date.captureDate(source: .xmpCreateDateDateOnly)?.iso8601 == iso8601)
+  }
+
+  @Test func aDayAloneYieldsToALaterPropertysTime() {
+    let read = packet(
+      description("photoshop:DateCreated=\"2019-07-14\" xmp:CreateDate=\"2019-07-15T10:00:00\">"))
+    #expect(read.dates.count == 2)
+    #expect(read.bestDate?.property == .xmpCreateDate && read.bestDate?.isDateOnly == false)
+  }
+
+  @Test(arguments: ["2019-07-14", "2019-02-30", "2019-7-14", "2019-07-14x"])
+  func aDayInADateTimeOriginalOrAnImpossibleDayIsNoDate(text: String) {
+    let original = packet(description("exif:DateTimeOriginal=\"\(text)\">"))
+    #expect(original.dates.isEmpty)
+    let created = packet(description("xmp:CreateDate=\"\(text)\">"))
+    #expect(created.dates.filter(\.isDateOnly).count == (text == "2019-07-14" ? 1 : 0))
   }
 
   @Test(arguments: [

@@ -17,6 +17,11 @@ public struct CaptureDate: Sendable, Hashable {
     case xmpEXIFDateTimeOriginal = "xmp:exif:DateTimeOriginal"
     case xmpPhotoshopDateCreated = "xmp:photoshop:DateCreated"
     case xmpCreateDate = "xmp:xmp:CreateDate"
+    /// `photoshop:DateCreated` or `xmp:CreateDate` holding only a day (`2019-09-02`),
+    /// used only when no XMP property gives a time: midnight stands in for the time of
+    /// day (see ``isDateOnly``).
+    case xmpPhotoshopDateCreatedDateOnly = "xmp:photoshop:DateCreated:date-only"
+    case xmpCreateDateDateOnly = "xmp:xmp:CreateDate:date-only"
     /// A Canon CRW's captured time (CIFF record 0x180e), the camera's clock.
     case canonRawDateTimeOriginal = "canonraw:DateTimeOriginal"
     /// An AVCHD camera's recording time (the `MDPM` block of the H.264 stream's SEI), the
@@ -28,6 +33,8 @@ public struct CaptureDate: Sendable, Hashable {
     case sidecarXMPEXIFDateTimeOriginal = "sidecar:xmp:exif:DateTimeOriginal"
     case sidecarXMPPhotoshopDateCreated = "sidecar:xmp:photoshop:DateCreated"
     case sidecarXMPCreateDate = "sidecar:xmp:xmp:CreateDate"
+    case sidecarXMPPhotoshopDateCreatedDateOnly = "sidecar:xmp:photoshop:DateCreated:date-only"
+    case sidecarXMPCreateDateDateOnly = "sidecar:xmp:xmp:CreateDate:date-only"
     /// A Google Takeout `.json` sidecar's `photoTakenTime` (a UTC instant): used only when
     /// the file, its embedded XMP and any `.xmp` sidecar have no date.
     case takeoutPhotoTakenTime = "takeout:photoTakenTime"

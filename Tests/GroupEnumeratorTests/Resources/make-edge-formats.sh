@@ -12,6 +12,11 @@
 #                       brands isom and qt (sound tracks only, which their moov tells)
 #   Images/image.*      24x12 pictures FFmpeg writes in formats no reader here takes: PCX,
 #                       TGA, SGI, PBM, PGM, PPM, PAM, QOI; pcx-named.jpg is the PCX again
+#   xmp-day.png         a 24x12 PNG whose only date is XMP xmp:CreateDate "2019-09-02"
+#   xmp-day-and-time.png  photoshop:DateCreated "2019-09-02" and xmp:CreateDate
+#                       "2019-09-03T10:11:12" (the time wins over the earlier property's day)
+#   dnl.jpg             a 24x12 baseline JPEG whose SOF0 height is 0 and whose DNL segment
+#                       (FF DC, after the scan) gives 12; Python rewrites FFmpeg's JPEG
 # FFmpeg writes the AVIs (its muxer puts `-metadata date=` in INFO/ICRD); no tool here
 # writes IDIT, so Python puts it where FFmpeg's header list keeps a JUNK chunk, in the
 # same bytes, so no other offset moves. ExifTool writes udta/date.
@@ -22,6 +27,8 @@ export LC_ALL=C.UTF-8 TZ=UTC
 cd "$(dirname "$0")"
 OUT=EdgeFormats
 mkdir -p "$OUT"
+TMPDIR_EDGE=$(mktemp -d)
+trap 'rm -rf -- "$TMPDIR_EDGE"' EXIT
 
 ff() { ffmpeg -nostdin -hide_banner -loglevel error -y "$@"; }
 avi() {
@@ -91,6 +98,33 @@ for ext in pcx tga sgi pbm pgm ppm pam qoi; do
 done
 cp "$OUT/Images/image.pcx" "$OUT/Images/pcx-named.jpg"
 
+ff -f lavfi -i "testsrc=size=24x12:rate=1:duration=1" -frames:v 1 -fflags +bitexact \
+  -flags +bitexact -update 1 "$OUT/xmp-day.png"
+cp "$OUT/xmp-day.png" "$OUT/xmp-day-and-time.png"
+exiftool -q -overwrite_original -XMP-xmp:CreateDate=2019-09-02 "$OUT/xmp-day.png"
+exiftool -q -overwrite_original -XMP-photoshop:DateCreated=2019-09-02 \
+  '-XMP-xmp:CreateDate=2019-09-03T10:11:12' "$OUT/xmp-day-and-time.png"
+
+ff -f lavfi -i "testsrc=size=24x12:rate=1:duration=1" -frames:v 1 -fflags +bitexact \
+  -flags +bitexact -update 1 "$TMPDIR_EDGE/plain.jpg"
+python3 - "$TMPDIR_EDGE/plain.jpg" "$OUT/dnl.jpg" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+position = 2
+while True:  # the marker segments up to SOS
+    marker, length = data[position + 1], struct.unpack(">H", data[position + 2:position + 4])[0]
+    if marker == 0xC0:
+        height = struct.unpack(">H", data[position + 5:position + 7])[0]
+        data[position + 5:position + 7] = b"\0\0"  # SOF0 Y = 0: the DNL gives it
+    if marker == 0xDA:
+        break
+    position += 2 + length
+assert data[-2:] == b"\xff\xd9"
+data[-2:-2] = b"\xff\xdc" + struct.pack(">HH", 4, height)
+open(sys.argv[2], "wb").write(data)
+PY
+
 exiftool -a -G1 -s -DateTimeOriginal -DateCreated -CreateDate "$OUT"
-exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images"
+exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images" "$OUT/dnl.jpg"
+exiftool -a -G1 -s -XMP:all "$OUT"/xmp-day*.png
 ls -lR "$OUT"

@@ -19,6 +19,9 @@ enum JPEGMetadataReader {
     metadata.problems = structure.problems
     metadata.pixelWidth = structure.frameWidth
     metadata.pixelHeight = structure.frameHeight
+    if structure.heightIsInDNL, let start = structure.imageDataStart {
+      metadata.pixelHeight = JPEGStructure.heightFromDNL(in: source, imageDataStart: start)
+    }
     structure.exifBlock?.read(into: &metadata)
     if let packet = structure.xmpPacket {
       // Parsed at most once: by the fallback when EXIF left a gap, else by the locator

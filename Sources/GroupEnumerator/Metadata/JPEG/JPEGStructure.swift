@@ -14,6 +14,9 @@ struct JPEGStructure {
   var frameWidth: Int?
   /// The frame height from the first `SOFn` segment; `nil` when it is 0 (defined by `DNL`).
   var frameHeight: Int?
+  /// Whether the first `SOFn` gave a height of 0: the `DNL` segment after the first scan
+  /// gives it (``heightFromDNL(in:imageDataStart:)``).
+  var heightIsInDNL = false
   /// Where the first `SOS` marker is: the marker walk's end, before which no image data
   /// lies; `nil` when the walk stopped before it.
   var imageDataStart: Int?
@@ -136,7 +139,7 @@ struct JPEGStructure {
       let height = Int(IntegerReader.bigEndian.uint16(frame, at: 1) ?? 0)
       let width = Int(IntegerReader.bigEndian.uint16(frame, at: 3) ?? 0)
       if width > 0 { frameWidth = width }
-      if height > 0 { frameHeight = height }
+      if height > 0 { frameHeight = height } else { heightIsInDNL = true }
     default:
       return
     }
@@ -221,6 +224,32 @@ struct JPEGStructure {
       .truncated,
       "The JPEG has no end-of-image marker (FF D9) in \(place) \(tail.bytes.count) bytes"
         + "\(before) (up to byte \(end)): it is cut short; what comes before the cut was read.")
+  }
+
+  /// The number of lines a `DNL` segment (T.81 B.2.5: `FF DC`, length 4, the height)
+  /// gives, for a frame whose `SOFn` height is 0. `DNL` follows the first scan, which in
+  /// a one-scan image ends just before `EOI`: it is looked for in the same bytes as the
+  /// end check (the last ``endCheckLength``, or everything after `SOS` in a file no
+  /// longer than ``wholeSearchLength``), followed by a marker. Entropy-coded data never
+  /// holds `FF DC`, so the first such segment is the one.
+  ///
+  /// - Returns: The height, or `nil` when no `DNL` with a height above 0 is there.
+  static func heightFromDNL(in source: some ByteSource, imageDataStart: Int) -> Int? {
+    let span = source.count <= wholeSearchLength ? FileTail.maximumLength : endCheckLength
+    guard let tail = try? FileTail(of: source, notBefore: imageDataStart + 2, length: span)
+    else { return nil }
+    let bytes = tail.bytes
+    var index = 0
+    while index + 6 <= bytes.count {
+      if bytes[index] == 0xFF, bytes[index + 1] == 0xDC, bytes[index + 2] == 0,
+        bytes[index + 3] == 4, index + 6 == bytes.count || bytes[index + 6] == 0xFF
+      {
+        let height = Int(bytes[index + 4]) << 8 | Int(bytes[index + 5])
+        return height > 0 ? height : nil
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// What starts an XMP `APP1` payload (XMP Specification Part 3, 1.1.3).

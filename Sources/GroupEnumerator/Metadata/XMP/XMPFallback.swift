@@ -60,7 +60,8 @@ enum XMPFallback {
     let read = XMPPacket.parse(packet)
     for problem in read.problems { metadata.report(problem) }
     if gaps.needsDate, let best = read.bestDate {
-      metadata.xmpDate = best.captureDate(source: embeddedSource(of: best.property))
+      metadata.xmpDate = best.captureDate(
+        source: embeddedSource(of: best.property, isDateOnly: best.isDateOnly))
     }
     if gaps.needsPlace, let location = read.location { metadata.location = location }
     if gaps.needsCamera {
@@ -86,7 +87,8 @@ enum XMPFallback {
       metadata.report(AssetProblem(problem.code, "The sidecar '\(name)': \(problem.message)"))
     }
     if gaps.needsDate, let best = read.bestDate {
-      metadata.sidecarDate = best.captureDate(source: sidecarSource(of: best.property))
+      metadata.sidecarDate = best.captureDate(
+        source: sidecarSource(of: best.property, isDateOnly: best.isDateOnly))
     }
     if gaps.needsPlace, let location = read.location { metadata.location = location }
   }
@@ -111,22 +113,28 @@ enum XMPFallback {
   }
 
   /// The capture-date source of an embedded XMP property.
-  static func embeddedSource(of property: XMPDateProperty) -> CaptureDate.Source {
+  static func embeddedSource(of property: XMPDateProperty, isDateOnly: Bool = false)
+    -> CaptureDate.Source
+  {
     switch property {
     case .xmpDateTimeOriginal: .xmpDateTimeOriginal
     case .exifDateTimeOriginal: .xmpEXIFDateTimeOriginal
-    case .photoshopDateCreated: .xmpPhotoshopDateCreated
-    case .xmpCreateDate: .xmpCreateDate
+    case .photoshopDateCreated:
+      isDateOnly ? .xmpPhotoshopDateCreatedDateOnly : .xmpPhotoshopDateCreated
+    case .xmpCreateDate: isDateOnly ? .xmpCreateDateDateOnly : .xmpCreateDate
     }
   }
 
   /// The capture-date source of a property of an `.xmp` sidecar.
-  static func sidecarSource(of property: XMPDateProperty) -> CaptureDate.Source {
+  static func sidecarSource(of property: XMPDateProperty, isDateOnly: Bool = false)
+    -> CaptureDate.Source
+  {
     switch property {
     case .xmpDateTimeOriginal: .sidecarXMPDateTimeOriginal
     case .exifDateTimeOriginal: .sidecarXMPEXIFDateTimeOriginal
-    case .photoshopDateCreated: .sidecarXMPPhotoshopDateCreated
-    case .xmpCreateDate: .sidecarXMPCreateDate
+    case .photoshopDateCreated:
+      isDateOnly ? .sidecarXMPPhotoshopDateCreatedDateOnly : .sidecarXMPPhotoshopDateCreated
+    case .xmpCreateDate: isDateOnly ? .sidecarXMPCreateDateDateOnly : .sidecarXMPCreateDate
     }
   }
 }

@@ -37,7 +37,7 @@ struct XMPPacket: Sendable, Equatable {
   var problems: [AssetProblem] = []
 
   /// The best capture date: the first of ``dates``.
-  var bestDate: XMPDate? { dates.first }
+  var bestDate: XMPDate? { dates.first { !$0.isDateOnly } ?? dates.first }
 
   /// Parses a packet.
   ///
@@ -145,9 +145,14 @@ struct XMPPacket: Sendable, Equatable {
       guard let text = properties[property.name] else { continue }
       if let date = XMPValueText.date(text) {
         dates.append(XMPDate(property: property, components: date))
+      } else if property.takesDay, let day = XMPValueText.day(text) {
+        // `photoshop:DateCreated` is often just a day, and some writers give
+        // `xmp:CreateDate` so: kept as a day (``XMPDate/isDateOnly``), used only when no
+        // property gives a time.
+        dates.append(XMPDate(property: property, components: day, isDateOnly: true))
       } else if XMPValueText.isDateWithoutTime(text) {
-        // Valid XMP (`photoshop:DateCreated` is often just a day), but it does not say
-        // when in the day: not a capture time, and not a fault either.
+        // Valid XMP, but a year or a month alone (or a day where a moment is meant) says
+        // too little to date a shot: not a capture time, and not a fault either.
         continue
       } else {
         problems.append(
@@ -230,6 +235,8 @@ struct XMPDate: Sendable, Equatable {
   /// The date's components as written (the `source` of a ``CaptureDate`` is chosen by
   /// the caller, which knows whether the packet was embedded or a sidecar).
   var components: XMPValueText.DateComponents
+  /// Whether the property gave only a day (its time reads as midnight).
+  var isDateOnly = false
 
   /// The date as a ``CaptureDate`` from `source`.
   func captureDate(source: CaptureDate.Source) -> CaptureDate? {
@@ -249,6 +256,10 @@ enum XMPDateProperty: String, Sendable, CaseIterable {
   case exifDateTimeOriginal = "exif:DateTimeOriginal"
   case photoshopDateCreated = "photoshop:DateCreated"
   case xmpCreateDate = "xmp:CreateDate"
+
+  /// Whether a day alone (`2019-09-02`) is taken from the property: the dates of a
+  /// creation, not the `DateTimeOriginal`s, which name a moment.
+  var takesDay: Bool { self == .photoshopDateCreated || self == .xmpCreateDate }
 
   /// The property's namespace and local name.
   var name: XMPPropertyName {

@@ -80,6 +80,28 @@ enum XMPValueText {
     return components
   }
 
+  /// A day without a time of day (`YYYY-MM-DD`, a real date) as midnight in an unknown
+  /// zone, or `nil` for any other text. `YYYY` and `YYYY-MM` are not days.
+  static func day(_ text: String) -> DateComponents? {
+    let bytes = Array(text.trimmingXMPSpaces().utf8)
+    guard bytes.count == 10, bytes[4] == minus, bytes[7] == minus else { return nil }
+    func number(_ start: Int, _ length: Int) -> Int? {
+      var value = 0
+      for byte in bytes[start..<(start + length)] {
+        guard isDigit(byte) else { return nil }
+        value = value * 10 + Int(byte - zero)
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      CaptureDate(
+        year: year, month: month, day: day, hour: 0, minute: 0, second: 0, zone: .unknown,
+        source: .fileModificationTime) != nil
+    else { return nil }
+    return DateComponents(
+      year: year, month: month, day: day, hour: 0, minute: 0, second: 0, zone: .unknown)
+  }
+
   /// Whether `text` is an XMP date without a time of day: `YYYY`, `YYYY-MM` or
   /// `YYYY-MM-DD` (digits only).
   static func isDateWithoutTime(_ text: String) -> Bool {

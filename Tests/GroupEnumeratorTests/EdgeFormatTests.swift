@@ -270,4 +270,48 @@ import Testing
     let file = try bytes("dnl.jpg") + Array(repeating: 0x55, count: 3 * 1024)
     #expect(JPEGMetadataReader.read(from: ArrayByteSource(file)).pixelHeight == 12)
   }
+
+  // MARK: Camera names
+
+  @Test(arguments: ["htc-gps-first.jpg", "htc-gps-bad.jpg"])
+  func aBadGPSEntryHidesNoCameraName(name: String) throws {
+    let metadata = JPEGMetadataReader.read(from: ArrayByteSource(try bytes(name)))
+    #expect(metadata.make == "HTC" && metadata.model == "HTC One_M8")
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2016-05-04T03:02:01")
+    #expect(metadata.location == nil)
+  }
+
+  @Test func libexifsEarlyStopInIFD0IsReported() throws {
+    let metadata = JPEGMetadataReader.read(from: ArrayByteSource(try bytes("htc-gps-first.jpg")))
+    #expect(metadata.problems.map(\.code) == [.malformed])
+    #expect(metadata.problems.first?.message.hasPrefix("libexif stopped early in IFD0") == true)
+  }
+
+  @Test func aGoProMoviesModelIsItsGPMFMINF() async throws {
+    let metadata = QuickTimeMetadataReader.read(from: ArrayByteSource(try bytes("gopro-max.mp4")))
+    #expect(metadata.problems == [])
+    #expect(metadata.model == "GoPro Max")
+    #expect(metadata.make == nil)
+    let asset = try await asset("gopro-max.mp4")
+    #expect(asset.metadata.model == "GoPro Max")
+  }
+
+  @Test func gpmfEntriesThatRunPastTheBoxGiveNoModel() throws {
+    // DEVC claiming more than there is, then a MINF of another type, then a cut MINF.
+    let cut: [UInt8] = Array("DEVC".utf8) + [0, 1, 0xFF, 0xFF] + Array("MINF".utf8) + [0x63, 4]
+    #expect(GoProMetadata.model(in: cut[...]) == nil)
+    let wrongType = Array("MINF".utf8) + [0x4C, 4, 0, 1, 1, 2, 3, 4]
+    #expect(GoProMetadata.model(in: wrongType[...]) == nil)
+    var deep: [UInt8] = Array("MINF".utf8) + [0x63, 3, 0, 1] + Array("Max".utf8) + [0]
+    for _ in 0..<8 { deep = Array("DEVC".utf8) + [0, 1, 0, UInt8(deep.count)] + deep }
+    #expect(GoProMetadata.model(in: deep[...]) == nil)
+  }
+
+  @Test func aSonyAVCHDModelIsItsMDPMName() throws {
+    let metadata = TransportStreamReader.read(
+      from: ArrayByteSource(try bytes("sony.MTS")), format: .mpegTransportStream)
+    #expect(metadata.problems == [])
+    #expect(metadata.make == "Sony" && metadata.model == "ILCE-7M3")
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2019-03-04T05:06:07+09:00")
+  }
 }

@@ -15,6 +15,14 @@
 #   xmp-day.png         a 24x12 PNG whose only date is XMP xmp:CreateDate "2019-09-02"
 #   xmp-day-and-time.png  photoshop:DateCreated "2019-09-02" and xmp:CreateDate
 #                       "2019-09-03T10:11:12" (the time wins over the earlier property's day)
+#   htc-gps-first.jpg   EXIF IFD0 whose GPS pointer (out of range) is written before Make
+#                       "HTC" and Model "HTC One_M8" (libexif stops at it); EXIF IFD with
+#                       DateTimeOriginal 2016:05:04 03:02:01
+#   htc-gps-bad.jpg     the same tags in order, the GPS IFD's latitude claiming 2^30 values
+#   gopro-max.mp4       FFmpeg's MP4 with a GoPro udta: FIRM "H19.03.02.00.00", CAME and a
+#                       GPMF box whose DEVC holds DVNM "Global Settings" and MINF "GoPro Max"
+#   sony.MTS            an AVCHD stream whose MDPM has the maker code 0x0108 (Sony), the
+#                       model "ILCE-7M3" (tags 0xe4-0xe6) and 2019-03-04 05:06:07 +09:00
 #   dnl.jpg             a 24x12 baseline JPEG whose SOF0 height is 0 and whose DNL segment
 #                       (FF DC, after the scan) gives 12; Python rewrites FFmpeg's JPEG
 # FFmpeg writes the AVIs (its muxer puts `-metadata date=` in INFO/ICRD); no tool here
@@ -123,6 +131,142 @@ assert data[-2:] == b"\xff\xd9"
 data[-2:-2] = b"\xff\xdc" + struct.pack(">HH", 4, height)
 open(sys.argv[2], "wb").write(data)
 PY
+
+# EXIF written byte by byte (big-endian TIFF): IFD0, the EXIF IFD, the GPS IFD, values.
+for variant in gps-first gps-bad; do
+  python3 - "$TMPDIR_EDGE/plain.jpg" "$OUT/htc-$variant.jpg" "$variant" <<'PY'
+import struct, sys
+src, out, variant = sys.argv[1], sys.argv[2], sys.argv[3]
+
+def ascii_(text):
+    return text.encode() + b"\0"
+
+def tiff(entries0, exif_entries, gps_entries, gps_pointer=None, order="sorted"):
+    """Big-endian TIFF: IFD0 at 8, then the EXIF IFD, the GPS IFD, then the values."""
+    # entries: (tag, type, count, value bytes)
+    def ifd_size(n):
+        return 2 + 12 * n + 4
+    n0 = len(entries0) + 2
+    ifd0 = 8
+    exif = ifd0 + ifd_size(n0)
+    gps = exif + ifd_size(len(exif_entries))
+    data_start = gps + ifd_size(len(gps_entries))
+    blob = bytearray()
+    def place(value):
+        nonlocal blob
+        if len(value) <= 4:
+            return value + bytes(4 - len(value))
+        offset = data_start + len(blob)
+        blob += value + (b"\0" if len(value) % 2 else b"")
+        return struct.pack(">I", offset)
+    def ifd(entries):
+        out = struct.pack(">H", len(entries))
+        for tag, kind, count, value in entries:
+            out += struct.pack(">HHI", tag, kind, count) + place(value)
+        return out + struct.pack(">I", 0)
+    pointer = gps if gps_pointer is None else gps_pointer
+    all0 = entries0 + [(0x8769, 4, 1, struct.pack(">I", exif)), (0x8825, 4, 1, struct.pack(">I", pointer))]
+    if order == "sorted":
+        all0.sort(key=lambda e: e[0])
+    else:  # the GPS pointer first, as some writers do
+        all0.sort(key=lambda e: (e[0] != 0x8825, e[0]))
+    body = ifd(all0) + ifd(exif_entries) + ifd(gps_entries)
+    return b"MM\0\x2a" + struct.pack(">I", 8) + body + bytes(blob)
+
+make = [(0x010F, 2, 4, ascii_("HTC")), (0x0110, 2, 11, ascii_("HTC One_M8"))]
+exif = [(0x9003, 2, 20, ascii_("2016:05:04 03:02:01"))]
+gps_ok = [(0x0001, 2, 2, b"N\0"), (0x0002, 5, 3, struct.pack(">6I", 47, 1, 30, 1, 0, 1))]
+if variant == "gps-first":
+    block = tiff(make, exif, gps_ok, gps_pointer=0xFFFFFF00, order="gps-first")
+elif variant == "gps-bad":
+    # The GPS IFD's latitude points far past the block, and its count is absurd.
+    bad = [(0x0001, 2, 2, b"N\0"), (0x0002, 5, 0x40000000, struct.pack(">I", 0x7FFFFFF0))]
+    block = tiff(make, exif, bad)
+    # (the placed value is 4 bytes, so it is kept inline as an "offset")
+else:
+    sys.exit("variant?")
+jpeg = open(src, "rb").read()
+app1 = b"Exif\0\0" + block
+segment = b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1
+open(out, "wb").write(jpeg[:2] + segment + jpeg[2:])
+PY
+done
+
+# GoPro's udta, put at the end of FFmpeg's moov (which follows mdat: no offset moves).
+ff -f lavfi -i "color=c=teal:size=16x16:rate=5:duration=0.2" -c:v libx264 -preset veryslow \
+  -crf 45 -pix_fmt yuv420p -threads 1 -x264-params threads=1 -fflags +bitexact \
+  -flags:v +bitexact -map_metadata -1 -f mp4 "$TMPDIR_EDGE/plain.mp4"
+python3 - "$TMPDIR_EDGE/plain.mp4" "$OUT/gopro-max.mp4" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+def box(kind, body):
+    return struct.pack(">I", 8 + len(body)) + kind + body
+def klv(key, kind, size, repeat, body):
+    body += bytes(-len(body) % 4)
+    return key + bytes([kind, size]) + struct.pack(">H", repeat) + body
+def text(key, value):
+    return klv(key, ord("c"), len(value), 1, value.encode())
+devc = (klv(b"DVID", ord("L"), 4, 1, struct.pack(">I", 1)) + text(b"DVNM", "Global Settings")
+        + text(b"FMWR", "H19.03.02.00.00") + text(b"MINF", "GoPro Max"))
+gpmf = klv(b"DEVC", 0, 1, len(devc), devc)
+udta = box(b"udta", box(b"FIRM", b"H19.03.02.00.00") + box(b"CAME", bytes(range(16)))
+           + box(b"GPMF", gpmf))
+offset = 0
+while offset < len(data):
+    size = struct.unpack(">I", data[offset:offset + 4])[0]
+    if data[offset + 4:offset + 8] == b"moov":
+        assert offset + size == len(data), "moov must be last"
+        data[offset:offset + 4] = struct.pack(">I", size + len(udta))
+        data += udta
+        break
+    offset += size
+else:
+    sys.exit("no moov")
+open(sys.argv[2], "wb").write(data)
+PY
+
+# An AVCHD stream: x264's raw H.264 with an MDPM SEI unit before the first IDR slice, put
+# in an M2TS (192-byte packets) without re-encoding, through an MP4 for its timestamps.
+ff -f lavfi -i 'testsrc=size=160x120:rate=10:duration=1' -c:v libx264 -preset veryslow \
+  -crf 40 -pix_fmt yuv420p -threads 1 -x264-params threads=1 -fflags +bitexact \
+  -flags:v +bitexact -map_metadata -1 -f h264 "$TMPDIR_EDGE/sony.264"
+python3 - "$TMPDIR_EDGE/sony.264" <<'PY'
+import sys
+path = sys.argv[1]
+data = open(path, "rb").read()
+uuid = bytes.fromhex("17ee8c60f84d11d98cd60800200c9a66")
+entries = [
+    (0x18, bytes([0x12, 0x20, 0x19, 0x03])),  # zone +9 h (9 << 1), year 2019, March
+    (0x19, bytes([0x04, 0x05, 0x06, 0x07])),  # the 4th, 05:06:07 (BCD)
+    (0xE0, bytes([0x01, 0x08, 0x00, 0x00])),  # the maker code: Sony
+    (0xE4, b"ILCE"), (0xE5, b"-7M3"), (0xE6, bytes(4)),
+]
+mdpm = b"MDPM" + bytes([len(entries)]) + b"".join(bytes([tag]) + value for tag, value in entries)
+payload = uuid + mdpm
+sei = bytes([5, len(payload)]) + payload + b"\x80"
+rbsp, zeros = bytearray(), 0  # emulation prevention (H.264 7.4.1)
+for byte in sei:
+    if zeros >= 2 and byte <= 3:
+        rbsp.append(3)
+        zeros = 0
+    rbsp.append(byte)
+    zeros = zeros + 1 if byte == 0 else 0
+unit = b"\x00\x00\x00\x01\x06" + bytes(rbsp)
+index = 0
+while True:
+    index = data.index(b"\x00\x00\x01", index) + 3
+    if data[index] & 0x1F == 5:
+        start = index - 4 if data[index - 4] == 0 else index - 3
+        break
+open(path, "wb").write(data[:start] + unit + data[start:])
+PY
+ffmpeg -nostdin -hide_banner -loglevel error -y -r 10 -i "$TMPDIR_EDGE/sony.264" -c copy \
+  -fflags +bitexact "$TMPDIR_EDGE/sony.mp4"
+ffmpeg -nostdin -hide_banner -loglevel error -y -i "$TMPDIR_EDGE/sony.mp4" -c copy \
+  -fflags +bitexact -map_metadata -1 -mpegts_m2ts_mode 1 -f mpegts "$OUT/sony.MTS"
+
+exiftool -a -G1 -s -Make -Model -DateTimeOriginal -GPSLatitude "$OUT"/htc-*.jpg \
+  "$OUT/gopro-max.mp4" "$OUT/sony.MTS"
 
 exiftool -a -G1 -s -DateTimeOriginal -DateCreated -CreateDate "$OUT"
 exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images" "$OUT/dnl.jpg"

@@ -57,11 +57,21 @@ struct EXIFBlock {
   /// The embedded (IFD1) thumbnail, byte for byte, or `nil` when the block has none.
   var thumbnail: [UInt8]? { LibExifReader.thumbnail(payload: libExifPayload) }
 
-  /// The EXIF tags: libexif's, completed by the walker when libexif lost the sub-IFDs.
+  /// The EXIF tags: libexif's, completed by the walker when libexif lost the sub-IFDs, or
+  /// IFD0's camera name.
+  ///
+  /// libexif stops reading an IFD at the first pointer out of range, so one bad entry (a
+  /// GPS pointer written before the other entries, as some phones do) hides every entry
+  /// after it. The walker, which records a bad entry and goes on, then gives what libexif
+  /// lost: the EXIF and GPS IFDs when libexif has none, and the IFD0 tags it lacks when
+  /// it lacks the make or the model.
   func tagTable(problems: inout ProblemLog) -> EXIFTagTable {
     var table = LibExifReader.read(payload: libExifPayload)
     let lostDirectories = [EXIFDirectory.exif, .gps].filter { (table.entryCounts[$0] ?? 0) == 0 }
-    guard !lostDirectories.isEmpty, var walker = walker() else {
+    let lacksCameraName = [EXIFTag.make, EXIFTag.model].contains {
+      table[.ifd0, $0] == nil
+    }
+    guard !lostDirectories.isEmpty || lacksCameraName, var walker = walker() else {
       if table.entryCounts.values.allSatisfy({ $0 == 0 }) {
         problems.append(.init(.malformed, "The EXIF block could not be read."))
       }
@@ -76,7 +86,26 @@ struct EXIFBlock {
         table.values[key] = value
       }
     }
+    // IFD0 entries libexif did not reach (it counted fewer than the walker found).
+    var recoveredIFD0 = false
+    if (table.entryCounts[.ifd0] ?? 0) < (walked.entryCounts[.ifd0] ?? 0) {
+      for (key, value) in walked.values where key.directory == .ifd0 && table.values[key] == nil {
+        table.values[key] = value
+        recoveredIFD0 = true
+      }
+      if recoveredIFD0 { table.entryCounts[.ifd0] = walked.entryCounts[.ifd0] }
+    }
     let faults = walker.faults.map { " " + $0.description }.joined()
+    if recoveredIFD0 {
+      let directories = recovered.map { " and the \($0) IFD" }.joined()
+      problems.append(
+        .init(
+          .malformed,
+          "libexif stopped early in IFD0 (typically at an out-of-range pointer); IFD0's other "
+            + "entries\(directories) were read directly." + faults))
+      return table
+    }
+    guard !lostDirectories.isEmpty else { return table }
     if table.entryCounts.values.allSatisfy({ $0 == 0 }) {
       problems.append(.init(.malformed, "The EXIF block could not be read." + faults))
     } else if !recovered.isEmpty {

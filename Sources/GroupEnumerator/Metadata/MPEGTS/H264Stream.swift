@@ -16,6 +16,10 @@ struct H264Stream {
   /// The camera's maker, from the MDPM maker code (tag 0xe0's first 16 bits) when it is
   /// one of the codes AVCHD cameras are known to write.
   var make: String?
+  /// A Sony camera's model name: MDPM tags 0xe4, 0xe5 and 0xe6, twelve bytes of text
+  /// (`ILCE-7M3`), cleaned as ``CameraText`` says; read only when the maker is Sony, the
+  /// only maker known to write it there.
+  var model: String?
 
   /// The MDPM maker codes and their makers' names, as exiftool names them.
   static let makerNames: [Int: String] = [
@@ -184,7 +188,8 @@ struct H264Stream {
   /// and four bytes. Tag 0x18 holds the zone byte, the year (two BCD bytes) and the
   /// month; tag 0x19, which follows it, the day, hour, minute and second (BCD). The zone
   /// byte: 0x20 the sign (set: west of UTC), bits 1–4 the hours, 0x01 a half hour. Tag
-  /// 0xe0 begins with the maker code (``makerNames``).
+  /// 0xe0 begins with the maker code (``makerNames``); a Sony's tags 0xe4–0xe6 hold its
+  /// model name.
   private mutating func readMDPM(_ block: ArraySlice<UInt8>) {
     guard let count = block.first else { return }
     var entries: [UInt8: ArraySlice<UInt8>] = [:]
@@ -196,6 +201,10 @@ struct H264Stream {
     }
     if let maker = entries[0xE0] {
       make = Self.makerNames[Int(maker[maker.startIndex]) << 8 | Int(maker[maker.startIndex + 1])]
+    }
+    if make == "Sony", let first = entries[0xE4] {
+      let text = Array(first) + Array(entries[0xE5] ?? []) + Array(entries[0xE6] ?? [])
+      model = (try? CameraText.parse(text)) ?? nil
     }
     guard let first = entries[0x18], let second = entries[0x19] else { return }
     let zone = first[first.startIndex]

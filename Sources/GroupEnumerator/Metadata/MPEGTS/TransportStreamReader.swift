@@ -95,6 +95,7 @@ enum TransportStreamReader: MetadataReader {
               + "\(maximumScanLength) bytes."))
     }
     metadata.make = scan.video.make
+    metadata.model = scan.video.model
     if let date = scan.video.recordingDate {
       metadata.dateTimeOriginal = date
     } else if let bad = scan.video.badRecordingDate {

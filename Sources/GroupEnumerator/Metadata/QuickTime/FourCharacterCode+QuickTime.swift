@@ -13,6 +13,7 @@ extension FourCharacterCode {
   static let userDataMake = FourCharacterCode(0xA9, 0x6D, 0x61, 0x6B)  // ©mak
   static let userDataModel = FourCharacterCode(0xA9, 0x6D, 0x6F, 0x64)  // ©mod
   static let userDataDate = FourCharacterCode(0x64, 0x61, 0x74, 0x65)  // date
+  static let goProMetadata = FourCharacterCode(0x47, 0x50, 0x4D, 0x46)  // GPMF
   static let videoHandler = FourCharacterCode(0x76, 0x69, 0x64, 0x65)  // vide
   static let soundHandler = FourCharacterCode(0x73, 0x6F, 0x75, 0x6E)  // soun
   static let metadataHandler = FourCharacterCode(0x6D, 0x64, 0x74, 0x61)  // mdta

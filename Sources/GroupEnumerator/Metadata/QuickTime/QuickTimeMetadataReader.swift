@@ -108,6 +108,7 @@ private struct MovieWalk<Source: ByteSource> {
   var userDataMake: String?
   var userDataModel: String?
   var userDataDate: CaptureDate?
+  var goProModel: String?
 
   init(reader: BoxReader<Source>, now: Date, boxLimit: Int) {
     self.reader = reader
@@ -118,7 +119,7 @@ private struct MovieWalk<Source: ByteSource> {
   mutating func finish() -> MediaMetadata {
     metadata.location = keyedLocation ?? userDataLocation ?? itemListLocation ?? locationInformation
     metadata.make = metadata.make ?? userDataMake
-    metadata.model = metadata.model ?? userDataModel
+    metadata.model = metadata.model ?? userDataModel ?? goProModel
     metadata.quickTimeCreationDate = metadata.quickTimeCreationDate ?? userDataDate
     return metadata
   }
@@ -325,6 +326,8 @@ private struct MovieWalk<Source: ByteSource> {
         userDataModel = userDataText(box, name: "©mod")
       case .userDataDate where userDataDate == nil:
         readUserDataDate(box)
+      case .goProMetadata where goProModel == nil:
+        readGoProMetadata(box)
       case .metadata: readMetadata(box, depth: depth + 1)
       default: break
       }
@@ -352,6 +355,22 @@ private struct MovieWalk<Source: ByteSource> {
           "The 'date' item '\(String(decoding: printable, as: UTF8.self))' is not an ISO 8601 "
             + "date; it was ignored."))
     }
+  }
+
+  /// A GoPro camera's `udta/GPMF`: GoPro Metadata Format entries (a four-character key,
+  /// a type, a structure size and a 16-bit repeat count, the data padded to 4 bytes; type
+  /// 0 nests entries), whose `MINF` is the camera's model (`GoPro Max`, `HERO8 Black`).
+  /// At most ``GoProMetadata/maximumLength`` bytes are read.
+  mutating func readGoProMetadata(_ box: BoxHeader) {
+    let bytes: [UInt8]
+    do {
+      bytes = try reader.content(of: box, prefix: GoProMetadata.maximumLength).bytes
+    } catch {
+      report(error)
+      return
+    }
+    guard let text = GoProMetadata.model(in: bytes[...]) else { return }
+    goProModel = cameraText(String(decoding: text, as: UTF8.self), name: "GPMF 'MINF'")
   }
 
   /// A `udta` text item (`©mak`, `©mod`: the layout of ``UserDataLocationBox``), cleaned

@@ -314,4 +314,43 @@ import Testing
     #expect(metadata.make == "Sony" && metadata.model == "ILCE-7M3")
     #expect(metadata.dateTimeOriginal?.iso8601 == "2019-03-04T05:06:07+09:00")
   }
+
+  // MARK: HEIC motion photos and Ultra HDR
+
+  @Test func aHEICMotionPhotosVideoIsItsMpvdBox() async throws {
+    let file = try bytes("heic-motion.heic")
+    let asset = try await asset("heic-motion.heic")
+    #expect(asset.problems == [])
+    #expect(asset.type == .livePhoto)
+    #expect(asset.resources.map(\.role) == [.photo, .pairedVideo])
+    let range = try #require(asset.resources.last?.byteRange)
+    // The box's content, to the end of the file: an MP4 that starts with `ftyp`.
+    #expect(range.upperBound == Int64(file.count))
+    let start = Int(range.lowerBound)
+    #expect(Array(file[(start + 4)..<(start + 8)]) == Array("ftyp".utf8))
+    #expect(Array(file[(start - 4)..<start]) == Array("mpvd".utf8))
+    #expect(asset.duration.map { abs($0 - 0.4) < 0.01 } == true)
+    #expect(asset.creationDate?.source == .exifDateTimeOriginal)
+  }
+
+  @Test func anMpvdBoxWithoutAnMP4IsReportedAndNothingIsPaired() async throws {
+    var file = try bytes("heic-motion.heic")
+    let marker = Array("mpvd".utf8)
+    let at = try #require(
+      (0...(file.count - 4)).first { Array(file[$0..<($0 + 4)]) == marker })
+    file[at + 8] = UInt8(ascii: "x")  // `ftyp` → `xtyp`
+    let metadata = HEIFMetadataReader.read(from: ArrayByteSource(file), format: .heic)
+    #expect(metadata.embeddedVideoRange == nil)
+    #expect(metadata.problems.map(\.code) == [.malformed])
+    #expect(metadata.problems.first?.message.contains("'mpvd'") == true)
+  }
+
+  @Test func anUltraHDRJPEGWithItsGainMapStaysAPlainPhoto() async throws {
+    let asset = try await asset("ultra-hdr.jpg")
+    #expect(asset.problems == [])
+    #expect(asset.type == .photo)
+    #expect(asset.resources.map(\.role) == [.photo])
+    #expect(asset.metadata.model == "Pixel 8")
+    #expect(asset.creationDate?.iso8601 == "2024-05-06T07:08:09")
+  }
 }

@@ -23,6 +23,12 @@
 #                       GPMF box whose DEVC holds DVNM "Global Settings" and MINF "GoPro Max"
 #   sony.MTS            an AVCHD stream whose MDPM has the maker code 0x0108 (Sony), the
 #                       model "ILCE-7M3" (tags 0xe4-0xe6) and 2019-03-04 05:06:07 +09:00
+#   heic-motion.heic    Exiv2/south-east.heic (made by make-stills.sh) with a Samsung-style
+#                       motion photo XMP (GCamera:MotionPhoto, a Container directory whose
+#                       video Item:Length, 80, is not the video's) and a top-level mpvd box
+#                       at its end holding a 0.4 s MP4 (mvhd 2022-03-04T05:06:08Z)
+#   ultra-hdr.jpg       a Pixel-style Ultra HDR JPEG: XMP Container directory of a Primary
+#                       and a GainMap item, the gain map JPEG after the primary's EOI, no video
 #   dnl.jpg             a 24x12 baseline JPEG whose SOF0 height is 0 and whose DNL segment
 #                       (FF DC, after the scan) gives 12; Python rewrites FFmpeg's JPEG
 # FFmpeg writes the AVIs (its muxer puts `-metadata date=` in INFO/ICRD); no tool here
@@ -268,6 +274,79 @@ ffmpeg -nostdin -hide_banner -loglevel error -y -i "$TMPDIR_EDGE/sony.mp4" -c co
 exiftool -a -G1 -s -Make -Model -DateTimeOriginal -GPSLatitude "$OUT"/htc-*.jpg \
   "$OUT/gopro-max.mp4" "$OUT/sony.MTS"
 
+# A HEIC motion photo as Samsung and Google phones write it: the video in a top-level mpvd
+# box after the image (ExifTool writes the XMP item, Python appends the box).
+ff -f lavfi -i "color=c=teal:size=16x16:rate=5:duration=0.4" -c:v libx264 -preset veryslow \
+  -crf 45 -pix_fmt yuv420p -threads 1 -x264-params threads=1 -fflags +bitexact \
+  -flags:v +bitexact -map_metadata -1 -metadata creation_time=2022-03-04T05:06:08Z \
+  -f mp4 "$TMPDIR_EDGE/motion.mp4"
+cat >"$TMPDIR_EDGE/motion.xmp" <<'XMP'
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
+    xmlns:Container="http://ns.google.com/photos/1.0/container/"
+    xmlns:Item="http://ns.google.com/photos/1.0/container/item/"
+    GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1"
+    GCamera:MotionPhotoPresentationTimestampUs="0">
+   <Container:Directory>
+    <rdf:Seq>
+     <rdf:li rdf:parseType="Resource">
+      <Container:Item Item:Mime="image/heic" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/>
+     </rdf:li>
+     <rdf:li rdf:parseType="Resource">
+      <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="80" Item:Padding="0"/>
+     </rdf:li>
+    </rdf:Seq>
+   </Container:Directory>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+XMP
+cp Exiv2/south-east.heic "$TMPDIR_EDGE/still.heic"
+exiftool -q -overwrite_original "-XMP<=$TMPDIR_EDGE/motion.xmp" "$TMPDIR_EDGE/still.heic"
+python3 - "$TMPDIR_EDGE/still.heic" "$TMPDIR_EDGE/motion.mp4" "$OUT/heic-motion.heic" <<'PY'
+import struct, sys
+still, video, out = sys.argv[1:]
+mp4 = open(video, "rb").read()
+open(out, "wb").write(open(still, "rb").read() + struct.pack(">I", 8 + len(mp4)) + b"mpvd" + mp4)
+PY
+
+# A Pixel-style Ultra HDR JPEG: the primary, then its gain map (a second JPEG), described by
+# an XMP Container directory; no video.
+ff -f lavfi -i "testsrc=size=24x12:rate=1:duration=1" -frames:v 1 -fflags +bitexact \
+  -flags +bitexact -update 1 "$TMPDIR_EDGE/gainmap.jpg"
+GAINMAP_LENGTH=$(stat -c %s "$TMPDIR_EDGE/gainmap.jpg")
+cat >"$TMPDIR_EDGE/ultra-hdr.xmp" <<XMP
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:hdrgm="http://ns.adobe.com/hdr-gain-map/1.0/"
+    xmlns:Container="http://ns.google.com/photos/1.0/container/"
+    xmlns:Item="http://ns.google.com/photos/1.0/container/item/"
+    hdrgm:Version="1.0">
+   <Container:Directory>
+    <rdf:Seq>
+     <rdf:li rdf:parseType="Resource">
+      <Container:Item Item:Semantic="Primary" Item:Mime="image/jpeg"/>
+     </rdf:li>
+     <rdf:li rdf:parseType="Resource">
+      <Container:Item Item:Semantic="GainMap" Item:Mime="image/jpeg" Item:Length="$GAINMAP_LENGTH"/>
+     </rdf:li>
+    </rdf:Seq>
+   </Container:Directory>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+XMP
+cp "$TMPDIR_EDGE/plain.jpg" "$TMPDIR_EDGE/primary.jpg"
+exiftool -q -overwrite_original -Make=Google -Model="Pixel 8" \
+  '-DateTimeOriginal=2024:05:06 07:08:09' "-XMP<=$TMPDIR_EDGE/ultra-hdr.xmp" \
+  "$TMPDIR_EDGE/primary.jpg"
+cat "$TMPDIR_EDGE/primary.jpg" "$TMPDIR_EDGE/gainmap.jpg" >"$OUT/ultra-hdr.jpg"
+
+exiftool -a -G1 -s -MotionPhoto -DirectoryItemSemantic -DirectoryItemLength "$OUT/heic-motion.heic" \
+  "$OUT/ultra-hdr.jpg"
 exiftool -a -G1 -s -DateTimeOriginal -DateCreated -CreateDate "$OUT"
 exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images" "$OUT/dnl.jpg"
 exiftool -a -G1 -s -XMP:all "$OUT"/xmp-day*.png

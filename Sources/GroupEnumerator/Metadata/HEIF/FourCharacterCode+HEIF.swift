@@ -1,4 +1,7 @@
 extension FourCharacterCode {
+  /// `mpvd`: the top-level box in which Samsung and Google phones keep a HEIC motion
+  /// photo's video (an MP4, whole).
+  static let motionPhotoVideo = FourCharacterCode(0x6D, 0x70, 0x76, 0x64)
   /// `pitm`, ISO/IEC 14496-12 §8.11.4.
   static let primaryItem = FourCharacterCode(0x70, 0x69, 0x74, 0x6D)
   /// `iinf`, ISO/IEC 14496-12 §8.11.6.

@@ -314,9 +314,44 @@ enum HEIFMetadataReader {
       return
     }
     let parsed = XMPFallback.apply(packet, to: &metadata)
+    // A HEIC motion photo keeps its video in a top-level `mpvd` box, which the XMP's
+    // lengths do not describe; only without one is the video looked for at the end.
+    if MotionPhotoLocator.mayDescribeMotionPhoto(packet),
+      let video = motionPhotoVideoBox(in: source)
+    {
+      switch video {
+      case .success(let range): metadata.embeddedVideoRange = range
+      case .failure(let problem): metadata.report(problem)
+      }
+      return
+    }
     MotionPhotoLocator.apply(
       packet, parsed: parsed, in: source,
       imageEnd: imageEnd(of: structure, fileSize: source.count), to: &metadata)
+  }
+
+  /// The content of the first top-level `mpvd` box, when it holds an MP4 (its first box is
+  /// `ftyp`) and lies whole in the file; a problem when it does not; `nil` when there is
+  /// no such box among the first ``maximumTopLevelBoxes``. One header read per box.
+  static func motionPhotoVideoBox(in source: some ByteSource) -> Result<Range<Int>, AssetProblem>? {
+    var boxes = BoxIterator(topLevelOf: BoxReader(source: source))
+    for _ in 0..<maximumTopLevelBoxes {
+      guard let header = try? boxes.next() else { return nil }
+      guard header.type == .motionPhotoVideo else { continue }
+      let range = header.contentRange
+      let start = (try? source.bytes(at: range.lowerBound, length: 8)) ?? []
+      guard header.truncation == nil, range.count >= 8, start.count == 8,
+        Array(start[4..<8]) == Array("ftyp".utf8)
+      else {
+        return .failure(
+          AssetProblem(
+            .malformed,
+            "The motion photo's 'mpvd' box at offset \(header.offset) does not hold a whole MP4; "
+              + "no video was paired."))
+      }
+      return .success(range)
+    }
+    return nil
   }
 
   /// The EXIF item to read: the one describing (`cdsc`) the primary item, else the first.

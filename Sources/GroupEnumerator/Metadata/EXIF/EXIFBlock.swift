@@ -86,14 +86,14 @@ struct EXIFBlock {
         table.values[key] = value
       }
     }
-    // IFD0 entries libexif did not reach (it counted fewer than the walker found).
+    // IFD0 tags the interpreter reads that libexif did not reach. (The walker also gives
+    // IFD0's image size, which libexif's table never holds, and counts the sub-IFD
+    // pointers, which libexif does not store as entries: neither says anything was lost.)
     var recoveredIFD0 = false
-    if (table.entryCounts[.ifd0] ?? 0) < (walked.entryCounts[.ifd0] ?? 0) {
-      for (key, value) in walked.values where key.directory == .ifd0 && table.values[key] == nil {
-        table.values[key] = value
-        recoveredIFD0 = true
-      }
-      if recoveredIFD0 { table.entryCounts[.ifd0] = walked.entryCounts[.ifd0] }
+    for (key, value) in walked.values
+    where key.directory == .ifd0 && table.values[key] == nil && Self.interpretedIFD0.contains(key) {
+      table.values[key] = value
+      recoveredIFD0 = true
     }
     let faults = walker.faults.map { " " + $0.description }.joined()
     if recoveredIFD0 {
@@ -119,6 +119,9 @@ struct EXIFBlock {
     }
     return table
   }
+
+  /// The IFD0 tags the interpreter reads.
+  private static let interpretedIFD0 = Set(EXIFTag.interpreted.filter { $0.directory == .ifd0 })
 
   /// A classic TIFF walker over the block, or `nil` when it has no TIFF header.
   private func walker() -> TIFFDirectoryWalker<ArrayByteSource>? {

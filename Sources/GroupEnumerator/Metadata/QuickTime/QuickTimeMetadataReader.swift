@@ -56,11 +56,12 @@ enum QuickTimeMetadataReader {
 
   /// Whether a movie holds sound tracks and no video track (an `.m4a` whose brand is a
   /// general one): such a file is audio, not a video. Walks the boxes as ``read(from:)``
-  /// does, within the same budgets.
+  /// does, within the same budgets. A movie whose walk found any problem is not called
+  /// audio: a damaged video track may be what is missing.
   static func isAudioOnly(_ source: some ByteSource) -> Bool {
     var walk = MovieWalk(reader: BoxReader(source: source), now: Date(), boxLimit: maximumBoxCount)
     walk.readFile()
-    return !walk.hasVideoTrack && walk.hasSoundTrack
+    return !walk.hasVideoTrack && walk.hasSoundTrack && walk.metadata.problems.isEmpty
   }
 
   /// The movie header's creation time as a UTC capture date.

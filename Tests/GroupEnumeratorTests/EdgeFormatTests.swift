@@ -287,6 +287,26 @@ import Testing
     #expect(metadata.problems.first?.message.hasPrefix("libexif stopped early in IFD0") == true)
   }
 
+  @Test func aCleanBlockWithoutACameraNameHasNoProblem() throws {
+    let metadata = JPEGMetadataReader.read(
+      from: ArrayByteSource(try bytes("htc-no-camera-name.jpg")))
+    // (Its GPS IFD has a latitude and no longitude: that alone is reported.)
+    #expect(metadata.problems.map(\.code) == [.invalidValue])
+    #expect(metadata.make == nil && metadata.model == nil)
+    #expect(metadata.dateTimeOriginal?.iso8601 == "2016-05-04T03:02:01")
+  }
+
+  @Test func aDamagedSoundOnlyMovieIsNotCalledAudio() async throws {
+    var file = try bytes("Audio/tone-isom.m4a")
+    let marker = Array("hdlr".utf8)
+    let at = try #require(
+      (0...(file.count - 4)).first { Array(file[$0..<($0 + 4)]) == marker })
+    file[at - 1] = 12  // the handler box claims 12 bytes: too short for its fields
+    #expect(!QuickTimeMetadataReader.isAudioOnly(ArrayByteSource(file)))
+    #expect(QuickTimeMetadataReader.isAudioOnly(ArrayByteSource(try bytes("Audio/tone-isom.m4a"))))
+    #expect(!QuickTimeMetadataReader.isAudioOnly(ArrayByteSource(try bytes("3gpp-date.mp4"))))
+  }
+
   @Test func aGoProMoviesModelIsItsGPMFMINF() async throws {
     let metadata = QuickTimeMetadataReader.read(from: ArrayByteSource(try bytes("gopro-max.mp4")))
     #expect(metadata.problems == [])

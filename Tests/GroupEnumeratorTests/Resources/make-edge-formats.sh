@@ -19,6 +19,7 @@
 #                       "HTC" and Model "HTC One_M8" (libexif stops at it); EXIF IFD with
 #                       DateTimeOriginal 2016:05:04 03:02:01
 #   htc-gps-bad.jpg     the same tags in order, the GPS IFD's latitude claiming 2^30 values
+#   htc-no-camera-name.jpg  a clean block without Make and Model (IFD0 ImageWidth/Length)
 #   gopro-max.mp4       FFmpeg's MP4 with a GoPro udta: FIRM "H19.03.02.00.00", CAME and a
 #                       GPMF box whose DEVC holds DVNM "Global Settings" and MINF "GoPro Max"
 #   sony.MTS            an AVCHD stream whose MDPM has the maker code 0x0108 (Sony), the
@@ -139,7 +140,7 @@ open(sys.argv[2], "wb").write(data)
 PY
 
 # EXIF written byte by byte (big-endian TIFF): IFD0, the EXIF IFD, the GPS IFD, values.
-for variant in gps-first gps-bad; do
+for variant in gps-first gps-bad no-camera-name; do
   python3 - "$TMPDIR_EDGE/plain.jpg" "$OUT/htc-$variant.jpg" "$variant" <<'PY'
 import struct, sys
 src, out, variant = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -189,6 +190,10 @@ elif variant == "gps-bad":
     bad = [(0x0001, 2, 2, b"N\0"), (0x0002, 5, 0x40000000, struct.pack(">I", 0x7FFFFFF0))]
     block = tiff(make, exif, bad)
     # (the placed value is 4 bytes, so it is kept inline as an "offset")
+elif variant == "no-camera-name":
+    # A clean block without Make and Model, with IFD0's image size.
+    size = [(0x0100, 4, 1, struct.pack(">I", 24)), (0x0101, 4, 1, struct.pack(">I", 12))]
+    block = tiff(size, exif, gps_ok)
 else:
     sys.exit("variant?")
 jpeg = open(src, "rb").read()

@@ -4,7 +4,8 @@
 /// `IDIT` is free text. Canon, Nikon, Fujifilm, Kodak and Pentax compacts write the C
 /// library's `asctime` form, `MON SEP 10 20:52:00 2012\n` (any letter case, the day
 /// padded with a space or a zero); others write `2012:09:10 20:52:00`, with `-` or `/`
-/// between the date's numbers, or a `T` before the time. `ICRD` (the RIFF `INFO` creation
+/// between the date's numbers, or a `T` before the time; Casio and Konica pad with spaces,
+/// leave out the seconds or add `PM` (`2001/ 1/27  1:42PM`). `ICRD` (the RIFF `INFO` creation
 /// date) is `2012-09-10`, sometimes with a time after it in the same forms. Both are the
 /// camera's wall clock, in a zone the file does not say. Trailing NULs, spaces and line
 /// breaks are padding; anything else around the date, or an impossible date, is refused.
@@ -50,19 +51,45 @@ enum AVIDateText {
       second: time.second, zone: .unknown, source: source)
   }
 
-  /// `YYYY?MM?DD` with `:`, `-` or `/` between, then optionally a space or `T` and
-  /// `HH:MM[:SS]`.
+  /// `YYYY?MM?DD` with `:`, `-` or `/` between (the month and day may have one digit, or
+  /// be padded with spaces: Casio writes `2001/ 1/27  1:42PM` and `2005/11/28/ 09:19`),
+  /// then optionally spaces or a `T` and `HH:MM`, `:SS` and `AM`/`PM` optional.
   private static func numeric(_ bytes: [UInt8], source: CaptureDate.Source, allowsDateOnly: Bool)
     -> Parsed?
   {
-    guard bytes.count >= 10, let year = number(bytes[0..<4]), let month = number(bytes[5..<7]),
-      let day = number(bytes[8..<10])
+    var index = 0
+    func digits(_ range: ClosedRange<Int>) -> Int? {
+      var count = 0
+      var value = 0
+      while index < bytes.count, count < range.upperBound,
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index])
+      {
+        value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+        count += 1
+        index += 1
+      }
+      return range.contains(count) ? value : nil
+    }
+    func skipSpaces() -> Int {
+      let start = index
+      while index < bytes.count, bytes[index] == space { index += 1 }
+      return index - start
+    }
+    func take(_ byte: UInt8) -> Bool {
+      guard index < bytes.count, bytes[index] == byte else { return false }
+      index += 1
+      return true
+    }
+    guard let year = digits(4...4), index < bytes.count else { return nil }
+    let separator = bytes[index]
+    guard [colon, UInt8(ascii: "-"), UInt8(ascii: "/")].contains(separator), take(separator)
     else { return nil }
-    let separator = bytes[4]
-    guard [colon, UInt8(ascii: "-"), UInt8(ascii: "/")].contains(separator),
-      bytes[7] == separator
-    else { return nil }
-    if bytes.count == 10 {
+    _ = skipSpaces()
+    guard let month = digits(1...2), take(separator) else { return nil }
+    _ = skipSpaces()
+    guard let day = digits(1...2) else { return nil }
+    if separator == UInt8(ascii: "/") { _ = take(separator) }
+    if index == bytes.count {
       guard allowsDateOnly,
         let date = CaptureDate(
           year: year, month: month, day: day, hour: 0, minute: 0, second: 0, zone: .unknown,
@@ -70,13 +97,32 @@ enum AVIDateText {
       else { return nil }
       return Parsed(date: date, hasTime: false)
     }
-    guard bytes[10] == space || bytes[10] == UInt8(ascii: "T") else { return nil }
-    var timeText = Array(bytes[11...])
-    if timeText.count == 5 { timeText += Array(":00".utf8) }
-    guard timeText.count == 8, let time = clock(timeText),
+    guard skipSpaces() > 0 || take(UInt8(ascii: "T")), var hour = digits(1...2), take(colon)
+    else { return nil }
+    _ = skipSpaces()
+    guard let minute = digits(2...2) else { return nil }
+    var second = 0
+    if take(colon) {
+      guard let value = digits(2...2) else { return nil }
+      second = value
+    }
+    _ = skipSpaces()
+    if index + 2 == bytes.count, bytes[index + 1] | 0x20 == UInt8(ascii: "m") {
+      switch bytes[index] | 0x20 {
+      case UInt8(ascii: "a"):
+        guard (1...12).contains(hour) else { return nil }
+        if hour == 12 { hour = 0 }
+      case UInt8(ascii: "p"):
+        guard (1...12).contains(hour) else { return nil }
+        if hour < 12 { hour += 12 }
+      default: return nil
+      }
+      index += 2
+    }
+    guard index == bytes.count,
       let date = CaptureDate(
-        year: year, month: month, day: day, hour: time.hour, minute: time.minute,
-        second: time.second, zone: .unknown, source: source)
+        year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+        zone: .unknown, source: source)
     else { return nil }
     return Parsed(date: date, hasTime: true)
   }

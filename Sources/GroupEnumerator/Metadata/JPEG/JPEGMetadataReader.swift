@@ -20,19 +20,22 @@ enum JPEGMetadataReader {
     metadata.pixelWidth = structure.frameWidth
     metadata.pixelHeight = structure.frameHeight
     structure.exifBlock?.read(into: &metadata)
+    // Searched once for the motion-photo names; parsed at most once: by the fallback when
+    // EXIF left a gap the packet may fill, else by the locator when it may describe a
+    // motion photo.
+    let mayBeMotionPhoto = structure.xmpPacket.map(MotionPhotoLocator.mayDescribeMotionPhoto)
     if let packet = structure.xmpPacket {
-      // Parsed at most once: by the fallback when EXIF left a gap, else by the locator
-      // when the packet may describe a motion photo.
       let parsed = XMPFallback.apply(packet, to: &metadata)
-      MotionPhotoLocator.apply(
-        packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+      if mayBeMotionPhoto == true {
+        MotionPhotoLocator.apply(
+          packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+      }
     }
     if let imageDataStart = structure.imageDataStart,
       let problem = JPEGStructure.truncation(
         of: source, imageDataStart: imageDataStart,
         videoStart: metadata.embeddedVideoRange?.lowerBound,
-        mayBeMotionPhoto: structure.xmpPacket.map(MotionPhotoLocator.mayDescribeMotionPhoto)
-          ?? false)
+        mayBeMotionPhoto: mayBeMotionPhoto ?? false)
     {
       metadata.report(problem)
     }

@@ -12,7 +12,9 @@ enum JPEGMetadataReader {
   ///   `PixelXDimension`/`PixelYDimension`), orientation, make, model and lens, and
   ///   whether an IFD1 thumbnail exists, with the problems found (a
   ///   ``AssetProblem/Code/truncated`` one when the image data has no end:
-  ///   ``JPEGStructure/truncation(of:imageDataStart:videoStart:mayBeMotionPhoto:)``).
+  ///   ``JPEGStructure/truncation(of:imageDataStart:videoStart:mayBeMotionPhoto:)``,
+  ///   checked where the file's last bytes are in memory already or when the source
+  ///   verifies ends: ``ByteSource/checksEnd(before:notBefore:)``).
   static func read(from source: some ByteSource) -> MediaMetadata {
     let structure = JPEGStructure(parsing: source)
     var metadata = MediaMetadata()
@@ -31,7 +33,9 @@ enum JPEGMetadataReader {
           packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
       }
     }
+    let end = metadata.embeddedVideoRange?.lowerBound ?? source.count
     if let imageDataStart = structure.imageDataStart,
+      source.checksEnd(before: end, notBefore: imageDataStart + 2),
       let problem = JPEGStructure.truncation(
         of: source, imageDataStart: imageDataStart,
         videoStart: metadata.embeddedVideoRange?.lowerBound,

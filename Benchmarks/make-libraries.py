@@ -20,6 +20,8 @@ or $GROUPENUMERATOR_BENCH_DIR, or --dir):
               and MOV, `moov` at the end as ffmpeg writes them).
               Every file is its own copy (`cp`, never a link), so the page cache holds
               each one apart, as on a real disk (~3 GB).
+  lib-camera-1k/ the same, 10 albums of JPEGs and one of videos (~0.35 GB; built only
+              when asked for with --only camera-1k): the cold part of `make bench-check`.
 
 The seeds are made once with ImageMagick (/usr/bin/convert), exiftool and ffmpeg; the
 libraries are made by copying them with `cp`. Each library is finished by writing a
@@ -240,7 +242,7 @@ def make_camera_seeds(seeds):
     (seeds / ".stamp").write_text(GENERATOR_VERSION)
 
 
-def build_camera_library(lib, seeds):
+def build_camera_library(lib, seeds, albums=100, video_albums=3):
     if lib.exists():
         shutil.rmtree(lib)
     stamp = seeds / ".stamp"
@@ -252,10 +254,10 @@ def build_camera_library(lib, seeds):
     jpegs = sorted(seeds.glob("seed*.jpg"))
     videos = sorted(seeds.glob("video*"))
     lib.mkdir(parents=True)
-    for index in range(1, 101):
+    for index in range(1, albums + 1):
         copy_album([jpegs[(index + i) % len(jpegs)] for i in range(100)],
                    lib / f"Album {index:04d}", [f"DSC_{i:04d}.JPG" for i in range(1, 101)])
-    for index in range(1, 4):
+    for index in range(1, video_albums + 1):
         sources = [videos[(index + i) % len(videos)] for i in range(100)]
         copy_album(sources, lib / f"Videos {index}",
                    [f"MVI_{i:04d}.{s.suffix[1:].upper()}" for i, s in enumerate(sources, 1)])
@@ -345,7 +347,7 @@ def jpeg_files(name):
 
 def library_name(text):
     """Checks a library name: `mixed`, or a JPEG library size such as `10k` or `2500`."""
-    if text in ("mixed", "camera") or re.fullmatch(r"[1-9][0-9]*k?", text):
+    if text in ("mixed", "camera", "camera-1k") or re.fullmatch(r"[1-9][0-9]*k?", text):
         return text
     raise argparse.ArgumentTypeError(f"not a library name: {text!r}")
 
@@ -357,7 +359,8 @@ def main():
     parser.add_argument("--force", action="store_true", help="rebuild everything")
     parser.add_argument("--only", action="append", type=library_name,
                         help="build only these libraries (repeatable): 10k, 100k, mixed,"
-                        " camera, or a JPEG library of N files (N or Nk, in albums of 100)")
+                        " camera, camera-1k, or a JPEG library of N files (N or Nk, in albums"
+                        " of 100)")
     args = parser.parse_args()
     root = Path(args.dir).resolve()
     repo = Path(__file__).resolve().parent.parent
@@ -377,6 +380,8 @@ def main():
             return lambda lib: build_mixed_library(lib, seeds)
         if name == "camera":
             return lambda lib: build_camera_library(lib, root / "camera-seeds")
+        if name == "camera-1k":
+            return lambda lib: build_camera_library(lib, root / "camera-seeds", 10, 1)
         return lambda lib: build_jpeg_library(lib, seeds, max(1, jpeg_files(name) // 100))
 
     builders = {name: builder(name) for name in wanted}

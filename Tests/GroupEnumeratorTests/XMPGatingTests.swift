@@ -104,4 +104,13 @@ private func withoutPlace() -> MediaMetadata {
     }
     #expect(!ByteSearch.contains([], [0x61]))
   }
+
+  @Test func aFloodOfNearMatchesIsSearchedToItsEnd() {
+    // 2 MiB of a name's first ten letters over and over: every one is a candidate.
+    let near = Array(repeating: Array("MotionPhot".utf8), count: 200_000).flatMap { $0 }
+    #expect(!MotionPhotoLocator.mayDescribeMotionPhoto(near))
+    #expect(MotionPhotoLocator.mayDescribeMotionPhoto(near + Array("MotionPhoto".utf8)))
+    #expect(
+      !XMPMarkers.mayFill(.init(needsDate: true, needsPlace: true, needsCamera: true), from: near))
+  }
 }

@@ -19,8 +19,8 @@ public struct LibraryOptions: Sendable, Hashable {
   /// chunk), so that a file cut short gets a ``AssetProblem/Code/truncated`` problem.
   /// Default `false`: the check runs only where the file's last bytes were read anyway
   /// (a file of at most 16 KiB, which is read whole), because on a real photo the end is
-  /// a second read far from the first, which on a cold disk costs about as much again as
-  /// the listing itself (docs/Performance.md). With an index, a file checked once is not
+  /// a second read far from the first: from a cold disk, a seek per file
+  /// (docs/Performance.md has the cost). With an index, a file checked once is not
   /// checked again while it is unchanged.
   public var verifiesFileEnds: Bool
 

@@ -10,7 +10,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps
+.PHONY: watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -131,6 +131,16 @@ bench-cold: deps bench-deps
 # one touched file, 1,000 added (docs/Performance.md); `make bench` ends with them too.
 bench-index: deps bench-deps
 	python3 Benchmarks/run.py --index-only --dir $(BENCH_DIR) $(BENCH_ARGS)
+
+# The speed guard (issue 23): the release Demo on lib-10k (XMP-bearing JPEGs) as ratios to
+# the C yardsticks measured in the same run (warm: the lean libexif loop; cold, where the
+# page cache can be dropped: the two-thread 16 KiB head read; index: the second run with
+# --index against a plain one); fails when a ratio passes its limit in
+# Benchmarks/bench-limits.json by more than 25 % (docs/Performance.md). About a minute
+# once the library is made (~1 min, reused).
+bench-check: deps bench-deps
+	$(SWIFT) build -c release --product Demo
+	python3 Benchmarks/bench-check.py --dir $(BENCH_DIR) --shared $(SHARED)
 
 bench-libraries: bench-deps
 	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR)

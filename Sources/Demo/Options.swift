@@ -80,14 +80,18 @@ struct DemoOptions: Equatable, Sendable {
   /// Whether the listing keeps what it read in the library's index in the user's cache
   /// folder (`--default-index`).
   var usesDefaultIndex = false
+  /// Whether every photo's end is checked for truncation (`--verify`).
+  var verifiesFileEnds = false
 
-  /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`.
+  /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`, where it
+  /// keeps its index, and whether it checks every photo's end (`--verify`).
   var libraryOptions: LibraryOptions {
     LibraryOptions(
       includesHiddenFiles: includesHiddenFiles,
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
       index: indexPath.map { .file(URL(fileURLWithPath: $0)) }
-        ?? (usesDefaultIndex ? .userCache : .none))
+        ?? (usesDefaultIndex ? .userCache : .none),
+      verifiesFileEnds: verifiesFileEnds)
   }
   /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
   var replacesOutput = false
@@ -297,11 +301,12 @@ enum ArgumentParser {
     case hidden = "--hidden"
     case includeOther = "--include-other"
     case defaultIndex = "--default-index"
+    case verify = "--verify"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .statistics, .noProgress, .includeOther: command == .list
+      case .statistics, .noProgress, .includeOther, .verify: command == .list
       case .defaultIndex:
         command == .list || command == .groups || command == .lookup || command == .watch
       case .hidden: true
@@ -316,6 +321,7 @@ enum ArgumentParser {
       case .hidden: options.includesHiddenFiles = true
       case .includeOther: options.includesOtherFiles = true
       case .defaultIndex: options.usesDefaultIndex = true
+      case .verify: options.verifiesFileEnds = true
       }
     }
   }

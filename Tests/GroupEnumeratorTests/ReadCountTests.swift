@@ -15,16 +15,20 @@ import Testing
 
   /// Writes `content` to a file, reads its metadata as the engine does (one open, the
   /// first read, the reader for `format`) and counts that file's reads; the root's tally
-  /// must agree.
-  static func read(_ content: [UInt8], as name: String, format: MediaFormat) throws -> Outcome {
+  /// must agree. With `verifiesFileEnds` (``LibraryOptions/verifiesFileEnds``), the
+  /// metadata must equal what the reader finds in the same bytes in memory.
+  static func read(
+    _ content: [UInt8], as name: String, format: MediaFormat, verifiesFileEnds: Bool = true
+  ) throws -> Outcome {
     let folder = try TemporaryFolder()
     try folder.write(name, content)
-    let root = try LibraryRoot(path: folder.path)
+    let root = try LibraryRoot(path: folder.path, verifiesFileEnds: verifiesFileEnds)
     var calls = 0
     var bytes = 0
     let metadata = try LibraryFile.withOpened(root: root, path: LibraryPath(name)) {
       file throws(AssetProblem) in
-      let metadata = AssetReader.readMetadata(from: PrefetchedByteSource(file), format: format)
+      let metadata = AssetReader.readMetadata(
+        from: PrefetchedByteSource(file, verifiesEnds: verifiesFileEnds), format: format)
       calls = file.readCalls
       bytes = file.bytesRead
       return metadata
@@ -32,7 +36,10 @@ import Testing
     #expect(root.readTally.readCalls == calls)
     #expect(root.readTally.bytesRead == bytes)
     // The same bytes read from memory give the same metadata: only the reads changed.
-    #expect(metadata == MetadataReaderTable.read(from: ArrayByteSource(content), format: format))
+    if verifiesFileEnds {
+      #expect(
+        metadata == MetadataReaderTable.read(from: ArrayByteSource(content), format: format))
+    }
     return Outcome(metadata: metadata, readCalls: calls, bytesRead: bytes)
   }
 
@@ -80,9 +87,17 @@ import Testing
     #expect(
       outcome.bytesRead == app1End + Self.followUp + FileTail.firstLookLength)
     #expect(outcome.bytesRead < jpeg.count / 8)
+    // Without the end checks asked for, the end is not read.
+    let unverified = try Self.read(
+      jpeg, as: "big-app1.jpg", format: .jpeg, verifiesFileEnds: false)
+    #expect(unverified.metadata == outcome.metadata)
+    #expect(unverified.readCalls == 3)
+    #expect(unverified.bytesRead == app1End + Self.followUp)
   }
 
-  @Test func aJPEGWhoseMetadataFitsTheFirstReadCostsItAndItsLastBytes() throws {
+  @Test func aJPEGWhoseMetadataFitsTheFirstReadCostsItAloneAndItsLastBytesWhenVerified()
+    throws
+  {
     let (sample, _) = try Self.sampleJPEG()
     let jpeg =
       Array(sample.dropLast(2)) + [UInt8](repeating: 0, count: 100_000) + [0xFF, 0xD9]
@@ -90,6 +105,11 @@ import Testing
     #expect(outcome.metadata.problems.isEmpty)
     #expect(outcome.readCalls == 2)
     #expect(outcome.bytesRead == Self.firstRead + FileTail.firstLookLength)
+    let unverified = try Self.read(
+      jpeg, as: "small-app1.jpg", format: .jpeg, verifiesFileEnds: false)
+    #expect(unverified.metadata == outcome.metadata)
+    #expect(unverified.readCalls == 1)
+    #expect(unverified.bytesRead == Self.firstRead)
   }
 
   @Test func aJPEGWithoutItsEndMarkerIsStillCalledTruncatedAfterTheWiderLook() throws {
@@ -97,9 +117,14 @@ import Testing
     let jpeg = Array(sample.dropLast(2)) + [UInt8](repeating: 0x55, count: 100_000)
     let outcome = try Self.read(jpeg, as: "cut.jpg", format: .jpeg)
     #expect(outcome.metadata.problems.map(\.code) == [.truncated])
-    // The last 512 bytes, then the rest of the last 4 KiB, added to them.
+    // The last 512 bytes, then the rest of the last 64 KiB, added to them.
     #expect(outcome.readCalls == 3)
     #expect(outcome.bytesRead == Self.firstRead + JPEGStructure.endCheckLength)
+    // Not asked for: the cut is not seen, and nothing after the first read is read.
+    let unverified = try Self.read(jpeg, as: "cut.jpg", format: .jpeg, verifiesFileEnds: false)
+    #expect(unverified.metadata.problems.isEmpty)
+    #expect(unverified.readCalls == 1)
+    #expect(unverified.bytesRead == Self.firstRead)
   }
 
   /// A PNG chunk: length, type, data, CRC.

@@ -6,7 +6,9 @@ extension AssetReader {
   /// reading a file.
   ///
   /// A file read here is stored for the next run, unless it changed too recently for its
-  /// key to be trusted (``FileKey/isRecent(comparedTo:)``).
+  /// key to be trusted (``FileKey/isRecent(comparedTo:)``). A run that checks every
+  /// file's end (``LibraryRoot/verifiesFileEnds``) takes only rows stored by such a run,
+  /// and stores that it did, so a checked file is not checked again while unchanged.
   ///
   /// - Parameter index: The run's index, or `nil` to read every file.
   static func read(_ job: ReadJob, root: LibraryRoot, index: IndexStore?) -> Asset {
@@ -14,7 +16,10 @@ extension AssetReader {
       let sidecars = sidecarKeys(of: job.file, root: root)
     else { return read(job, root: root) }
     let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)
-    if case .found(let stored) = lookup, let asset = StoredResult.decode(stored, job: job) {
+    if case .found(let stored) = lookup,
+      let asset = StoredResult.decode(
+        stored, job: job, needsCheckedEnd: root.verifiesFileEnds)
+    {
       index.countTaken()
       return asset
     }
@@ -25,7 +30,8 @@ extension AssetReader {
       index.store(
         IndexStore.Row(
           path: job.file.path.bytes, key: key, sidecars: sidecars,
-          result: StoredResult.encode(asset, sidecarCount: job.file.sidecars.count),
+          result: StoredResult.encode(
+            asset, sidecarCount: job.file.sidecars.count, checkedEnd: root.verifiesFileEnds),
           isNew: isNew))
     }
     return asset

@@ -72,7 +72,9 @@ enum AssetReader {
         (file, note) = sniffed(file, header: prefix)
         guard file.problem == nil, let format = file.format else { return MediaMetadata() }
         var metadata = readMetadata(
-          from: PrefetchedByteSource(opened, prefix: prefix), format: format)
+          from: PrefetchedByteSource(
+            opened, prefix: prefix, verifiesEnds: root.verifiesFileEnds),
+          format: format)
         if let note { metadata.problems.insert(note, at: 0) }
         return metadata
       }
@@ -144,7 +146,9 @@ enum AssetReader {
   ) -> MediaMetadata {
     do {
       return try LibraryFile.withOpened(root: root, path: path) {
-        file throws(AssetProblem) in readMetadata(from: PrefetchedByteSource(file), format: format)
+        file throws(AssetProblem) in
+        readMetadata(
+          from: PrefetchedByteSource(file, verifiesEnds: root.verifiesFileEnds), format: format)
       }
     } catch {
       var metadata = MediaMetadata()

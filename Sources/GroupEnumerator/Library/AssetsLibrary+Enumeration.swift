@@ -13,11 +13,12 @@ extension AssetsLibrary {
   ) async throws(LibraryError) -> (LibraryRoot, LibraryScan) {
     let scanner = LibraryScanner(root: rootPath, options: options)
     let path = rootPath
+    let verifiesFileEnds = options.verifiesFileEnds
     let result: Result<(LibraryRoot, LibraryScan), LibraryError> = await withCheckedContinuation {
       continuation in
       DispatchQueue.global(qos: .userInitiated).async {
         do throws(LibraryError) {
-          let root = try LibraryRoot(path: path)
+          let root = try LibraryRoot(path: path, verifiesFileEnds: verifiesFileEnds)
           let scan = try scanner.scan(
             in: root, scope: scope, isCancelled: { cancellation.isSet })
           // `consume`: this thread must not hold the root after resuming, or a run that
@@ -50,12 +51,13 @@ extension AssetsLibrary {
     let environment = IndexLocation.environment
     let scanner = LibraryScanner(root: rootPath, options: options)
     let path = rootPath
+    let verifiesFileEnds = options.verifiesFileEnds
     let result: Result<(LibraryRoot, LibraryScan, IndexStore?, [String]), LibraryError> =
       await withCheckedContinuation { continuation in
         DispatchQueue.global(qos: .userInitiated).async {
           let root: LibraryRoot
           do throws(LibraryError) {
-            root = try LibraryRoot(path: path)
+            root = try LibraryRoot(path: path, verifiesFileEnds: verifiesFileEnds)
           } catch {
             return continuation.resume(returning: .failure(error))
           }

@@ -104,6 +104,9 @@ final class LibraryFile: ByteSource {
   ///   shrank while being read); empty past it.
   /// - Throws: ``AssetProblem/Code/unreadable`` when the read fails.
   /// - Complexity: O(*n*) in the number of bytes returned.
+  /// Whether `range` is empty: every other byte of the file takes a read.
+  func holds(_ range: Range<Int>) -> Bool { range.clamped(to: 0..<count).isEmpty }
+
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
     guard offset >= 0, length > 0, offset < count else { return [] }
     let wanted = min(length, count - offset)

@@ -16,15 +16,20 @@ final class LibraryRoot: Sendable {
   /// ``LibraryFile/withOpened(root:path:_:)`` read: a diagnostic for
   /// ``EnumerationStatistics``.
   let readTally = ReadTally()
+  /// Whether the files read beneath the root have their ends checked
+  /// (``LibraryOptions/verifiesFileEnds``).
+  let verifiesFileEnds: Bool
 
   /// Opens the root folder.
   ///
-  /// - Parameter path: The root folder's path.
+  /// - Parameters:
+  ///   - path: The root folder's path.
+  ///   - verifiesFileEnds: Whether the files read beneath it have their ends checked.
   /// - Throws: ``LibraryError/rootNotFound(path:)`` when nothing is there,
   ///   ``LibraryError/rootNotADirectory(path:)`` for a file,
   ///   ``LibraryError/permissionDenied(path:)`` when this user may not read it, and
   ///   ``LibraryError/unreadableRoot(path:call:errno:)`` otherwise.
-  init(path: String) throws(LibraryError) {
+  init(path: String, verifiesFileEnds: Bool = false) throws(LibraryError) {
     let opened: FileDescriptor
     do {
       opened = try FileDescriptor.open(path, options: [.directory, .closeOnExec])
@@ -44,6 +49,7 @@ final class LibraryRoot: Sendable {
     }
     self.path = path
     self.descriptor = opened
+    self.verifiesFileEnds = verifiesFileEnds
   }
 
   deinit {

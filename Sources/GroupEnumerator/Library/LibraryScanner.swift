@@ -15,6 +15,14 @@ public struct LibraryOptions: Sendable, Hashable {
   /// Where to keep the index of what was read, so that the next enumeration opens only
   /// new and changed files. Default ``IndexLocation/none``.
   public var index: IndexLocation
+  /// Whether every photo's end is checked (a JPEG's end-of-image marker, a PNG's `IEND`
+  /// chunk), so that a file cut short gets a ``AssetProblem/Code/truncated`` problem.
+  /// Default `false`: the check runs only where the file's last bytes were read anyway
+  /// (a file of at most 16 KiB, which is read whole), because on a real photo the end is
+  /// a second read far from the first: from a cold disk, a seek per file
+  /// (docs/Performance.md has the cost). With an index, a file checked once is not
+  /// checked again while it is unchanged.
+  public var verifiesFileEnds: Bool
 
   /// Creates options.
   ///
@@ -24,13 +32,16 @@ public struct LibraryOptions: Sendable, Hashable {
   ///     number of active processors.
   ///   - selection: Which files the walk keeps. Default: all.
   ///   - index: Where to keep the index of what was read. Default: no index.
+  ///   - verifiesFileEnds: Whether every photo's end is checked. Default `false`.
   public init(
     includesHiddenFiles: Bool = false, maximumConcurrency: Int? = nil,
-    selection: FileSelection = .all, index: IndexLocation = .none
+    selection: FileSelection = .all, index: IndexLocation = .none,
+    verifiesFileEnds: Bool = false
   ) {
     self.includesHiddenFiles = includesHiddenFiles
     self.selection = selection
     self.index = index
+    self.verifiesFileEnds = verifiesFileEnds
     self.maximumConcurrency = max(
       1, maximumConcurrency ?? ProcessInfo.processInfo.activeProcessorCount)
   }

@@ -26,15 +26,17 @@ enum LivePhotoPairing {
     guard files.contains(where: { $0.type == .video }),
       files.contains(where: { $0.type != .video })
     else { return [] }
-    var stills: [Key: [ScannedFile]] = [:]
+    // The movies first (an album's few): a still is kept only when a movie shares its
+    // key, so the many stills of a mixed album cost a look-up each, not an insertion.
     var videos: [Key: [ScannedFile]] = [:]
-    for file in files {
+    for file in files where file.type == .video {
       guard let key = key(of: file) else { continue }
-      if file.type == .video {
-        videos[key, default: []].append(file)
-      } else {
-        stills[key, default: []].append(file)
-      }
+      videos[key, default: []].append(file)
+    }
+    var stills: [Key: [ScannedFile]] = [:]
+    for file in files where file.type != .video {
+      guard let key = key(of: file), videos[key] != nil else { continue }
+      stills[key, default: []].append(file)
     }
     var result: [Candidate] = []
     for (key, keyStills) in stills {

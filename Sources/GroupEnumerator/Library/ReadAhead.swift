@@ -89,7 +89,8 @@ struct ReadAhead: Sendable {
     }
   }
 
-  /// Asks the kernel for the first read of `job`'s file, and for its last bytes.
+  /// Asks the kernel for the first read of `job`'s file, and for the last bytes of a
+  /// video (its `moov` may be there) or, when the end checks run on every file, of any.
   func advise(_ job: ReadJob) {
     guard job.file.problem == nil,
       let descriptor = try? BeneathOpener.openFile(
@@ -99,8 +100,9 @@ struct ReadAhead: Sendable {
     let size = Int(clamping: max(0, job.file.fileSize))
     let first = PrefetchedByteSource<LibraryFile>.firstReadLength(count: size)
     descriptor.adviseWillNeed(offset: 0, length: first)
-    if size > first {
-      // The end checks (JPEG, PNG) and a `moov` at the end read the last bytes too.
+    if size > first, job.file.type == .video || root.verifiesFileEnds {
+      // A `moov` at the end, and the end checks (JPEG, PNG) when asked for, read the last
+      // bytes too.
       let last = min(size - first, FileTail.firstLookLength)
       descriptor.adviseWillNeed(offset: size - last, length: last)
     }

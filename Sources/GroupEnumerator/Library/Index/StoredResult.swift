@@ -4,19 +4,22 @@ import Foundation
 /// except what comes from the walk (the path, the group, the sidecar resources), in a
 /// small versioned binary form.
 ///
-/// The form: a version byte (``version``), then the fields in a fixed order, integers as
+/// The form: a version byte (``version``), whether the file's end was checked (a byte, 0
+/// or 1: ``LibraryOptions/verifiesFileEnds``), then the fields in a fixed order, integers as
 /// zig-zag LEB128, doubles as their IEEE bits, text and bytes with their length first, an
 /// optional value after a presence byte. Decoding checks every length and value and
 /// returns `nil` on anything unexpected, so a damaged row is read again, never trusted.
 enum StoredResult {
   /// The version of the form; a row of another version is read again.
-  static let version: UInt8 = 1
+  static let version: UInt8 = 2
 
   /// The stored form of `asset`, read from a file with `sidecarCount` sidecar resources
-  /// (listed last among its resources).
-  static func encode(_ asset: Asset, sidecarCount: Int) -> [UInt8] {
+  /// (listed last among its resources), by a run that checked every file's end or not
+  /// (`checkedEnd`).
+  static func encode(_ asset: Asset, sidecarCount: Int, checkedEnd: Bool = false) -> [UInt8] {
     var writer = Writer()
     writer.byte(version)
+    writer.byte(checkedEnd ? 1 : 0)
     writer.text(asset.type.rawValue)
     writer.double(asset.fileModificationDate.timeIntervalSinceReferenceDate)
     let own = asset.resources.dropLast(sidecarCount)
@@ -40,10 +43,17 @@ enum StoredResult {
 
   /// The asset of `job` from its stored form and the sidecars the walk found now.
   ///
-  /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``.
-  static func decode(_ bytes: ArraySlice<UInt8>, job: ReadJob) -> Asset? {
+  /// - Parameter needsCheckedEnd: Whether the run checks every file's end: then a row
+  ///   stored by a run that did not is not taken (the file is read, and checked, again).
+  /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``, or
+  ///   when its file's end was not checked and `needsCheckedEnd`.
+  static func decode(
+    _ bytes: ArraySlice<UInt8>, job: ReadJob, needsCheckedEnd: Bool = false
+  ) -> Asset? {
     var reader = Reader(bytes: bytes)
-    guard reader.byte() == version, let type = reader.named(Names.types),
+    guard reader.byte() == version, let checked = reader.byte(), checked <= 1,
+      checked == 1 || !needsCheckedEnd,
+      let type = reader.named(Names.types),
       let time = reader.double(),
       let count = reader.integer(), (0...16).contains(count)
     else { return nil }

@@ -67,7 +67,8 @@ actor ChangeWatcher {
     -> ChangeWatcher
   {
     let path = library.rootPath
-    let root = try LibraryRoot(path: path)
+    let root = try LibraryRoot(
+      path: path, verifiesFileEnds: library.options.verifiesFileEnds)
     let inotify: Inotify
     do {
       inotify = try Inotify()

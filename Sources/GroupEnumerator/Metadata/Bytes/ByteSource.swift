@@ -16,11 +16,39 @@ protocol ByteSource {
   /// to walk), so that a source that reads ahead can fetch them in one read. Changes no
   /// result; a failure shows when the bytes are read.
   func prefetch(_ range: Range<Int>)
+
+  /// Whether the bytes of `range` are in memory already, so that reading them costs no
+  /// read of the file.
+  func holds(_ range: Range<Int>) -> Bool
+
+  /// Whether the checks that a file is whole, which read its last bytes (a JPEG's
+  /// end-of-image marker, a PNG's `IEND`), run on every file
+  /// (``LibraryOptions/verifiesFileEnds``); otherwise they run only where those bytes are
+  /// in memory already (``checksEnd(before:notBefore:)``).
+  var verifiesEnds: Bool { get }
 }
 
 extension ByteSource {
   /// Does nothing: most sources answer every read as it comes.
   func prefetch(_ range: Range<Int>) {}
+
+  /// `true`: a source that does not say otherwise is in memory (an array, a slice of one).
+  func holds(_ range: Range<Int>) -> Bool { true }
+
+  /// `false`: the end checks run where they cost no read.
+  var verifiesEnds: Bool { false }
+
+  /// Whether a check that a file is whole, looking at the bytes before `end` (none before
+  /// `start`), should run: always when ``verifiesEnds``, else only when the last
+  /// ``FileTail/firstLookLength`` of them are in memory already (a file read whole, or to
+  /// its end anyway), so that by default the check costs no read. An end check reads
+  /// more than those only when they do not settle it.
+  func checksEnd(before end: Int, notBefore start: Int = 0) -> Bool {
+    if verifiesEnds { return true }
+    let end = min(max(0, end), count)
+    let first = min(end, max(0, start, end - FileTail.firstLookLength))
+    return holds(first..<end)
+  }
 }
 
 /// A byte source over an in-memory array.
@@ -82,6 +110,7 @@ final class PrefetchedByteSource<Base: ByteSource>: ByteSource {
   static var maximumHeld: Int { 256 * 1024 }
 
   private let base: Base
+  let verifiesEnds: Bool
   /// The file's first bytes, from offset 0; grows while reads reach on from its end.
   private var head: [UInt8]
   /// Whether the first read failed (then nothing is kept).
@@ -91,19 +120,24 @@ final class PrefetchedByteSource<Base: ByteSource>: ByteSource {
   private var otherStart = 0
 
   /// Reads the first bytes of `base` (``firstReadLength(count:)`` of them).
-  convenience init(_ base: Base) {
+  ///
+  /// - Parameter verifiesEnds: Whether the end checks run on every file
+  ///   (``ByteSource/verifiesEnds``).
+  convenience init(_ base: Base, verifiesEnds: Bool = false) {
     let prefix = try? base.bytes(at: 0, length: Self.firstReadLength(count: base.count))
-    self.init(base, prefix: prefix ?? [], firstReadFailed: prefix == nil)
+    self.init(
+      base, prefix: prefix ?? [], firstReadFailed: prefix == nil, verifiesEnds: verifiesEnds)
   }
 
   /// Wraps `base` with its first bytes, already read (``firstReadLength(count:)`` of
   /// them): for a caller that needed them before choosing a reader.
-  convenience init(_ base: Base, prefix: [UInt8]) {
-    self.init(base, prefix: prefix, firstReadFailed: false)
+  convenience init(_ base: Base, prefix: [UInt8], verifiesEnds: Bool = false) {
+    self.init(base, prefix: prefix, firstReadFailed: false, verifiesEnds: verifiesEnds)
   }
 
-  private init(_ base: Base, prefix: [UInt8], firstReadFailed: Bool) {
+  private init(_ base: Base, prefix: [UInt8], firstReadFailed: Bool, verifiesEnds: Bool) {
     self.base = base
+    self.verifiesEnds = verifiesEnds
     // A head cut short (the file shrank after it was measured) is not trusted.
     let isWhole = prefix.count == min(base.count, Self.firstReadLength(count: base.count))
     self.head = isWhole ? prefix : []
@@ -129,6 +163,11 @@ final class PrefetchedByteSource<Base: ByteSource>: ByteSource {
     let range = range.clamped(to: 0..<count)
     guard !isPassThrough, !range.isEmpty, held(range) == nil else { return }
     _ = fetch(range)
+  }
+
+  func holds(_ range: Range<Int>) -> Bool {
+    let range = range.clamped(to: 0..<count)
+    return range.isEmpty || (!isPassThrough && held(range) != nil)
   }
 
   /// The bytes of `range` when the head or the other region holds them all.

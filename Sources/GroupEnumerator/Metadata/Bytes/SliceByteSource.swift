@@ -26,4 +26,11 @@ struct SliceByteSource<Base: ByteSource>: ByteSource {
     guard !range.isEmpty else { return }
     base.prefetch((offset + range.lowerBound)..<(offset + range.upperBound))
   }
+
+  func holds(_ range: Range<Int>) -> Bool {
+    let range = range.clamped(to: 0..<count)
+    return base.holds((offset + range.lowerBound)..<(offset + range.upperBound))
+  }
+
+  var verifiesEnds: Bool { base.verifiesEnds }
 }

@@ -12,7 +12,9 @@ enum JPEGMetadataReader {
   ///   `PixelXDimension`/`PixelYDimension`), orientation, make, model and lens, and
   ///   whether an IFD1 thumbnail exists, with the problems found (a
   ///   ``AssetProblem/Code/truncated`` one when the image data has no end:
-  ///   ``JPEGStructure/truncation(of:imageDataStart:videoStart:mayBeMotionPhoto:)``).
+  ///   ``JPEGStructure/truncation(of:imageDataStart:videoStart:mayBeMotionPhoto:)``,
+  ///   checked where the file's last bytes are in memory already or when the source
+  ///   verifies ends: ``ByteSource/checksEnd(before:notBefore:)``).
   static func read(from source: some ByteSource) -> MediaMetadata {
     let structure = JPEGStructure(parsing: source)
     var metadata = MediaMetadata()
@@ -23,19 +25,24 @@ enum JPEGMetadataReader {
       metadata.pixelHeight = JPEGStructure.heightFromDNL(in: source, imageDataStart: start)
     }
     structure.exifBlock?.read(into: &metadata)
+    // Searched once for the motion-photo names; parsed at most once: by the fallback when
+    // EXIF left a gap the packet may fill, else by the locator when it may describe a
+    // motion photo.
+    let mayBeMotionPhoto = structure.xmpPacket.map(MotionPhotoLocator.mayDescribeMotionPhoto)
     if let packet = structure.xmpPacket {
-      // Parsed at most once: by the fallback when EXIF left a gap, else by the locator
-      // when the packet may describe a motion photo.
       let parsed = XMPFallback.apply(packet, to: &metadata)
-      MotionPhotoLocator.apply(
-        packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+      if mayBeMotionPhoto == true {
+        MotionPhotoLocator.apply(
+          packet, parsed: parsed, in: source, imageEnd: structure.imageDataStart, to: &metadata)
+      }
     }
+    let end = metadata.embeddedVideoRange?.lowerBound ?? source.count
     if let imageDataStart = structure.imageDataStart,
+      source.checksEnd(before: end, notBefore: imageDataStart + 2),
       let problem = JPEGStructure.truncation(
         of: source, imageDataStart: imageDataStart,
         videoStart: metadata.embeddedVideoRange?.lowerBound,
-        mayBeMotionPhoto: structure.xmpPacket.map(MotionPhotoLocator.mayDescribeMotionPhoto)
-          ?? false)
+        mayBeMotionPhoto: mayBeMotionPhoto ?? false)
     {
       metadata.report(problem)
     }

@@ -177,22 +177,19 @@ struct JPEGStructure {
   /// What ends a Samsung trailer (``SamsungTrailer``), which follows the end-of-image marker.
   static let samsungTrailerEnd = Array("SEFT".utf8)
 
-  /// How many bytes before the end a JPEG larger than ``wholeSearchLength`` is searched
-  /// for its end-of-image marker (4 KiB cost about 3 µs a file with the page cache warm,
-  /// 16 KiB about 6 µs: docs/Formats.md). A smaller file is searched whole after `SOS`:
-  /// the shared corpus's longest trailer after `FF D9`, 39,345 bytes, is in a 59 KB file,
-  /// and every larger JPEG there ends with `FF D9`.
-  static let endCheckLength = 4 * 1024
-
-  /// The largest JPEG (up to its end, or its embedded video) searched whole after `SOS`.
-  static let wholeSearchLength = 64 * 1024
+  /// How many bytes before its end (or its embedded video) a JPEG is searched for its
+  /// end-of-image marker: room for the trailers cameras and phones append after `EOI`
+  /// (the shared corpus's longest is 39,345 bytes; a BlackBerry writes 36,864, a Sony
+  /// camcorder 26,144). Entropy-coded data never holds `FF D9` (an `FF` there is always
+  /// followed by `00` or a restart marker), so the bound only limits the read: the last
+  /// ``FileTail/firstLookLength`` bytes settle almost every file, and the rest of the
+  /// span is read only for a file with a trailer or without its end.
+  static let endCheckLength = FileTail.maximumLength
 
   /// The ``AssetProblem/Code/truncated`` problem of a JPEG whose image data has no end:
   /// no end-of-image marker (`FF D9`) after the first `SOS` in the last ``endCheckLength``
   /// bytes before the file's end, or before its embedded video (a motion photo keeps its
-  /// MP4 after the still's `EOI`); in a file no longer than ``wholeSearchLength``,
-  /// anywhere after `SOS`. In entropy-coded data `FF` is always followed by `00` or a
-  /// restart marker, so an `FF D9` there is the real end. The last
+  /// MP4 after the still's `EOI`). Bytes after `EOI` (a trailer) are not a cut. The last
   /// ``FileTail/firstLookLength`` bytes are read first, the rest of the span only when
   /// they hold no `FF D9` (``FileTail/init(of:end:notBefore:length:lookingFor:)``).
   ///
@@ -210,10 +207,9 @@ struct JPEGStructure {
     of source: some ByteSource, imageDataStart: Int, videoStart: Int?, mayBeMotionPhoto: Bool
   ) -> AssetProblem? {
     let end = min(videoStart ?? source.count, source.count)
-    let span = end <= wholeSearchLength ? FileTail.maximumLength : endCheckLength
     guard videoStart != nil || !mayBeMotionPhoto,
       let tail = try? FileTail(
-        of: source, end: end, notBefore: imageDataStart + 2, length: span,
+        of: source, end: end, notBefore: imageDataStart + 2, length: endCheckLength,
         lookingFor: endOfImage),
       !tail.contains(endOfImage), !tail.isZeroFilled
     else { return nil }

@@ -71,7 +71,10 @@ enum PNGMetadataReader {
     }
     var metadata = MediaMetadata()
     metadata.problemLog = structure.problems
-    if structure.stoppedBeforeEnd, let problem = truncation(of: source) {
+    if structure.stoppedBeforeEnd,
+      source.checksEnd(before: source.count, notBefore: PNGChunkHeader.signature.count),
+      let problem = truncation(of: source)
+    {
       metadata.report(problem)
     }
     structure.exifBlock?.read(into: &metadata)

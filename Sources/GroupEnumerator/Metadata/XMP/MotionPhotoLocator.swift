@@ -100,15 +100,6 @@ enum MotionPhotoLocator {
   }
 
   private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, bytes.count >= needle.count else { return false }
-    var index = 0
-    let last = bytes.count - needle.count
-    while index <= last {
-      if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) {
-        return true
-      }
-      index += 1
-    }
-    return false
+    ByteSearch.contains(bytes, needle)
   }
 }

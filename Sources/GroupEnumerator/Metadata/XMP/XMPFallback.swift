@@ -15,8 +15,9 @@
 /// when the file's own metadata names neither maker nor model; the lens stays EXIF's
 /// `LensModel` alone. Each reader calls ``apply(_:to:)`` after reading its own
 /// metadata; the engine applies the sidecars after the reader, in that order. A packet is
-/// parsed only when there is a gap to fill, so a camera file with complete EXIF pays
-/// nothing for its XMP, and its sidecars are not even opened.
+/// parsed only when there is a gap to fill and it names a property that could fill it,
+/// so a camera file with complete EXIF pays nothing for its XMP, and its sidecars are not
+/// even opened.
 enum XMPFallback {
   /// What is still missing from a file's metadata.
   struct Gaps: Equatable {
@@ -49,14 +50,19 @@ enum XMPFallback {
   }
 
   /// Applies the XMP packet embedded in a file to `metadata`, where its own metadata has
-  /// no date or no place.
+  /// no date or no place. The packet is parsed only when it names a property that could
+  /// fill the gap (``XMPMarkers/mayFill(_:from:)``) or may describe a motion photo.
   ///
   /// - Returns: The parsed packet when it was parsed, so that the caller need not parse it
   ///   again (for a motion photo's description); `nil` when there was no gap to fill.
   @discardableResult
   static func apply(_ packet: [UInt8], to metadata: inout MediaMetadata) -> XMPPacket? {
     let gaps = gaps(in: metadata)
-    guard !gaps.isEmpty else { return nil }
+    // A packet that names no property for a missing field is not parsed, unless it may
+    // describe a motion photo (then it is parsed anyway, and its problems are reported).
+    guard !gaps.isEmpty,
+      XMPMarkers.mayFill(gaps, from: packet) || MotionPhotoLocator.mayDescribeMotionPhoto(packet)
+    else { return nil }
     let read = XMPPacket.parse(packet)
     for problem in read.problems { metadata.report(problem) }
     if gaps.needsDate, let best = read.bestDate {

@@ -224,15 +224,15 @@ struct JPEGStructure {
 
   /// The number of lines a `DNL` segment (T.81 B.2.5: `FF DC`, length 4, the height)
   /// gives, for a frame whose `SOFn` height is 0. `DNL` follows the first scan, which in
-  /// a one-scan image ends just before `EOI`: it is looked for in the same bytes as the
-  /// end check (the last ``endCheckLength``, or everything after `SOS` in a file no
-  /// longer than ``wholeSearchLength``), followed by a marker. Entropy-coded data never
-  /// holds `FF DC`, so the first such segment is the one.
+  /// a one-scan image ends just before `EOI`: it is looked for in the same span as the
+  /// end check (the last ``endCheckLength`` bytes after `SOS`), followed by a marker.
+  /// Entropy-coded data never holds `FF DC`, so the first such segment is the one.
   ///
   /// - Returns: The height, or `nil` when no `DNL` with a height above 0 is there.
   static func heightFromDNL(in source: some ByteSource, imageDataStart: Int) -> Int? {
-    let span = source.count <= wholeSearchLength ? FileTail.maximumLength : endCheckLength
-    guard let tail = try? FileTail(of: source, notBefore: imageDataStart + 2, length: span)
+    guard
+      let tail = try? FileTail(
+        of: source, notBefore: imageDataStart + 2, length: endCheckLength)
     else { return nil }
     let bytes = tail.bytes
     var index = 0

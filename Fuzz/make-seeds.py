@@ -278,7 +278,7 @@ def webp(*chunks, size=None):
 def hand_built_exiv2(tiffs):
     """Stills the engine hands to gexiv2: WebP (VP8X + EXIF/XMP chunks), JPEG XL in its
     container (an `Exif` box), TIFF and the vendor RAW magics around our TIFF blocks, and
-    the shapes ROBUSTNESS §4.2 M15/M16 describe (RIFF size 0xFFFFFFFF, bare TIFF headers)."""
+    the shapes that made exiv2 throw (RIFF size 0xFFFFFFFF, bare TIFF headers)."""
     gps = tiffs["gps-west"]
     vp8x = riff_chunk(b"VP8X", bytes([0x0C, 0, 0, 0]) + struct.pack("<I", 31)[:3]
                       + struct.pack("<I", 15)[:3])

@@ -12,7 +12,7 @@ DateTimeOriginal (with offset), GPS position and altitude, displayed size, thumb
 make, model and lens agree with ExifTool 12.57. It prints a table per field and the disagreements, and exits 1
 when a JPEG is missing or listed twice, or when any field agrees on fewer than 99%.
 
-With --kinds all it checks every photo and video format we claim (DESIGN §3), by
+With --kinds all it checks every photo and video format we claim (docs/Formats.md), by
 truth.json's FileType, outside bad/:
   jpeg       JPEG, MPO (JPEG bytes; libexif reads the first image)
   heif-avif  HEIC, HEIF, AVIF, and MP4 whose name ends .avif/.avifs/.heic/.heif/.hif/.hej2
@@ -25,8 +25,8 @@ truth.json's FileType, outside bad/:
   psd-jp2    PSD, JP2 (our own readers: header size, EXIF and XMP)
   video      MOV, MP4, M4V, 3GP, 3G2 (our QuickTime reader), AVI, M2TS (our RIFF and
              transport stream readers)
-  other      GIF, BMP, JXL, JXL Codestream: the engine lists them as photos, but DESIGN §3
-             names no metadata reader for them, so only their listing is checked
+  other      GIF, BMP, JXL, JXL Codestream: the engine lists them as photos, but
+             no metadata reader is claimed for them, so only their listing is checked
 Every claimed file must be listed exactly once, as an asset's `path` or as a resource of
 a Live Photo. Per family and overall it counts agreement on:
   type        photo families are `photo` (or `livePhoto`), videos `video`
@@ -143,7 +143,7 @@ ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
 
 
 def demo_path_bytes(path: str) -> bytes:
-    """The file-system bytes of a Demo `path` (DESIGN §5: bytes that are not valid
+    """The file-system bytes of a Demo `path` (docs/Formats.md: bytes that are not valid
     UTF-8 are written `%XX`, and `%` itself `%25`; everything else is literal UTF-8)."""
     return ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), path.encode("utf-8"))
 

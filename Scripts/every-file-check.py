@@ -4,7 +4,7 @@ problem" on folders: runs `Demo --format json --include-other FOLDER` (with
 G_DEBUG=fatal-criticals), and compares its assets and other files (type `other`: not photos
 or videos, listed with a reason) with the files on disk and with exiftool's reading of them.
 
-The files that must be listed are DESIGN §1's: every regular file under FOLDER, except
+The files that must be listed (docs/Formats.md, "Nothing else is lost"): every regular file under FOLDER, except
 hidden ones (leading dot, or inside a hidden folder), those inside NAS folders (@eaDir,
 .@__thumb, #recycle) and AppleDouble files (content 00 05 16 07). Symbolic links, FIFOs,
 sockets and devices are not regular files.
@@ -17,7 +17,7 @@ It fails (exit 1) when
 - an other file has no `reason`.
 Other files exiftool calls a photo or video type (READ_FILE_TYPES) are counted by that
 type for a person to judge: exiftool names `.exv` metadata files by the TIFF tags inside
-them (DNG), which DESIGN §1 says are not media.
+them (DNG), which are not media.
 - a broken file is listed as an asset (its first resource) without a problem. Broken
   means: empty; exiftool reports an `Error` for it (unknown file type, file format
   error…); or exiftool's FileType is not a photo or video format the Demo reads

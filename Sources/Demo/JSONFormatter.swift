@@ -3,7 +3,7 @@ import Foundation
 import GroupEnumerator
 import Synchronization
 
-/// The `--format json` output and the object `lookup` prints (DESIGN §5).
+/// The `--format json` output and the object `lookup` prints (docs/Formats.md, "JSON, ndjson and CSV").
 enum JSONFormatter {
   /// One array, one object per asset, in the order given, ending in a newline.
   static func format(assets: [Asset]) -> String {
@@ -174,7 +174,7 @@ enum JSONFormatter {
   /// About how much text one asset's object takes, to size buffers up front.
   private static let bytesPerAsset = 1536
 
-  /// The object for one asset, with exactly the keys of DESIGN §5, in that order, as
+  /// The object for one asset, with exactly the keys docs/Formats.md lists, in that order, as
   /// indented text without a final newline.
   static func object(for asset: Asset) -> String {
     var writer = JSONWriter(capacity: bytesPerAsset)
@@ -333,7 +333,7 @@ enum JSONFormatter {
     }
   }
 
-  /// The DESIGN §4 dictionary of a photo: `photoDefaultPath`, `photoThumPath` (the same
+  /// The legacy dictionary of a photo: `photoDefaultPath`, `photoThumPath` (the same
   /// asset URL), `photoName`, `photoGPS` (unsigned degrees with N/S/E/W refs, or the
   /// strings `"0.0"` without GPS) and `photoDateTime` (raw TIFF DateTime or `"0"`), as
   /// indented text without a final newline.
@@ -362,7 +362,7 @@ enum JSONFormatter {
   }
 
   /// `photoGPS`: ``Asset/legacyGPS`` (unsigned degrees with their refs, or `"0.0"`
-  /// strings without GPS), written in the order of DESIGN §4.
+  /// strings without GPS), written in the legacy dictionary's key order.
   private static func writeLegacyGPS(of asset: Asset, to writer: inout JSONWriter) {
     writer.object { json in
       switch asset.legacyGPS {

@@ -35,7 +35,7 @@ protocol ListingWriter: Sendable {
   mutating func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream)
 }
 
-/// `--format json`: one array, one indented object per asset (DESIGN §5); the same bytes
+/// `--format json`: one array, one indented object per asset (docs/Formats.md); the same bytes
 /// ``JSONFormatter/format(assets:)`` makes from the whole list. With `--include-other`, an
 /// object per other file (type `other`) follows the assets in the same array.
 struct JSONListingWriter: ListingWriter {

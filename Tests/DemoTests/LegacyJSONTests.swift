@@ -5,7 +5,7 @@ import Testing
 @testable import Demo
 
 /// The Demo writes the legacy dictionary byte by byte for speed; these tests hold that
-/// writing to ``Asset/legacyDictionary``, the library's one statement of DESIGN §4.
+/// writing to ``Asset/legacyDictionary``, the library's one statement of the legacy dictionary.
 ///
 /// Over `Fixtures/Library` always, and over every folder listed (separated by `:`) in
 /// `GROUPENUMERATOR_LEGACY_LIBRARIES` when set: `make legacy-check` sets it to the shared
@@ -37,7 +37,7 @@ import Testing
       }
       photos += 1
       let written = try #require(legacy as? [String: Any], "\(asset.path): no legacy object")
-      // Every photo, also one no reader takes, has the five keys (DESIGN §4).
+      // Every photo, also one no reader takes, has the five keys of the legacy dictionary.
       #expect(
         Set(written.keys) == [
           "photoDefaultPath", "photoThumPath", "photoName", "photoGPS", "photoDateTime",

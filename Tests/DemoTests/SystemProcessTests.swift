@@ -7,8 +7,8 @@ import Testing
 @testable import GroupEnumerator
 
 // The Demo as a process on things a plain test cannot make: a read-only bind mount
-// (ROBUSTNESS.md F26/X2), a system-call trace (X1/X3), a pseudo-terminal and Ctrl-C (P3),
-// and 100,000 files in one folder (F22/R2). A test whose machinery this machine lacks
+// (nothing is ever written into the library), a system-call trace (no write, no symlink
+// followed), a pseudo-terminal and Ctrl-C, and 100,000 files in one folder. A test whose machinery this machine lacks
 // skips with the reason, unless its variable demands it (then it fails): `make test` sets
 // them, so CI cannot pass by skipping.
 

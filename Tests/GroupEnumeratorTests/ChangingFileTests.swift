@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-// Files that change size while they are read (ROBUSTNESS.md §4.1 F15). Nothing is ever
+// Files that change size while they are read. Nothing is ever
 // mapped into memory (`LibraryFile` reads with `pread`; the strace test in DemoTests checks
 // that no library file is ever passed to `mmap`), so a file that shrinks gives short
 // reads, which each reader turns into a problem of that asset, never `SIGBUS`. A file

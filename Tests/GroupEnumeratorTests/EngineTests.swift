@@ -13,7 +13,7 @@ import Testing
     calls.append((current, total))
   }
 
-  /// Checks DESIGN §2.2–2.3: one total throughout, `current` strictly growing, ending at
+  /// Checks the progress contract: one total throughout, `current` strictly growing, ending at
   /// `(total, total)`.
   func expectWellFormed(total: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(!calls.isEmpty, sourceLocation: sourceLocation)

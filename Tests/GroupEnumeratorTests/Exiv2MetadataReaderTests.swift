@@ -56,7 +56,7 @@ private final class PaddedSource: ByteSource, Sendable {
 }
 
 @Suite struct Exiv2HostileInputTests {
-  /// ROBUSTNESS M15: gexiv2 0.14.0 lets exiv2's `std::overflow_error` escape for this file,
+  /// gexiv2 0.14.0 lets exiv2's `std::overflow_error` escape for this file,
   /// which ends the process in `std::terminate` unless the shim catches it.
   @Test func webPWithRIFFSizeFFFFFFFFIsAProblemNotACrash() throws {
     let bytes: [UInt8] =
@@ -70,7 +70,7 @@ private final class PaddedSource: ByteSource, Sendable {
     #expect(metadata.dateTimeOriginal == nil)
   }
 
-  /// ROBUSTNESS M16: TIFF-family garbage; exiv2's own POCs raise `std::overflow_error`.
+  /// TIFF-family garbage; exiv2's own POCs raise `std::overflow_error`.
   @Test(arguments: [[0x49, 0x49, 0x2A, 0x00], [0x4D, 0x4D, 0x00, 0x2A]] as [[UInt8]])
   func tiffHeaderFollowedByGarbageIsAProblem(header: [UInt8]) throws {
     var generator = SystemRandomNumberGenerator()
@@ -144,7 +144,7 @@ private final class PaddedSource: ByteSource, Sendable {
     #expect(problem.message.contains(String(source.count)))
   }
 
-  /// ROBUSTNESS M17: movies never reach gexiv2, whatever their bytes.
+  /// Movies never reach gexiv2, whatever their bytes.
   @Test(arguments: [MediaFormat.quickTime, .mp4, .m4v, .threeGPP, .jpeg, .gif, .bmp])
   func formatsOutsideTheAllowlistAreNeverParsed(format: MediaFormat) throws {
     #expect(!Exiv2MetadataReader.isAllowed(format))
@@ -272,7 +272,7 @@ private func gpsTIFF(
 
   typealias Triple = [(UInt32, UInt32)]
 
-  /// ROBUSTNESS M9–M11: zero denominators, out-of-range values and bad references.
+  /// Zero denominators, out-of-range values and bad references.
   @Test(
     arguments: [
       ("N", [(10, 0), (0, 1), (0, 1)], "E", [(10, 1), (0, 1), (0, 1)]),

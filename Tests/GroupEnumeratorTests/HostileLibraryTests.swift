@@ -8,7 +8,7 @@ import Testing
   import Glibc
 #endif
 
-// Hostile libraries (ROBUSTNESS.md §4): each test builds its library at test time and
+// Hostile libraries (docs/Robustness.md): each test builds its library at test time and
 // asserts the exact outcome through the whole engine (`AssetsLibrary.enumerate`), not
 // merely that nothing crashed. Rows already covered at the scanner level live in
 // ScannerTests and LibraryFileTests.
@@ -379,7 +379,7 @@ final class RunHandle: Sendable {
   }
 }
 
-/// Bad media (ROBUSTNESS.md §4.2 M1–M13) as real files through the whole engine.
+/// Bad media as real files through the whole engine.
 @Suite struct HostileMediaTests {
   /// What the engine must report for one file.
   struct Expected: CustomStringConvertible {
@@ -558,7 +558,7 @@ final class RunHandle: Sendable {
   }
 }
 
-/// Cancellation and concurrent runs through the engine (ROBUSTNESS.md §4.3 C3, C4).
+/// Cancellation and concurrent runs through the engine.
 @Suite struct HostileConcurrencyTests {
   @Test(.timeLimit(.minutes(1)))
   @MainActor func cancellingFromAnotherTaskStopsWithinABoundedNumberOfEvents() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import GroupEnumerator
 
-/// ROBUSTNESS.md §4.2 rows B1–B11 for the QuickTime reader, on hand-built bytes.
+/// The QuickTime reader's bounds (docs/Robustness.md), on hand-built bytes.
 @Suite struct QuickTimeRobustnessTests {
   typealias B = BoxBuilder
 

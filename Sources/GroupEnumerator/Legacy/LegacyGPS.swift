@@ -1,4 +1,4 @@
-/// `photoGPS` of the legacy dictionary (DESIGN §4): where a photo was taken as ImageIO's
+/// `photoGPS` of the legacy dictionary (docs/Formats.md, "Legacy dictionaries"): where a photo was taken as ImageIO's
 /// `{GPS}` dictionary has it, or the original's placeholder when it has no location.
 ///
 /// The modern equivalent is ``Asset/location`` (signed degrees).

@@ -7,7 +7,7 @@ import Foundation
 public typealias LegacyPhotoDictionary = [String: any Sendable]
 
 extension Asset {
-  /// This asset as the legacy dictionary (DESIGN §4):
+  /// This asset as the legacy dictionary (docs/Formats.md, "Legacy dictionaries"):
   /// - `photoDefaultPath`, `photoThumPath`: the asset URL's text (both the same);
   /// - `photoName`: the file name;
   /// - `photoGPS`: `["Latitude": Double, "LatitudeRef": "N"|"S", "Longitude": Double,

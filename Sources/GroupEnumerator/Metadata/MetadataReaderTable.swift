@@ -14,7 +14,7 @@
 ///   BigTIFF nor CR3, and reads HEIF sizes and PNG raw profiles wrong (README, formats).
 /// - BigTIFF's thumbnail is still asked of gexiv2 (which finds none in a file it cannot
 ///   read); CR3's is not extracted (its `THMB` JPEG is not read yet).
-/// - Movies are never handed to gexiv2 (ROBUSTNESS §0.2): our box reader reads QuickTime
+/// - Movies are never handed to gexiv2 (exiv2's video readers are unfuzzed; docs/Robustness.md): our box reader reads QuickTime
 ///   and MP4, our transport stream reader MTS/M2TS; Matroska and Windows Media are listed
 ///   with a problem and no metadata.
 enum MetadataReaderTable {

@@ -125,8 +125,8 @@ private struct EncodedLocation: Encodable {
   }
 }
 
-/// `legacy`: ``Asset/legacyDictionary`` (DESIGN §4), its GPS degrees unrounded and its
-/// placeholders (`"0"`, `"0.0"`) kept.
+/// `legacy`: ``Asset/legacyDictionary``, its GPS degrees unrounded and its placeholders
+/// (`"0"`, `"0.0"`) kept.
 private struct EncodedLegacyDictionary: Encodable {
   let url: String
   let name: String

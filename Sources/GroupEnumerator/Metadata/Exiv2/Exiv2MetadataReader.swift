@@ -14,7 +14,7 @@
 /// the EXIF has no date or no place, the XMP packet exiv2 found (TIFF tag 700, WebP's
 /// `XMP ` chunk, a RAW's XMP) is parsed by ``XMPPacket`` and applied by ``XMPFallback``.
 ///
-/// gexiv2 runs in-process (DESIGN §2.7), decided by measurement: exiv2's 667-file
+/// gexiv2 runs in-process rather than in a child process, decided by measurement: exiv2's 667-file
 /// test/POC corpus plus `corpus/bad` (717 files, 128 of them sniffed into this allowlist),
 /// one child process per file with a 10 s limit, gave 0 crashes and 0 hangs; the two
 /// TIFF files that raise `std::overflow_error` and the RIFF-size WebP became problems.

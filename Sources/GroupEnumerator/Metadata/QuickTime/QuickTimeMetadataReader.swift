@@ -3,7 +3,7 @@ import Foundation
 /// Reads a QuickTime movie's or an ISO base media file's (MP4, M4V, 3GP) metadata with
 /// our own bounds-checked box reader: no C library ever sees the bytes.
 ///
-/// What it reads (DESIGN §3):
+/// What it reads:
 /// - `moov/mvhd`: creation time as a UTC instant, and duration.
 /// - the first video track (`trak` whose `mdia/hdlr` handler is `vide`): `tkhd` width and
 ///   height as stored, and its matrix as an EXIF ``MediaMetadata/orientation`` (1…8).
@@ -19,7 +19,7 @@ import Foundation
 ///   item of `udta/meta/ilst` (handler `mdir`, where ffmpeg and most re-encoders write it);
 ///   then 3GPP's `udta/loci` (TS 26.244 §8.2.2).
 ///
-/// How it stays safe on hostile files (ROBUSTNESS §4.2 B1–B11): it reads one box header
+/// How it stays safe on hostile files (docs/Robustness.md): it reads one box header
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
 /// the `ilst` items, never deeper than ``BoxReader/maximumDepth``; it skips every other
 /// box by its size without loading it, so a huge `mdat` costs one header read (the top

@@ -327,6 +327,47 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(motion?.videoRange(fileSize: 1_000_000_000_000, imageEnd: 2_000) == nil)
   }
 
+  @Test func directoryNumbersWhoseSumOverflowsAreUnusableNotATrap() throws {
+    let motion = try #require(XMPPacket.parse(HostileXMP.overflowingDirectory).motionPhoto)
+    #expect(
+      motion.placement
+        == .unusable(
+          reason: "lists items after the video whose lengths add up past any file's size"))
+    #expect(motion.videoRange(fileSize: Int.max, imageEnd: 0) == nil)
+    // The largest numbers that do not overflow still place the video, checked by the file.
+    let fits = try #require(
+      XMPPacket.parse(
+        HostileXMP.motionPhoto(
+          length: "999999999999999999", padding: "0",
+          after: [("999999999999999999", "999999999999999999")])
+      ).motionPhoto)
+    #expect(
+      fits.placement
+        == .fromEnd(length: 999_999_999_999_999_999, bytesAfter: 1_999_999_999_999_999_998))
+    #expect(fits.videoRange(fileSize: 5000, imageEnd: 2) == nil)
+    #expect(
+      fits.videoRange(fileSize: Int.max, imageEnd: 0)
+        == (Int.max - 2_999_999_999_999_999_997)..<(Int.max - 1_999_999_999_999_999_998))
+  }
+
+  @Test(arguments: [
+    ("-5", #"gives Item:Length "-5", not a byte count"#),
+    ("1e9", #"gives Item:Length "1e9", not a byte count"#),
+    ("9999999999999999999", #"gives Item:Length "9999999999999999999", not a byte count"#),
+    ("٣", #"gives Item:Length "٣", not a byte count"#),
+    ("000", "gives the video an Item:Length of 0 bytes"),
+  ])
+  func anUnusableVideoLengthSaysSo(text: String, reason: String) throws {
+    let motion = try #require(XMPPacket.parse(HostileXMP.motionPhoto(length: text)).motionPhoto)
+    #expect(motion.placement == .unusable(reason: reason))
+  }
+
+  @Test func anUnusablePaddingAfterTheVideoSaysSo() throws {
+    let motion = try #require(
+      XMPPacket.parse(HostileXMP.motionPhoto(length: "10", after: [("5", "-1")])).motionPhoto)
+    #expect(motion.placement == .unusable(reason: #"gives Item:Padding "-1", not a byte count"#))
+  }
+
   @Test func itemPropertiesWrittenAsElementsAreReadToo() {
     let text = description(
       """

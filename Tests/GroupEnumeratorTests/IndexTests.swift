@@ -123,9 +123,10 @@ import Testing
     #expect(try json(after) == json(plain))
   }
 
-  /// Ways an index file can be unusable.
+  /// Ways an index of ours can be unusable (files that are not ours are refused, never
+  /// rebuilt: IndexOwnershipTests).
   enum Damage: String, CaseIterable, Sendable {
-    case truncated, randomBytes, wrongSchema, otherReaders, otherRoot
+    case truncated, olderSchema, otherReaders, otherRoot, aTrigger, aFilesView
   }
 
   @Test(arguments: Damage.allCases)
@@ -142,14 +143,31 @@ import Testing
       let size = try #require(
         try FileManager.default.attributesOfItem(atPath: index.path)[.size] as? Int)
       #expect(truncate(index.path, off_t(size / 2)) == 0)
-    case .randomBytes:
-      var generator = SystemRandomNumberGenerator()
-      let bytes = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      try Data(bytes).write(to: index)
-    case .wrongSchema:
+    case .olderSchema:
       _ = try await enumerate(library, index: index)
       var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
-      try connection.query("UPDATE schema_version SET version = 99")
+      try connection.query("UPDATE schema_version SET version = 0")
+    case .aTrigger:
+      // It would spin forever on the first row stored, were triggers run.
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute(
+        """
+        CREATE TRIGGER spin AFTER INSERT ON files BEGIN
+          WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c;
+        END
+        """)
+    case .aFilesView:
+      // An endless query in place of the table every lookup reads.
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute(
+        """
+        DROP TABLE files;
+        CREATE VIEW files AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+          SELECT x AS path, 0 AS device, 0 AS inode, 0 AS size, 0 AS mtime_s, 0 AS mtime_ns,
+            0 AS ctime_s, 0 AS ctime_ns, x'' AS sidecars, x'' AS result FROM c;
+        """)
     case .otherReaders:
       _ = try await enumerate(library, index: index)
       var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)

@@ -161,6 +161,9 @@ extension IndexStore {
         ]
       )
     }
+    if case .refused(let reason) = ownership(ofIndexAt: path) {
+      return (nil, ["The index '\(path)' was not used: \(reason); it was left as it was."])
+    }
     var warnings: [String] = []
     readAhead(path)
     for attempt in 0..<2 {
@@ -212,6 +215,31 @@ extension IndexStore {
   private static func prepare(
     _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
   ) throws(SQLiteError) -> String? {
+    // What the file holds now, its `-wal` included (the check before opening read the main
+    // file alone): exactly the index's tables, or nothing. A view or trigger (which could
+    // run forever when `files` is read or written) makes it a file to replace, as if damaged.
+    var objects: [[String]] = []
+    try connection.query("SELECT type, name FROM sqlite_master") { row in
+      if row.count == 2, case .text(let type) = row[0], case .text(let name) = row[1] {
+        objects.append([type, name])
+      } else {
+        objects.append(["?", "?"])
+      }
+    }
+    guard Set(objects).isSubset(of: ownObjects) else {
+      let foreign = objects.filter { !ownObjects.contains($0) }.prefix(3)
+        .map { "\($0[0]) '\($0[1])'" }.joined(separator: ", ")
+      throw SQLiteError(
+        code: 11, message: "it holds objects the index never has (\(foreign))")
+    }
+    var identifier: Int64 = 0
+    try connection.query("PRAGMA application_id") { row in
+      if case .integer(let value) = row.first { identifier = value }
+    }
+    if identifier != Int64(applicationID) {
+      // Before WAL on a new file, so the mark is in the main file from the first write.
+      try connection.execute("PRAGMA application_id=\(applicationID)")
+    }
     var journal = ""
     try connection.query("PRAGMA journal_mode=WAL") { row in
       if case .text(let mode) = row.first { journal = mode }

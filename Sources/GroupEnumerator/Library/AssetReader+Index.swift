@@ -14,7 +14,9 @@ extension AssetReader {
       let sidecars = sidecarKeys(of: job.file, root: root)
     else { return read(job, root: root) }
     let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)
-    if case .found(let stored) = lookup, let asset = StoredResult.decode(stored, job: job) {
+    if case .found(let stored) = lookup,
+      let asset = StoredResult.decode(stored, job: job, fileSize: key.size)
+    {
       index.countTaken()
       return asset
     }

@@ -104,6 +104,30 @@ struct IndexProcessTests {
     #expect(third.stderr.contains(" files-read 0 files-from-index 1516 "), "\(third.stderr)")
   }
 
+  /// A run under a low descriptor limit meets `EMFILE` on some files (`unreadable: Cannot
+  /// open '…': errno 24`); those results must not be stored, or every later run would
+  /// report the files unreadable under their unchanged keys.
+  @Test(.timeLimit(.minutes(3)))
+  func resultsOfAPassingErrorAreNeverStored() async throws {
+    let workspace = try await Workspace(links: 40)
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
+    let arguments = ["--format", "json", "--index", workspace.index.path, workspace.library.path]
+    var sawPassingErrors = false
+    // Which limit makes files (not folders) fail depends on the threads' timing: several.
+    for limit in 15...24 {
+      let low = try run(
+        URL(fileURLWithPath: "/usr/bin/prlimit"),
+        ["--nofile=\(limit):\(limit)", demoExecutable.path] + arguments)
+      #expect(low.exited, "\(limit): \(low.stderr)")
+      if low.stdout.contains("errno 24: Too many open files") { sawPassingErrors = true }
+    }
+    #expect(sawPassingErrors)
+    let normal = try Running(arguments).wait()
+    #expect(normal.exited && normal.status == 0)
+    #expect(normal.stdout == plain.stdout)
+    #expect(normal.stderr.isEmpty, "\(normal.stderr)")
+  }
+
   @Test func groupsAndLookupKeepAndUseTheIndexWithTheSameOutput() async throws {
     let workspace = try await Workspace(links: 0)
     let library = workspace.library.path

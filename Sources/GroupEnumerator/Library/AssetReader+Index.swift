@@ -6,7 +6,8 @@ extension AssetReader {
   /// reading a file.
   ///
   /// A file read here is stored for the next run, unless it changed too recently for its
-  /// key to be trusted (``FileKey/isRecent(comparedTo:)``).
+  /// key to be trusted (``FileKey/isRecent(comparedTo:)``) or its reading met a passing
+  /// error (``AssetProblem/isPassing``).
   ///
   /// - Parameter index: The run's index, or `nil` to read every file.
   static func read(_ job: ReadJob, root: LibraryRoot, index: IndexStore?) -> Asset {
@@ -21,7 +22,8 @@ extension AssetReader {
       return asset
     }
     let asset = read(job, root: root)
-    if !key.isRecent() {
+    // A passing error (too many open files, EIO on a share…) is this run's, not the file's.
+    if !key.isRecent(), !asset.problems.contains(where: \.isPassing) {
       let isNew: Bool
       if case .missing = lookup { isNew = true } else { isNew = false }
       index.store(

@@ -22,14 +22,14 @@ struct ZeroSource: ByteSource {
 
   func bytes(at offset: Int, length: Int) throws(AssetProblem) -> [UInt8] {
     guard offset >= 0, length > 0, offset < count else { return [] }
-    let length = min(length, count - offset, 1 << 16)
+    var bytes = [UInt8](repeating: 0, count: min(length, count - offset, 1 << 16))
     let header: [UInt8] = [0, 0, 0, 24] + Array("ftyp".utf8)
-    return (0..<length).map { index in
-      let (position, overflow) = offset.addingReportingOverflow(index)
-      let (distance, before) = position.subtractingReportingOverflow(videoStart)
-      guard !overflow, !before, distance >= 0, distance < header.count else { return 0 }
-      return header[distance]
+    for (index, byte) in header.enumerated() {
+      let (position, overflow) = videoStart.addingReportingOverflow(index)
+      guard !overflow, position >= offset, position - offset < bytes.count else { continue }
+      bytes[position - offset] = byte
     }
+    return bytes
   }
 }
 

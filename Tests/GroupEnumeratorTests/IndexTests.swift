@@ -126,7 +126,7 @@ import Testing
   /// Ways an index of ours can be unusable (files that are not ours are refused, never
   /// rebuilt: IndexOwnershipTests).
   enum Damage: String, CaseIterable, Sendable {
-    case truncated, olderSchema, otherReaders, otherRoot, aTrigger, aFilesView
+    case truncated, olderSchema, otherReaders, otherRoot, aTrigger, aFilesView, aTableMissing
   }
 
   @Test(arguments: Damage.allCases)
@@ -157,6 +157,10 @@ import Testing
           WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c;
         END
         """)
+    case .aTableMissing:
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute("DROP TABLE library_root")
     case .aFilesView:
       // An endless query in place of the table every lookup reads.
       _ = try await enumerate(library, index: index)

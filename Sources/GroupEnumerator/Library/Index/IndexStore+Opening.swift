@@ -217,7 +217,8 @@ extension IndexStore {
   ) throws(SQLiteError) -> String? {
     // What the file holds now, its `-wal` included (the check before opening read the main
     // file alone): exactly the index's tables, or nothing. A view or trigger (which could
-    // run forever when `files` is read or written) makes it a file to replace, as if damaged.
+    // run forever when `files` is read or written), or a missing table, makes it a file to
+    // replace, as if damaged.
     var objects: [[String]] = []
     try connection.query("SELECT type, name FROM sqlite_master") { row in
       if row.count == 2, case .text(let type) = row[0], case .text(let name) = row[1] {
@@ -226,11 +227,15 @@ extension IndexStore {
         objects.append(["?", "?"])
       }
     }
-    guard Set(objects).isSubset(of: ownObjects) else {
+    guard objects.isEmpty || Set(objects) == ownObjects else {
       let foreign = objects.filter { !ownObjects.contains($0) }.prefix(3)
-        .map { "\($0[0]) '\($0[1])'" }.joined(separator: ", ")
-      throw SQLiteError(
-        code: 11, message: "it holds objects the index never has (\(foreign))")
+        .map { "\($0[0]) '\($0[1])'" }
+      let missing = ownObjects.subtracting(objects).map { "table '\($0[1])'" }.sorted()
+      let what =
+        foreign.isEmpty
+        ? "it lacks \(missing.joined(separator: ", "))"
+        : "it holds objects the index never has (\(foreign.joined(separator: ", ")))"
+      throw SQLiteError(code: 11, message: what)
     }
     var identifier: Int64 = 0
     try connection.query("PRAGMA application_id") { row in

@@ -78,7 +78,7 @@ extension IndexStore {
     let url = URL(fileURLWithPath: folder).appendingPathComponent(
       IndexLocation.fileName(forRoot: rootPath))
     // Checked before any folder is made, so that nothing is ever created in the library.
-    if let inside = libraryFolder(holding: url, root: rootStatus.identity) {
+    if let inside = libraryFolder(holding: url, root: rootStatus.identity, rootPath: root.path) {
       return .failure(
         LocationWarning(
           message: "The index '\(url.path)' was not used: it is inside the library"
@@ -152,7 +152,9 @@ extension IndexStore {
       return (nil, ["The index '\(path)' was not used: the library root cannot be examined."])
     }
     let rootPath = canonicalPath(root.path)
-    if let inside = IndexStore.libraryFolder(holding: url, root: rootStatus.identity) {
+    if let inside = IndexStore.libraryFolder(
+      holding: url, root: rootStatus.identity, rootPath: root.path)
+    {
       return (
         nil,
         [
@@ -435,8 +437,20 @@ extension IndexStore {
   /// The folder of the library that would hold the index file at `url`, when one of the
   /// folders above it is the library root (by device and inode, so other names of the root
   /// count too); `nil` when the index is outside the library.
-  static func libraryFolder(holding url: URL, root: FileIdentity) -> String? {
+  ///
+  /// With `rootPath` (the root's path), the mounts are looked at too
+  /// (``mountedLibraryFolder(holding:rootPath:mounts:)``): a library folder bind-mounted
+  /// elsewhere, or the layers of the overlay the library is on.
+  static func libraryFolder(holding url: URL, root: FileIdentity, rootPath: String? = nil)
+    -> String?
+  {
     var folder = canonicalPath(url.deletingLastPathComponent().path)
+    if let rootPath,
+      let inside = mountedLibraryFolder(
+        holding: folder, rootPath: canonicalPath(rootPath), mounts: currentMounts())
+    {
+      return inside
+    }
     while true {
       var status = stat()
       if stat(folder, &status) == 0, UInt64(status.st_dev) == root.device,

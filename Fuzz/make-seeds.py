@@ -346,6 +346,39 @@ def hand_built_xmp():
     ]
 
 
+def hand_built_motion_photos():
+    """Inputs of FuzzMotionPhoto: a mode byte, then a packet (even) or 8-byte values (odd:
+    file size, image end, then Item:Length/Item:Padding values whose low 3 bits choose how
+    each is written)."""
+    def directory(items):
+        listed = b'<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="Primary"/></rdf:li>'
+        for index, (length, padding) in enumerate(items):
+            semantic = b"MotionPhoto" if index == 0 else b"Depth"
+            listed += (b'<rdf:li rdf:parseType="Resource"><Container:Item Item:Semantic="' + semantic
+                       + b'" Item:Mime="video/mp4" Item:Length="' + length + b'" Item:Padding="'
+                       + padding + b'"/></rdf:li>')
+        return (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/'
+                b'02/22-rdf-syntax-ns#"><rdf:Description xmlns:GCamera="http://ns.google.com/photos/'
+                b'1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/" '
+                b'xmlns:Item="http://ns.google.com/photos/1.0/container/item/" GCamera:MotionPhoto="1">'
+                b"<Container:Directory><rdf:Seq>" + listed + b"</rdf:Seq></Container:Directory>"
+                b"</rdf:Description></rdf:RDF></x:xmpmeta>")
+    nines = b"9" * 18
+
+    def values(*numbers):
+        return b"\x01" + b"".join(struct.pack("<Q", n) for n in numbers)
+    return [
+        ("packet-overflowing-sum", b"\x00" + directory([(nines, nines)] * 12)),
+        ("packet-fits", b"\x04" + directory([(b"300", b"4")])),
+        ("packet-negative-length", b"\x00" + directory([(b"-5", b"0")])),
+        ("packet-micro-video", b"\x00" + directory([]).replace(b'GCamera:MotionPhoto="1"',
+                                                               b'GCamera:MicroVideo="1" GCamera:MicroVideoOffset="20"')),
+        ("values-nines", values(2**63 - 2, 200, 3, 3, 3, 3, 3, 3)),
+        ("values-plain", values(20000, 200, 5000 << 3, 0, 100 << 3, 8 << 3)),
+        ("values-full-width", values(2**64 - 1, 0, 2**64 - 6, 2**64 - 7)),
+    ]
+
+
 def write(target, name, data):
     folder = os.path.join(SEEDS, target)
     os.makedirs(folder, exist_ok=True)
@@ -415,6 +448,8 @@ def main():
         write("FuzzXMP", name, data)
     for name, data in hand_built_xmp():
         write("FuzzXMP", "built-" + name, data)
+    for name, data in hand_built_motion_photos():
+        write("FuzzMotionPhoto", "built-" + name, data)
 
 
 if __name__ == "__main__":

@@ -16,4 +16,23 @@ static inline int CSQLite_bind_text_transient(
   return sqlite3_bind_text(statement, index, text, count, SQLITE_TRANSIENT);
 }
 
+/// Hardens a connection against a crafted database (`sqlite3_db_config` is variadic, which
+/// Swift cannot call): defensive mode (no writes to `sqlite_master`, no
+/// `PRAGMA writable_schema`), an untrusted schema (no functions with side effects in
+/// views, triggers or defaults), and no triggers or views at all (the index has none, so
+/// one found there never runs). Returns the first result that is not `SQLITE_OK`.
+static inline int CSQLite_harden(sqlite3 *_Nonnull db) {
+  const int options[][2] = {
+      {SQLITE_DBCONFIG_DEFENSIVE, 1},
+      {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+      {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0},
+      {SQLITE_DBCONFIG_ENABLE_VIEW, 0},
+  };
+  for (unsigned index = 0; index < sizeof options / sizeof options[0]; index++) {
+    int result = sqlite3_db_config(db, options[index][0], options[index][1], (int *)0);
+    if (result != SQLITE_OK) return result;
+  }
+  return SQLITE_OK;
+}
+
 #endif

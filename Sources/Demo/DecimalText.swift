@@ -5,7 +5,9 @@ enum DecimalText {
   /// `value` rounded to `places` decimals (``Location/scaledInteger(_:decimalPlaces:)``,
   /// halves away from zero) in plain notation: digits, a point, at least one decimal,
   /// trailing zeros dropped (`-22.9068`, `35.0`, `0.0000001`); `-0` is `0.0`. A value too
-  /// large to carry that many decimals, or not finite, is written as Swift's shortest text.
+  /// large to carry that many decimals is written as a whole number in plain notation too
+  /// (``plainWhole(_:)``: `10000000000000000.0`, never `1e+16`); one that is not finite
+  /// as Swift's text.
   ///
   /// - Parameters:
   ///   - value: The number.
@@ -21,7 +23,7 @@ enum DecimalText {
     _ body: (UnsafeBufferPointer<UInt8>) -> Result
   ) -> Result {
     guard let scaled = Location.scaledInteger(value, decimalPlaces: places) else {
-      var text = value.description
+      var text = plainWhole(value)
       return text.withUTF8(body)
     }
     // `scaled` is below 2^53 in magnitude, so 16 digits at most, and `places` is at most
@@ -55,4 +57,29 @@ enum DecimalText {
       return body(UnsafeBufferPointer(rebasing: text[start...]))
     }
   }
+
+  /// A finite `value` too large for fixed decimals as a plain whole number with `.0`: its
+  /// nearest integer below 2^63 (at that size a double has no decimals worth printing),
+  /// else Swift's shortest digits with the exponent written out as zeros. Not finite:
+  /// Swift's text (`nan`, `inf`).
+  static func plainWhole(_ value: Double) -> String {
+    guard value.isFinite else { return value.description }
+    if value.magnitude < 0x1p63 { return String(Int64(value.rounded())) + ".0" }
+    // `1.7976931348623157e+308`: the digits, then as many zeros as the exponent asks.
+    let text = value.description
+    guard let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+      let exponent = Int(text[text.index(after: mark)...].filter { $0 != "+" })
+    else { return text }
+    let mantissa = text[..<mark]
+    let negative = mantissa.hasPrefix("-")
+    let digits = mantissa.filter(\.isASCIIDigit)
+    let whole = exponent + 1
+    guard whole >= digits.count else { return text }
+    return (negative ? "-" : "") + digits + String(repeating: "0", count: whole - digits.count)
+      + ".0"
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }

@@ -12,14 +12,38 @@ enum OutputHygiene {
     scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
   }
 
-  /// Whether `scalar` is invisible and changes how text around it reads: bidi marks,
-  /// embeddings, overrides and isolates, zero-width spaces and joiners, the BOM.
+  /// Whether `scalar` renders as nothing (or as a blank that is no space) and so can hide
+  /// in a name or change how text around it reads: bidi marks, embeddings, overrides and
+  /// isolates, zero-width spaces and joiners, the BOM; the soft hyphen, the combining
+  /// grapheme joiner, the Hangul and Khmer fillers, the Mongolian selectors, the line and
+  /// paragraph separators, the deprecated format characters (U+206A–206F), the variation
+  /// selectors, the invisible musical symbols, the blank Braille pattern and the TAG
+  /// characters (U+E0000–E007F).
   static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0xFEFF:
+    case 0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B...0x180F,
+      0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0x2066...0x206F, 0x2800, 0x3164,
+      0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0x1D173...0x1D17A, 0xE0000...0xE007F,
+      0xE0100...0xE01EF:
       true
     default:
       false
+    }
+  }
+
+  /// Whether `scalar`, invisible alone, is part of the emoji `character` draws: a joiner
+  /// between emoji (`👩‍💻`), the emoji-style selector after an emoji that is not ASCII
+  /// (`❤️`) or in a keycap (`1️⃣`), the TAG characters of a subdivision flag (`🏴` followed
+  /// by tags). Elsewhere each is marked, so that two names that look alike differ.
+  private static func isPartOfEmoji(_ scalar: Unicode.Scalar, in character: Character) -> Bool {
+    let scalars = character.unicodeScalars
+    guard let base = scalars.first, base != scalar else { return false }
+    switch scalar.value {
+    case 0x200D: return scalars.contains { $0.properties.isEmojiPresentation }
+    case 0xFE0E, 0xFE0F:
+      return (!base.isASCII && base.properties.isEmoji) || scalars.contains { $0.value == 0x20E3 }
+    case 0xE0020...0xE007F: return base.value == 0x1F3F4
+    default: return false
     }
   }
 
@@ -62,8 +86,8 @@ enum OutputHygiene {
     markingInvisibleFormats(DisplayWidth.printable(text))
   }
 
-  /// `text` with each invisible format character written as `<U+XXXX>`, except a
-  /// zero-width joiner inside an emoji sequence (`👩‍💻` stays one picture).
+  /// `text` with each invisible format character written as `<U+XXXX>`, except those
+  /// that are part of an emoji (`👩‍💻`, `❤️` and a subdivision flag stay one picture).
   static func markingInvisibleFormats(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isInvisibleFormat) else { return text }
     var result = ""
@@ -73,9 +97,8 @@ enum OutputHygiene {
         result.append(character)
         continue
       }
-      let isEmojiSequence = scalars.contains { $0.properties.isEmojiPresentation }
       for scalar in scalars {
-        if isInvisibleFormat(scalar), !(isEmojiSequence && scalar.value == 0x200D) {
+        if isInvisibleFormat(scalar), !isPartOfEmoji(scalar, in: character) {
           result += "<U+" + hex(scalar.value, digits: 4) + ">"
         } else {
           result.unicodeScalars.append(scalar)

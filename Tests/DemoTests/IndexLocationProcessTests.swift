@@ -142,6 +142,43 @@ struct IndexLocationProcessTests {
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
     .timeLimit(.minutes(2)))
+  func anIndexInABindMountOfALibraryFolderIsRefused() async throws {
+    guard
+      SystemProbe.proceed(
+        unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
+    else { return }
+    let workspace = try await Workspace()
+    let trips = workspace.library.appendingPathComponent("Trips").path
+    let mounted = workspace.folder.appendingPathComponent("mounted").path
+    #expect(mkdir(mounted, 0o755) == 0)
+    let before = try FileManager.default.contentsOfDirectory(atPath: trips).sorted()
+    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let script = """
+      mount --bind "$1" "$2" || exit 90
+      shift 2
+      exec "$@"
+      """
+    let outcome = try run(
+      SystemProbe.unshare,
+      [
+        "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", trips, mounted,
+        demoExecutable.path, "--index", mounted + "/index.sqlite", "--format", "json",
+        workspace.library.path,
+      ])
+    #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+    #expect(outcome.stdout == plain.stdout)
+    #expect(warnings(outcome).count == 1, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("is inside the library"), "\(outcome.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: trips).sorted() == before)
+  }
+
+  @Test(
+    .enabled(
+      if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),
+      Comment(
+        rawValue: (SystemProbe.mountUnavailable ?? "")
+          + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
+    .timeLimit(.minutes(2)))
   func aCacheFolderOnAReadOnlyMountGivesOneWarningAndTheSameOutput() async throws {
     guard
       SystemProbe.proceed(

@@ -104,6 +104,55 @@ struct IndexProcessTests {
     #expect(third.stderr.contains(" files-read 0 files-from-index 1516 "), "\(third.stderr)")
   }
 
+  /// `--index` given a text file by mistake: the listing as without an index, one warning
+  /// naming the file, and the file (and its `-journal` beside it) not changed.
+  @Test func aTextFileGivenAsTheIndexIsLeftAsItWas() async throws {
+    let workspace = try await Workspace(links: 0)
+    let notes = Data("shopping list\n".utf8)
+    let journal = Data(repeating: 0xD9, count: 512)
+    try notes.write(to: workspace.index)
+    let journalURL = URL(fileURLWithPath: workspace.index.path + "-journal")
+    try journal.write(to: journalURL)
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
+    let outcome = try Running(
+      ["--format", "json", "--index", workspace.index.path, workspace.library.path]
+    ).wait()
+    #expect(outcome.exited && outcome.status == 0)
+    #expect(outcome.stdout == plain.stdout)
+    #expect(
+      outcome.stderr
+        == "warning: The index '\(workspace.index.path)' was not used: it is not an SQLite"
+        + " database, so not an index; it was left as it was.\n")
+    #expect(try Data(contentsOf: workspace.index) == notes)
+    #expect(try Data(contentsOf: journalURL) == journal)
+    let names = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path)
+    #expect(names.sorted() == ["Library", "index.sqlite", "index.sqlite-journal"])
+  }
+
+  /// A run under a low descriptor limit meets `EMFILE` on some files (`unreadable: Cannot
+  /// open '…': errno 24`); those results must not be stored, or every later run would
+  /// report the files unreadable under their unchanged keys.
+  @Test(.timeLimit(.minutes(3)))
+  func resultsOfAPassingErrorAreNeverStored() async throws {
+    let workspace = try await Workspace(links: 40)
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
+    let arguments = ["--format", "json", "--index", workspace.index.path, workspace.library.path]
+    var sawPassingErrors = false
+    // Which limit makes files (not folders) fail depends on the threads' timing: several.
+    for limit in 15...24 {
+      let low = try run(
+        URL(fileURLWithPath: "/usr/bin/prlimit"),
+        ["--nofile=\(limit):\(limit)", demoExecutable.path] + arguments)
+      #expect(low.exited, "\(limit): \(low.stderr)")
+      if low.stdout.contains("errno 24: Too many open files") { sawPassingErrors = true }
+    }
+    #expect(sawPassingErrors)
+    let normal = try Running(arguments).wait()
+    #expect(normal.exited && normal.status == 0)
+    #expect(normal.stdout == plain.stdout)
+    #expect(normal.stderr.isEmpty, "\(normal.stderr)")
+  }
+
   @Test func groupsAndLookupKeepAndUseTheIndexWithTheSameOutput() async throws {
     let workspace = try await Workspace(links: 0)
     let library = workspace.library.path

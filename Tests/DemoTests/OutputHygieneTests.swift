@@ -36,6 +36,33 @@ import Testing
     #expect(OutputHygiene.tableCell("a\u{200D}b") == "a<U+200D>b")
   }
 
+  @Test(
+    arguments: [
+      0x00AD, 0x034F, 0x115F, 0x1160, 0x17B4, 0x180E, 0x2028, 0x2029, 0x206A, 0x206F, 0x2800,
+      0x3164, 0xFE00, 0xFE0F, 0xFFA0, 0x1D173, 0xE0001, 0xE0020, 0xE007F, 0xE0100,
+    ] as [UInt32])
+  func everyCharacterThatRendersAsNothingIsShown(value: UInt32) throws {
+    let scalar = try #require(Unicode.Scalar(value))
+    let name = "IMG" + String(Character(scalar)) + "1.jpg"
+    let code = String(value, radix: 16, uppercase: true)
+    let shown = "IMG<U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code + ">1.jpg"
+    #expect(OutputHygiene.tableCell(name) == shown)
+    #expect(OutputHygiene.message(name) == shown)
+  }
+
+  @Test func selectorsJoinersAndTagsOfAnEmojiStayPartOfIt() {
+    let heart = "\u{2764}\u{FE0F}"
+    let keycap = "1\u{FE0F}\u{20E3}"
+    let england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}"
+    for emoji in [heart, keycap, england] {
+      #expect(OutputHygiene.tableCell("a " + emoji + " b") == "a " + emoji + " b")
+    }
+    // The same outside an emoji: shown.
+    #expect(OutputHygiene.tableCell("a\u{FE0F}") == "a<U+FE0F>")
+    #expect(OutputHygiene.tableCell("1\u{FE0F}") == "1<U+FE0F>")
+    #expect(OutputHygiene.tableCell("x\u{E0067}") == "x<U+E0067>")
+  }
+
   @Test func tableCellsShowControlCharactersAsQuestionMarks() {
     #expect(OutputHygiene.tableCell("a\u{1B}[2J\u{9B}\u{7F}\nb") == "a?[2J???b")
   }

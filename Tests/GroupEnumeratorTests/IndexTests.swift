@@ -123,9 +123,10 @@ import Testing
     #expect(try json(after) == json(plain))
   }
 
-  /// Ways an index file can be unusable.
+  /// Ways an index of ours can be unusable (files that are not ours are refused, never
+  /// rebuilt: IndexOwnershipTests).
   enum Damage: String, CaseIterable, Sendable {
-    case truncated, randomBytes, wrongSchema, otherReaders, otherRoot
+    case truncated, olderSchema, otherReaders, otherRoot, aTrigger, aFilesView, aTableMissing
   }
 
   @Test(arguments: Damage.allCases)
@@ -142,14 +143,35 @@ import Testing
       let size = try #require(
         try FileManager.default.attributesOfItem(atPath: index.path)[.size] as? Int)
       #expect(truncate(index.path, off_t(size / 2)) == 0)
-    case .randomBytes:
-      var generator = SystemRandomNumberGenerator()
-      let bytes = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
-      try Data(bytes).write(to: index)
-    case .wrongSchema:
+    case .olderSchema:
       _ = try await enumerate(library, index: index)
       var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
-      try connection.query("UPDATE schema_version SET version = 99")
+      try connection.query("UPDATE schema_version SET version = 0")
+    case .aTrigger:
+      // It would spin forever on the first row stored, were triggers run.
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute(
+        """
+        CREATE TRIGGER spin AFTER INSERT ON files BEGIN
+          WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT max(x) FROM c;
+        END
+        """)
+    case .aTableMissing:
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute("DROP TABLE library_root")
+    case .aFilesView:
+      // An endless query in place of the table every lookup reads.
+      _ = try await enumerate(library, index: index)
+      let connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.execute(
+        """
+        DROP TABLE files;
+        CREATE VIEW files AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)
+          SELECT x AS path, 0 AS device, 0 AS inode, 0 AS size, 0 AS mtime_s, 0 AS mtime_ns,
+            0 AS ctime_s, 0 AS ctime_ns, x'' AS sidecars, x'' AS result FROM c;
+        """)
     case .otherReaders:
       _ = try await enumerate(library, index: index)
       var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
@@ -365,6 +387,90 @@ import Testing
     var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
     try connection.query("SELECT path FROM files") { _ in rows += 1 }
     #expect(rows == first.statistics.filesRead)
+  }
+
+  /// Values no reader makes, written into a well-formed stored result (a crafted or
+  /// damaged index): each must make the row one to read again, never one to print.
+  enum CraftedValue: String, CaseIterable, Sendable {
+    case widthOfMinusTwoToThe63, heightPast32Bits, durationOf1e300, infiniteDuration
+    case nanDuration, negativeDuration, orientation99, negativeFileSize, otherFileSize
+    case wholeInt64ByteRange, byteRangePastTheFile, embeddedVideoOfTheWholeIntRange
+    case modificationTimeOf1e300
+
+    /// `asset` with the value.
+    func apply(to asset: Asset) -> Asset {
+      var metadata = asset.metadata
+      var resources = asset.resources
+      var time = asset.fileModificationDate
+      let size = asset.fileSize
+      func resource(size: Int64, range: Range<Int64>? = nil) -> AssetResource {
+        AssetResource(
+          path: asset.path, role: range == nil ? .photo : .pairedVideo, format: .jpeg,
+          fileSize: size, byteRange: range)
+      }
+      switch self {
+      case .widthOfMinusTwoToThe63: metadata.pixelWidth = Int.min
+      case .heightPast32Bits: metadata.pixelHeight = 1 << 33
+      case .durationOf1e300: metadata.duration = 1e300
+      case .infiniteDuration: metadata.duration = .infinity
+      case .nanDuration: metadata.duration = .nan
+      case .negativeDuration: metadata.duration = -1
+      case .orientation99: metadata.orientation = 99
+      case .negativeFileSize: resources[0] = resource(size: -5)
+      case .otherFileSize: resources[0] = resource(size: size + 1)
+      case .wholeInt64ByteRange:
+        resources.append(resource(size: 10, range: Int64.min..<(Int64.max - 1)))
+      case .byteRangePastTheFile: resources.append(resource(size: 10, range: 0..<(size + 1)))
+      case .embeddedVideoOfTheWholeIntRange: metadata.embeddedVideoRange = Int.min..<(Int.max - 1)
+      case .modificationTimeOf1e300: time = Date(timeIntervalSinceReferenceDate: 1e300)
+      }
+      return Asset(
+        path: asset.path, group: asset.group, groupPath: asset.groupPath, type: asset.type,
+        resources: resources, fileModificationDate: time, metadata: metadata,
+        problems: Array(asset.problems.dropFirst(asset.metadata.problems.count)))
+    }
+  }
+
+  @Test(arguments: CraftedValue.allCases)
+  func aRowWithAValueNoReaderMakesIsReadAgain(value: CraftedValue) async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(library, index: index)
+    let asset = try #require(plain.assets.first { $0.path == LibraryPath(Sample.photoWithGPS) })
+    #expect(asset.resources.count == 1)
+    do {
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.query(
+        "UPDATE files SET result = ?2 WHERE path = ?1",
+        [
+          .blob(Array(Sample.photoWithGPS.utf8)),
+          .blob(StoredResult.encode(value.apply(to: asset), sidecarCount: 0)),
+        ])
+    }
+    let again = try await enumerate(library, index: index)
+    #expect(again.statistics.filesRead == 1)
+    #expect(try json(again) == json(plain))
+    #expect(again.warnings.isEmpty)
+  }
+
+  @Test func theCraftedValuesAreWellFormedOtherwise() throws {
+    // The same asset unchanged decodes: each case above is refused for its value alone.
+    let path = LibraryPath("a.jpg")
+    let asset = Asset(
+      path: path, group: .album, groupPath: LibraryPath(""), type: .photo,
+      resources: [AssetResource(path: path, role: .photo, format: .jpeg, fileSize: 1000)],
+      fileModificationDate: Date(timeIntervalSinceReferenceDate: 0), metadata: MediaMetadata())
+    let job = ReadJob(
+      file: ScannedFile(
+        path: path, fileSize: 1000, modificationDate: Date(), format: .jpeg, type: .photo),
+      group: ScannedGroup.Key(kind: .album, path: LibraryPath("")))
+    let encoded = StoredResult.encode(asset, sidecarCount: 0)
+    #expect(StoredResult.decode(encoded[...], job: job, fileSize: 1000) != nil)
+    for value in CraftedValue.allCases {
+      let crafted = StoredResult.encode(value.apply(to: asset), sidecarCount: 0)
+      #expect(StoredResult.decode(crafted[...], job: job, fileSize: 1000) == nil, "\(value)")
+    }
   }
 
   @Test func aStoredResultDecodesToTheAssetItWasMadeFrom() throws {

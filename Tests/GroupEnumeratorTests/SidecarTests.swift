@@ -325,6 +325,35 @@ private func isNear(_ location: Location?, _ latitude: Double, _ longitude: Doub
     #expect(files.first?.sidecars.map(\.name) == [sidecar])
   }
 
+  @Test func aCutNameAmongManyMediaNamesSharingItsStartFindsOnlyItsOwn() {
+    // 2,000 media names whose first 46 bytes are one of 1,000 prefixes, and one sidecar
+    // per prefix: the names after each prefix in byte order are the only ones looked at.
+    var files: [ScannedFile] = []
+    var others: [OtherFile] = []
+    for number in 0..<1000 {
+      let prefix = String(repeating: "p", count: 40) + String(format: "%06d", number)
+      files.append(file(prefix + "-a.jpg"))
+      if number % 2 == 0 { files.append(file(prefix + "-b.jpg")) }
+      others.append(other(prefix + ".json"))
+    }
+    // A prefix shared by no media name, and one of three media names (no single owner).
+    others.append(other(String(repeating: "q", count: 46) + ".json"))
+    let three = String(repeating: "r", count: 46)
+    files += ["1.jpg", "2.jpg", "3.jpg"].map { file(three + $0) }
+    others.append(other(three + ".json"))
+    files.sort { $0.path < $1.path }
+    SidecarMatching.attachTakeoutSidecars(from: &others, to: &files) { _ in true }
+    // Odd prefixes have one media name: attached. Even ones have two photos (no Live
+    // Photo pair): left, as are the two without a single owner.
+    #expect(others.count == 500 + 2)
+    let attached = files.filter { !$0.sidecars.isEmpty }
+    #expect(attached.count == 500)
+    for file in attached {
+      let name = file.path.lastComponent
+      #expect(file.sidecars.map(\.name) == [String(name.prefix(46)) + ".json"])
+    }
+  }
+
   @Test func aSidecarIsAttachedOnlyWhenItsContentSaysSoAndOneFileFits() {
     var files = [file("x.jpg")]
     var others = [other("x.jpg.json")]

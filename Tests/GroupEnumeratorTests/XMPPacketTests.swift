@@ -239,6 +239,126 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(read.problems.first?.message.contains("DOCTYPE") == true)
   }
 
+  /// A packet whose DOCTYPE, written in `encoding` (which the XML declaration names, in
+  /// ASCII as libxml2 expects it), defines the entity `d` as a date that the packet's
+  /// `DateTimeOriginal` then uses: a date read means the DTD was parsed.
+  private func hiddenDoctype(_ encoding: String, _ encode: (String) -> [UInt8]) -> [UInt8] {
+    Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?>".utf8)
+      + encode("<!DOCTYPE x [<!ENTITY d \"2020-01-02T03:04:05\">]>")
+      + Array(description("exif:DateTimeOriginal=\"&d;\">").utf8)
+  }
+
+  /// UTF-7 (RFC 2152) of `text`: every character other than letters, digits and spaces
+  /// as a `+…-` run of modified base64 over its UTF-16 units.
+  private func utf7(_ text: String) -> [UInt8] {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    for character in text.unicodeScalars {
+      if character.properties.isAlphabetic || ("0"..."9").contains(character) || character == " " {
+        out.append(UInt8(character.value))
+        continue
+      }
+      let units = [UInt8(character.value >> 8), UInt8(character.value & 0xFF)]
+      let bits = UInt32(units[0]) << 16 | UInt32(units[1]) << 8
+      out.append(UInt8(ascii: "+"))
+      for shift in [18, 12, 6] { out.append(alphabet[Int(bits >> UInt32(shift) & 0x3F)]) }
+      out.append(UInt8(ascii: "-"))
+    }
+    return out
+  }
+
+  @Test func aDoctypeHiddenByADeclaredEncodingIsNeverExpanded() {
+    // libxml2 would decode these as UTF-7 or ISO-2022-JP (whose ASCII escape `ESC ( B`
+    // leaves the text as it is) and find the DOCTYPE; the declaration is blanked, so it
+    // reads UTF-8 and the bytes are what the DTD check saw.
+    for (encoding, bytes) in [
+      ("UTF-7", hiddenDoctype("UTF-7", utf7)),
+      ("ISO-2022-JP", hiddenDoctype("ISO-2022-JP") { [0x1B, 0x28, 0x42] + Array($0.utf8) }),
+      ("UTF-16 named in UTF-8", hiddenDoctype("UTF-16") { Array($0.utf8) }),
+    ] {
+      let read = XMPPacket.parse(bytes)
+      #expect(read.dates.isEmpty, "\(encoding)")
+      #expect(read.problems.map(\.code) == [.malformed], "\(encoding): \(read.problems)")
+    }
+    // The UTF-7 text really hides it: no `<!DOCTYPE` in its bytes.
+    #expect(!String(decoding: hiddenDoctype("UTF-7", utf7), as: UTF8.self).contains("<!DOCTYPE"))
+  }
+
+  @Test func aDeclaredEncodingIsIgnoredForAPacketThatIsUTF8() {
+    for encoding in ["UTF-7", "ISO-8859-1", "UTF-16", "EBCDIC-US"] {
+      let text =
+        "\u{FEFF}<?xml version=\"1.0\"\n encoding=\"\(encoding)\"?>\n"
+        + description("exif:DateTimeOriginal=\"2020-01-02T03:04:05\">")
+      let read = packet(text)
+      #expect(read.problems.isEmpty, "\(encoding): \(read.problems)")
+      #expect(read.dates.first?.components.year == 2020, "\(encoding)")
+    }
+  }
+
+  @Test(arguments: [
+    "<!ENTITY e \"x\">", "<!doctype x>", "<!ELEMENT x ANY>", "<!-- c --><!DOCTYPE x>",
+    "<!ATTLIST x a CDATA #IMPLIED>",
+  ])
+  func everyDeclarationIsRefused(prefix: String) {
+    let read = packet(prefix + description("exif:DateTimeOriginal=\"2020-01-02T03:04:05\">"))
+    #expect(read.dates.isEmpty)
+    #expect(
+      read.problems.map(\.message) == [
+        "The XMP packet declares a DOCTYPE, which XMP never has; ignored."
+      ])
+  }
+
+  @Test func aDoctypeInACommentOrCDATAIsText() {
+    let read = packet(
+      "<!-- <!DOCTYPE x> -->"
+        + description(
+          "exif:DateTimeOriginal=\"2020-01-02T03:04:05\"><exif:UserComment>"
+            + "<![CDATA[<!DOCTYPE y>]]></exif:UserComment>"))
+    #expect(read.problems.isEmpty, "\(read.problems)")
+    #expect(read.dates.count == 1)
+  }
+
+  @Test func aFloodOfNamespacesIsRefusedPastItsCap() {
+    func declarations(_ count: Int) -> String {
+      (0..<count).map { "xmlns:n\($0)=\"urn:n\($0)\"" }.joined(separator: " ")
+    }
+    let limit = XMPPacket.maximumNamespaceDeclarations
+    // The packet's own declarations: x, rdf, exif, xmp, photoshop and GCamera.
+    let own = 6
+    let atLimit = packet(
+      description(declarations(limit - own) + " exif:DateTimeOriginal=\"2020-01-02T03:04:05\">"))
+    #expect(atLimit.problems.isEmpty, "\(atLimit.problems)")
+    #expect(atLimit.dates.count == 1)
+    let over = packet(
+      description(declarations(limit - own + 1) + " exif:DateTimeOriginal=\"2020-01-02T03:04:05\">")
+    )
+    #expect(over.dates.isEmpty)
+    #expect(
+      over.problems.map(\.message) == [
+        "The XMP packet declares more than \(limit) namespaces; ignored."
+      ])
+    // Spread over many elements, one each, it is the same count.
+    var nested = ""
+    for index in 0...limit { nested += "<n\(index):e xmlns:n\(index)=\"urn:n\(index)\"/>" }
+    #expect(packet("<a>" + nested + "</a>").problems.first?.message.contains("namespaces") == true)
+  }
+
+  @Test func aFloodOfAttributesIsRefusedPastItsCap() {
+    let limit = XMPPacket.maximumAttributes
+    var body = ""
+    for index in 0..<(limit + 1) { body += "exif:P\(index)=\"\(index)\" " }
+    let read = packet(description(body + "exif:DateTimeOriginal=\"2020-01-01T00:00\">"))
+    #expect(read.dates.isEmpty)
+    #expect(
+      read.problems.map(\.message) == [
+        "The XMP packet has more than \(limit) attributes; ignored."
+      ])
+    // Quotes and `>` inside values do not end the count: `=` in a value is not an attribute.
+    let values = packet(
+      description("exif:A=\"a=b>c\" exif:B='x=>y' exif:DateTimeOriginal=\"2020-01-01T00:00\">"))
+    #expect(values.problems.isEmpty, "\(values.problems)")
+  }
+
   @Test func anExternalEntityIsNeverFetched() {
     let read = packet(
       "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
@@ -352,6 +472,47 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(motion?.videoRange(fileSize: 5000, imageEnd: 2) == nil)
     // A video that would start inside the image data is refused too.
     #expect(motion?.videoRange(fileSize: 1_000_000_000_000, imageEnd: 2_000) == nil)
+  }
+
+  @Test func directoryNumbersWhoseSumOverflowsAreUnusableNotATrap() throws {
+    let motion = try #require(XMPPacket.parse(HostileXMP.overflowingDirectory).motionPhoto)
+    #expect(
+      motion.placement
+        == .unusable(
+          reason: "lists items after the video whose lengths add up past any file's size"))
+    #expect(motion.videoRange(fileSize: Int.max, imageEnd: 0) == nil)
+    // The largest numbers that do not overflow still place the video, checked by the file.
+    let fits = try #require(
+      XMPPacket.parse(
+        HostileXMP.motionPhoto(
+          length: "999999999999999999", padding: "0",
+          after: [("999999999999999999", "999999999999999999")])
+      ).motionPhoto)
+    #expect(
+      fits.placement
+        == .fromEnd(length: 999_999_999_999_999_999, bytesAfter: 1_999_999_999_999_999_998))
+    #expect(fits.videoRange(fileSize: 5000, imageEnd: 2) == nil)
+    #expect(
+      fits.videoRange(fileSize: Int.max, imageEnd: 0)
+        == (Int.max - 2_999_999_999_999_999_997)..<(Int.max - 1_999_999_999_999_999_998))
+  }
+
+  @Test(arguments: [
+    ("-5", #"gives Item:Length "-5", not a byte count"#),
+    ("1e9", #"gives Item:Length "1e9", not a byte count"#),
+    ("9999999999999999999", #"gives Item:Length "9999999999999999999", not a byte count"#),
+    ("٣", #"gives Item:Length "٣", not a byte count"#),
+    ("000", "gives the video an Item:Length of 0 bytes"),
+  ])
+  func anUnusableVideoLengthSaysSo(text: String, reason: String) throws {
+    let motion = try #require(XMPPacket.parse(HostileXMP.motionPhoto(length: text)).motionPhoto)
+    #expect(motion.placement == .unusable(reason: reason))
+  }
+
+  @Test func anUnusablePaddingAfterTheVideoSaysSo() throws {
+    let motion = try #require(
+      XMPPacket.parse(HostileXMP.motionPhoto(length: "10", after: [("5", "-1")])).motionPhoto)
+    #expect(motion.placement == .unusable(reason: #"gives Item:Padding "-1", not a byte count"#))
   }
 
   @Test func itemPropertiesWrittenAsElementsAreReadToo() {

@@ -6,9 +6,10 @@ extension AssetReader {
   /// reading a file.
   ///
   /// A file read here is stored for the next run, unless it changed too recently for its
-  /// key to be trusted (``FileKey/isRecent(comparedTo:)``). A run that checks every
-  /// file's end (``LibraryRoot/verifiesFileEnds``) takes only rows stored by such a run,
-  /// and stores that it did, so a checked file is not checked again while unchanged.
+  /// key to be trusted (``FileKey/isRecent(comparedTo:)``) or its reading met a passing
+  /// error (``AssetProblem/isPassing``). A run that checks every file's end
+  /// (``LibraryRoot/verifiesFileEnds``) takes only rows stored by such a run, and stores
+  /// that it did, so a checked file is not checked again while unchanged.
   ///
   /// - Parameter index: The run's index, or `nil` to read every file.
   static func read(_ job: ReadJob, root: LibraryRoot, index: IndexStore?) -> Asset {
@@ -18,13 +19,14 @@ extension AssetReader {
     let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)
     if case .found(let stored) = lookup,
       let asset = StoredResult.decode(
-        stored, job: job, needsCheckedEnd: root.verifiesFileEnds)
+        stored, job: job, fileSize: key.size, needsCheckedEnd: root.verifiesFileEnds)
     {
       index.countTaken()
       return asset
     }
     let asset = read(job, root: root)
-    if !key.isRecent() {
+    // A passing error (too many open files, EIO on a share…) is this run's, not the file's.
+    if !key.isRecent(), !asset.problems.contains(where: \.isPassing) {
       let isNew: Bool
       if case .missing = lookup { isNew = true } else { isNew = false }
       index.store(

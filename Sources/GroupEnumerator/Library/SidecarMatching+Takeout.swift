@@ -17,8 +17,9 @@ extension SidecarMatching {
   ///   - others: The other files of one folder.
   ///   - files: The media files of that folder, sidecars already attached.
   ///   - isTakeoutSidecar: Reads a candidate and says whether it is one.
-  /// - Complexity: O(*n*) name lookups for *n* files, plus a scan of the folder's media
-  ///   names for each `.json` name of exactly 51 bytes.
+  /// - Complexity: O(*n*) name lookups for *n* files, plus, for each `.json` name of
+  ///   exactly 51 bytes, a binary search of the folder's media names sorted once (and at
+  ///   most three names read after it: more than two matches fit no single asset).
   static func attachTakeoutSidecars(
     from others: inout [OtherFile], to files: inout [ScannedFile],
     isTakeoutSidecar: (OtherFile) -> Bool
@@ -32,6 +33,9 @@ extension SidecarMatching {
     for (index, file) in files.enumerated() {
       mediaByName[lowercased(file.path.lastComponentBytes), default: []].append(index)
     }
+    // The media names in byte order, made only when a cut name needs them: the names that
+    // start with a given prefix are then one run, found by binary search.
+    var sortedNames: [[UInt8]]?
     var attached: Set<Int> = []
     var owners: Set<Int> = []
     for index in candidates {
@@ -44,10 +48,15 @@ extension SidecarMatching {
       }
       if matches.isEmpty, name.count == takeoutNameLimit {
         // The media file's own name was cut: the sidecar's name is its start.
-        let start = name.dropLast(5)
-        for (mediaName, indices) in mediaByName
-        where mediaName.count > start.count && mediaName.starts(with: start) {
-          matches += indices
+        let start = Array(name.dropLast(5))
+        if sortedNames == nil {
+          sortedNames = mediaByName.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        }
+        let sorted = sortedNames ?? []
+        var position = firstIndex(notBefore: start, in: sorted)
+        while position < sorted.count, matches.count <= 2, sorted[position].starts(with: start) {
+          if sorted[position].count > start.count { matches += mediaByName[sorted[position]] ?? [] }
+          position += 1
         }
       }
       guard !matches.isEmpty, let target = owner(among: matches.sorted(), of: files),
@@ -63,6 +72,19 @@ extension SidecarMatching {
     if !attached.isEmpty {
       others = others.indices.filter { !attached.contains($0) }.map { others[$0] }
     }
+  }
+
+  /// The index of the first of `sorted` (in byte order) that is not before `name`.
+  ///
+  /// - Complexity: O(log *n*) comparisons.
+  private static func firstIndex(notBefore name: [UInt8], in sorted: [[UInt8]]) -> Int {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = low + (high - low) / 2
+      if sorted[middle].lexicographicallyPrecedes(name) { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// The longest name Google Takeout gives a sidecar, `.json` included: longer names

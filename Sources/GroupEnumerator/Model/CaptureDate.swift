@@ -133,18 +133,48 @@ public struct CaptureDate: Sendable, Hashable {
   ///   - date: The instant.
   ///   - source: Where it was read from.
   /// - Returns: `nil` for an instant outside years 1–9999.
+  ///
+  /// The calendar is the proleptic Gregorian one of ISO 8601 and EXIF for every year (as
+  /// ``date`` reads it back): Foundation's Gregorian calendar switches to the Julian one
+  /// before 15 October 1582, which would turn 1500-06-01 into 1500-05-22.
   public init?(utc date: Date, source: Source) {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
     let seconds = date.timeIntervalSince1970
-    guard seconds.isFinite, seconds > -62_135_596_800, seconds < 253_402_300_800 else { return nil }
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-    guard let year = parts.year, let month = parts.month, let day = parts.day,
-      let hour = parts.hour, let minute = parts.minute, let second = parts.second
-    else { return nil }
+    guard seconds.isFinite, seconds > -62_135_596_800, seconds < 253_402_300_800 else {
+      return nil
+    }
+    let whole = Int(seconds.rounded(.down))
+    let (days, time) = (whole.floorDivided(by: 86_400), whole.floorRemainder(by: 86_400))
+    let (year, month, day) = Self.civil(daysSince1970: days)
     self.init(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second,
-      zone: .utc, source: source)
+      year: year, month: month, day: day, hour: time / 3600, minute: time / 60 % 60,
+      second: time % 60, zone: .utc, source: source)
+  }
+
+  /// The days from 1970-01-01 to `year`-`month`-`day` in the proleptic Gregorian
+  /// calendar (negative before 1970), counted in 400-year eras of 146,097 days, with years
+  /// starting in March so that the leap day ends them.
+  static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    let marchYear = month <= 2 ? year - 1 : year
+    let era = marchYear.floorDivided(by: 400)
+    let yearOfEra = marchYear - era * 400
+    let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The proleptic Gregorian date `days` days from 1970-01-01: the inverse of
+  /// ``daysSince1970(year:month:day:)``.
+  static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    let shifted = days + 719_468
+    let era = shifted.floorDivided(by: 146_097)
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra =
+      (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let marchMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * marchMonth + 2) / 5 + 1
+    let month = marchMonth < 10 ? marchMonth + 3 : marchMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// The same date, recorded as read from `source`.
@@ -264,15 +294,13 @@ public struct CaptureDate: Sendable, Hashable {
   /// zone is unknown. Never present this as an instant.
   public var wallClockAsUTC: Date? { wallClockDate(offsetSeconds: 0) }
 
+  /// The wall-clock time in the proleptic Gregorian calendar (every year, as
+  /// ``init(utc:source:)`` writes it), `offsetSeconds` east of UTC.
   private func wallClockDate(offsetSeconds: Int) -> Date? {
-    var calendar = Calendar(identifier: .gregorian)
-    guard let utc = TimeZone(secondsFromGMT: 0) else { return nil }
-    calendar.timeZone = utc
-    let parts = DateComponents(
-      year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-    guard let date = calendar.date(from: parts) else { return nil }
+    let days = Self.daysSince1970(year: year, month: month, day: day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
     let fraction = subsecond.flatMap { Double("0." + $0) } ?? 0
-    return date.addingTimeInterval(fraction - Double(offsetSeconds))
+    return Date(timeIntervalSince1970: Double(seconds) + fraction - Double(offsetSeconds))
   }
 
   static func daysIn(month: Int, year: Int) -> Int {
@@ -294,4 +322,17 @@ public struct CaptureDate: Sendable, Hashable {
 
 extension Character {
   var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
+}
+
+extension Int {
+  /// The quotient rounded toward negative infinity (`/` rounds toward zero).
+  fileprivate func floorDivided(by divisor: Int) -> Int {
+    let quotient = self / divisor
+    return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+  }
+
+  /// The remainder of ``floorDivided(by:)``: never negative for a positive divisor.
+  fileprivate func floorRemainder(by divisor: Int) -> Int {
+    self - floorDivided(by: divisor) * divisor
+  }
 }

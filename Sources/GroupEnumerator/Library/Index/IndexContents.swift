@@ -28,6 +28,13 @@ struct IndexContents: Sendable {
   /// rows past it are not loaded, and their files are read, so that a damaged or foreign
   /// index cannot make a run hold gigabytes.
   static let maximumBytes = 1 << 30
+  /// What each row costs beside its bytes (its path, key and place in the table of
+  /// paths), counted against ``maximumBytes``: a table of millions of empty rows is as
+  /// bounded as one of large rows.
+  static let rowOverhead = 96
+  /// The most rows loaded (about 4 million, 40 times the 100,000-file bench library): the
+  /// rows past it are not loaded, and their files are read.
+  static let maximumRows = 1 << 22
 
   /// The rows by path.
   private(set) var entries: [LibraryPath: Entry] = [:]
@@ -67,16 +74,19 @@ struct IndexContents: Sendable {
     contents.entries.reserveCapacity(max(0, min(expectedBytes, 1 << 30)) / 300)
     try connection.scan(
       "SELECT path, device, inode, size, mtime_s, mtime_ns, ctime_s, ctime_ns,"
-        + " length(sidecars), length(result), sidecars, result FROM files"
+        + " length(sidecars), length(result), sidecars, result, length(path) FROM files"
     ) { row in
-      guard let path = row.withBlob(0, { Array($0) }),
+      guard let pathCount = row.integer(12), pathCount <= Int64(maximumRowBytes),
+        let path = row.withBlob(0, { Array($0) }),
         let device = row.integer(1), let inode = row.integer(2), let size = row.integer(3),
         let modificationSeconds = row.integer(4), let modificationNanoseconds = row.integer(5),
         let changeSeconds = row.integer(6), let changeNanoseconds = row.integer(7),
         let sidecarCount = row.integer(8), let resultCount = row.integer(9),
         sidecarCount >= 0, resultCount >= 0,
         sidecarCount + resultCount <= Int64(maximumRowBytes),
-        contents.loadedBytes + Int(sidecarCount + resultCount) <= maximumBytes
+        contents.entries.count < maximumRows,
+        contents.loadedBytes + Int(sidecarCount + resultCount) + path.count + rowOverhead
+          <= maximumBytes
       else {
         contents.malformed += 1
         return
@@ -98,7 +108,7 @@ struct IndexContents: Sendable {
         contents.malformed += 1
         return
       }
-      contents.loadedBytes += length
+      contents.loadedBytes += length + path.count + rowOverhead
       contents.entries[LibraryPath(bytes: path)] = Entry(
         key: FileKey(
           device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size,

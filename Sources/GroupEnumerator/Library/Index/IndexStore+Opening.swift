@@ -78,7 +78,7 @@ extension IndexStore {
     let url = URL(fileURLWithPath: folder).appendingPathComponent(
       IndexLocation.fileName(forRoot: rootPath))
     // Checked before any folder is made, so that nothing is ever created in the library.
-    if let inside = libraryFolder(holding: url, root: rootStatus.identity) {
+    if let inside = libraryFolder(holding: url, root: rootStatus.identity, rootPath: root.path) {
       return .failure(
         LocationWarning(
           message: "The index '\(url.path)' was not used: it is inside the library"
@@ -152,7 +152,9 @@ extension IndexStore {
       return (nil, ["The index '\(path)' was not used: the library root cannot be examined."])
     }
     let rootPath = canonicalPath(root.path)
-    if let inside = IndexStore.libraryFolder(holding: url, root: rootStatus.identity) {
+    if let inside = IndexStore.libraryFolder(
+      holding: url, root: rootStatus.identity, rootPath: root.path)
+    {
       return (
         nil,
         [
@@ -160,6 +162,9 @@ extension IndexStore {
             + " is never written. Put it outside the library folder."
         ]
       )
+    }
+    if case .refused(let reason) = ownership(ofIndexAt: path) {
+      return (nil, ["The index '\(path)' was not used: \(reason); it was left as it was."])
     }
     var warnings: [String] = []
     readAhead(path)
@@ -212,6 +217,36 @@ extension IndexStore {
   private static func prepare(
     _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
   ) throws(SQLiteError) -> String? {
+    // What the file holds now, its `-wal` included (the check before opening read the main
+    // file alone): exactly the index's tables, or nothing. A view or trigger (which could
+    // run forever when `files` is read or written), or a missing table, makes it a file to
+    // replace, as if damaged.
+    var objects: [[String]] = []
+    try connection.query("SELECT type, name FROM sqlite_master") { row in
+      if row.count == 2, case .text(let type) = row[0], case .text(let name) = row[1] {
+        objects.append([type, name])
+      } else {
+        objects.append(["?", "?"])
+      }
+    }
+    guard objects.isEmpty || Set(objects) == ownObjects else {
+      let foreign = objects.filter { !ownObjects.contains($0) }.prefix(3)
+        .map { "\($0[0]) '\($0[1])'" }
+      let missing = ownObjects.subtracting(objects).map { "table '\($0[1])'" }.sorted()
+      let what =
+        foreign.isEmpty
+        ? "it lacks \(missing.joined(separator: ", "))"
+        : "it holds objects the index never has (\(foreign.joined(separator: ", ")))"
+      throw SQLiteError(code: 11, message: what)
+    }
+    var identifier: Int64 = 0
+    try connection.query("PRAGMA application_id") { row in
+      if case .integer(let value) = row.first { identifier = value }
+    }
+    if identifier != Int64(applicationID) {
+      // Before WAL on a new file, so the mark is in the main file from the first write.
+      try connection.execute("PRAGMA application_id=\(applicationID)")
+    }
     var journal = ""
     try connection.query("PRAGMA journal_mode=WAL") { row in
       if case .text(let mode) = row.first { journal = mode }
@@ -402,8 +437,20 @@ extension IndexStore {
   /// The folder of the library that would hold the index file at `url`, when one of the
   /// folders above it is the library root (by device and inode, so other names of the root
   /// count too); `nil` when the index is outside the library.
-  static func libraryFolder(holding url: URL, root: FileIdentity) -> String? {
+  ///
+  /// With `rootPath` (the root's path), the mounts are looked at too
+  /// (``mountedLibraryFolder(holding:rootPath:mounts:)``): a library folder bind-mounted
+  /// elsewhere, or the layers of the overlay the library is on.
+  static func libraryFolder(holding url: URL, root: FileIdentity, rootPath: String? = nil)
+    -> String?
+  {
     var folder = canonicalPath(url.deletingLastPathComponent().path)
+    if let rootPath,
+      let inside = mountedLibraryFolder(
+        holding: folder, rootPath: canonicalPath(rootPath), mounts: currentMounts())
+    {
+      return inside
+    }
     while true {
       var status = stat()
       if stat(folder, &status) == 0, UInt64(status.st_dev) == root.device,

@@ -8,9 +8,13 @@ import Synchronization
 /// Opened once per enumeration (``open(at:root:)``). The database runs in WAL mode with a
 /// busy timeout, so several processes can enumerate with one index at once; every write is
 /// a transaction, so a process killed mid-run leaves the rows of its committed batches and
-/// a usable file. An index that is not a database, is damaged, has another schema, or
-/// belongs to another library root is replaced by an empty one, with one warning; an index
-/// that stays locked, or a path inside the library, is not used (a warning again). A
+/// a usable file. Only an empty file or one this code wrote (``applicationID``, or the
+/// tables of an earlier version) is opened for writing: anything else — a text file,
+/// another program's database, an index of a newer schema — is not used and not changed
+/// (``ownership(ofIndexAt:)``, a warning). An index of ours that is damaged, has an older
+/// schema, holds a view or trigger, or belongs to another library root is replaced by an
+/// empty one, with one warning; an index that stays locked, or a path inside the library,
+/// is not used (a warning again). Every connection is hardened (`CSQLite_harden`). A
 /// failing read or write during the run only stops the index from being used: the files
 /// are read as without it, so the output never depends on the index's state.
 final class IndexStore: Sendable {

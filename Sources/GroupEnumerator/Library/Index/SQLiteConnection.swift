@@ -40,21 +40,60 @@ struct SQLiteConnection: ~Copyable {
   /// for another connection's lock on every later call.
   ///
   /// The corresponding C function is `sqlite3_open_v2`.
-  init(path: String, busyTimeoutMilliseconds: Int32) throws(SQLiteError) {
+  ///
+  /// Every connection is hardened against a crafted file (`CSQLite_harden`: defensive
+  /// mode, `trusted_schema` off, triggers and views disabled).
+  ///
+  /// - Parameter immutable: Whether to read the main file alone, as it is: read-only,
+  ///   without locks, without its `-wal` or `-journal`, and without creating any file
+  ///   (SQLite's `immutable=1`), to look at a file before deciding to use it.
+  init(path: String, busyTimeoutMilliseconds: Int32, immutable: Bool = false)
+    throws(SQLiteError)
+  {
     var opened: OpaquePointer?
     // NOFOLLOW: an index path that is a symbolic link (which could lead into the library)
     // is refused.
-    let flags =
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-    let result = sqlite3_open_v2(path, &opened, flags, nil)
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+    var name = path
+    if immutable {
+      flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+      name = "file:" + Self.uriPath(path) + "?mode=ro&immutable=1"
+    } else {
+      flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    }
+    let result = sqlite3_open_v2(name, &opened, flags, nil)
     guard result == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(opened)
       throw SQLiteError(code: result & 0xFF, message: "sqlite3_open_v2: \(message)")
     }
+    let hardened = CSQLite_harden(opened)
+    guard hardened == SQLITE_OK else {
+      sqlite3_close_v2(opened)
+      throw SQLiteError(code: hardened & 0xFF, message: "sqlite3_db_config: \(hardened)")
+    }
     handle = opened
     sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     sqlite3_extended_result_codes(handle, 0)
+  }
+
+  /// `path` for a `file:` URI: `%`, `?`, `#` (which would end the path) and every byte
+  /// that is not ASCII percent-encoded; SQLite decodes them back to the same bytes.
+  private static func uriPath(_ path: String) -> String {
+    let digits = Array("0123456789ABCDEF".unicodeScalars)
+    var result = ""
+    for byte in path.utf8 {
+      if byte >= 0x80 || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?")
+        || byte == UInt8(ascii: "#")
+      {
+        result += "%"
+        result.unicodeScalars.append(digits[Int(byte >> 4)])
+        result.unicodeScalars.append(digits[Int(byte & 0x0F)])
+      } else {
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      }
+    }
+    return result
   }
 
   deinit {

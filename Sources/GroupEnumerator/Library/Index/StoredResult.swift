@@ -8,7 +8,9 @@ import Foundation
 /// or 1: ``LibraryOptions/verifiesFileEnds``), then the fields in a fixed order, integers as
 /// zig-zag LEB128, doubles as their IEEE bits, text and bytes with their length first, an
 /// optional value after a presence byte. Decoding checks every length and value and
-/// returns `nil` on anything unexpected, so a damaged row is read again, never trusted.
+/// returns `nil` on anything unexpected, so a damaged row is read again, never trusted:
+/// also each value against what a reader can produce (``Bounds``) and against the file
+/// as the walk sees it now (a resource's size is the file's, a byte range lies in it).
 enum StoredResult {
   /// The version of the form; a row of another version is read again.
   static let version: UInt8 = 2
@@ -41,20 +43,37 @@ enum StoredResult {
     return writer.output
   }
 
+  /// What a reader can produce, so what a decoded value must be within: a stored row
+  /// that says otherwise was not written by this code (a crafted or damaged index).
+  enum Bounds {
+    /// Pixel sizes: every format stores them in at most 32 bits.
+    static let side = 0...Int(UInt32.max)
+    /// Seconds: a 64-bit count of units, each at least a second's 2^32th… and at most a
+    /// second, as `mvhd` and AVI give them; never negative, never infinite.
+    static let duration = 0...Double(UInt64.max)
+    /// A modification time, in seconds from 2001: years 1 to 9999, what a `Date` prints.
+    static let time = -63_113_904_000.0...252_423_993_599.0
+  }
+
   /// The asset of `job` from its stored form and the sidecars the walk found now.
   ///
-  /// - Parameter needsCheckedEnd: Whether the run checks every file's end: then a row
-  ///   stored by a run that did not is not taken (the file is read, and checked, again).
-  /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``, or
-  ///   when its file's end was not checked and `needsCheckedEnd`.
+  /// - Parameters:
+  ///   - fileSize: The file's size now (its key's), when known: the first resource (the
+  ///     file itself) must have it, and byte ranges must lie within it.
+  ///   - needsCheckedEnd: Whether the run checks every file's end: then a row stored by a
+  ///     run that did not is not taken (the file is read, and checked, again).
+  /// - Returns: `nil` when `bytes` is not a well-formed value of this ``version``, a value
+  ///   is out of ``Bounds`` or does not fit the file, or its file's end was not checked
+  ///   and `needsCheckedEnd`.
   static func decode(
-    _ bytes: ArraySlice<UInt8>, job: ReadJob, needsCheckedEnd: Bool = false
+    _ bytes: ArraySlice<UInt8>, job: ReadJob, fileSize: Int64? = nil,
+    needsCheckedEnd: Bool = false
   ) -> Asset? {
     var reader = Reader(bytes: bytes)
     guard reader.byte() == version, let checked = reader.byte(), checked <= 1,
       checked == 1 || !needsCheckedEnd,
       let type = reader.named(Names.types),
-      let time = reader.double(),
+      let time = reader.double(), Bounds.time.contains(time),
       let count = reader.integer(), (0...16).contains(count)
     else { return nil }
     var resources: [AssetResource] = []
@@ -62,9 +81,14 @@ enum StoredResult {
     for _ in 0..<count {
       guard let path = reader.path(sameAs: job.file.path), let role = reader.named(Names.roles),
         let format = reader.optional({ $0.named(Names.formats) }),
-        let size = reader.integer(),
+        let size = reader.integer(), size >= 0,
+        // The file itself, listed first, has the size it has now (its key matched).
+        !resources.isEmpty || fileSize == nil || Int64(size) == fileSize,
         let range = reader.optional({ reader -> Range<Int64>? in
-          guard let lower = reader.integer(), let upper = reader.integer(), lower <= upper
+          // A range inside the file (the video of a motion photo).
+          let bound = fileSize ?? resources.first?.fileSize ?? Int64(size)
+          guard let lower = reader.integer(), let upper = reader.integer(), 0 <= lower,
+            lower <= upper, Int64(upper) <= bound
           else { return nil }
           return Int64(lower)..<Int64(upper)
         })
@@ -73,8 +97,10 @@ enum StoredResult {
         AssetResource(
           path: path, role: role, format: format, fileSize: Int64(size), byteRange: range))
     }
+    let bound = fileSize ?? resources.first?.fileSize ?? 0
     resources += job.file.sidecars
-    guard let extra = reader.problems(), let metadata = reader.metadata(), reader.isAtEnd
+    guard let extra = reader.problems(), let metadata = reader.metadata(), reader.isAtEnd,
+      metadata.isWithinBounds(fileSize: Int(bound))
     else { return nil }
     return Asset(
       path: job.file.path, group: job.group.kind, groupPath: job.group.path, type: type,
@@ -417,5 +443,23 @@ enum StoredResult {
         kept: kept, omitted: omitted, firstOmittedCode: omittedCode, trippedBudgets: budgets)
       return metadata
     }
+  }
+}
+
+extension MediaMetadata {
+  /// Whether every value is one a reader of a file of `fileSize` bytes can produce
+  /// (``StoredResult/Bounds``): pixel sizes within 32 bits, an orientation of 1 to 8, a
+  /// finite duration of at most 2^64 seconds, an embedded video inside the file.
+  fileprivate func isWithinBounds(fileSize: Int) -> Bool {
+    for side in [pixelWidth, pixelHeight] {
+      if let side, !StoredResult.Bounds.side.contains(side) { return false }
+    }
+    if let orientation, !(1...8).contains(orientation) { return false }
+    if let duration, !StoredResult.Bounds.duration.contains(duration) { return false }
+    if let range = embeddedVideoRange, range.lowerBound < 0 || range.upperBound > fileSize {
+      return false
+    }
+    if let altitude = location?.altitude, !altitude.isFinite { return false }
+    return true
   }
 }

@@ -21,6 +21,9 @@ struct MotionPhotoDescription: Sendable, Equatable {
     case fromEnd(length: Int, bytesAfter: Int)
     /// The XMP says there is a video but not where: look for Samsung's trailer.
     case trailer
+    /// The directory lists a video, but its numbers cannot place it; `reason` says which
+    /// (`gives Item:Length "-5", not a byte count`), for the problem.
+    case unusable(reason: String)
   }
 
   /// The video's MIME type as the directory gives it (`video/mp4`), when it does.
@@ -48,15 +51,14 @@ struct MotionPhotoDescription: Sendable, Equatable {
       presentationTimestamp = count(camera("MotionPhotoPresentationTimestampUs"))
       if let videoIndex = items.firstIndex(where: {
         ($0["Semantic"] == "MotionPhoto") || ($0["Mime"]?.hasPrefix("video/") ?? false)
-      }), videoIndex > 0, let length = count(items[videoIndex]["Length"]), length > 0 {
-        var after = count(items[videoIndex]["Padding"]) ?? 0
-        for item in items[(videoIndex + 1)...] {
-          after += (count(item["Length"]) ?? 0) + (count(item["Padding"]) ?? 0)
-        }
+      }), videoIndex > 0, let lengthText = items[videoIndex]["Length"]?.trimmingXMPSpaces(),
+        lengthText != "", lengthText != "0"
+      {
         mimeType = items[videoIndex]["Mime"]
-        placement = .fromEnd(length: length, bytesAfter: after)
+        placement = Self.directoryPlacement(items, videoIndex: videoIndex, length: lengthText)
       } else if let offset = count(camera("MotionPhotoOffset")), offset > 0 {
-        // No directory but the offset some phones write, counted like MicroVideoOffset.
+        // No directory length but the offset some phones write, counted like
+        // MicroVideoOffset.
         mimeType = "video/mp4"
         placement = .fromEnd(length: offset, bytesAfter: 0)
       } else {
@@ -71,6 +73,52 @@ struct MotionPhotoDescription: Sendable, Equatable {
     } else {
       return nil
     }
+  }
+
+  /// Where the directory's item at `videoIndex` lies: its `length` bytes, followed by its
+  /// own `Item:Padding` and by every later item's length and padding. Each number must be
+  /// a byte count of at most 18 digits and their sum must not overflow; otherwise the
+  /// placement is ``Placement/unusable(reason:)`` (18-digit numbers summed used to trap).
+  private static func directoryPlacement(
+    _ items: [[String: String]], videoIndex: Int, length lengthText: String
+  ) -> Placement {
+    /// The item's property `name` as a byte count: 0 when absent.
+    func count(_ item: [String: String], _ name: String) throws(Unusable) -> Int {
+      guard let raw = item[name] else { return 0 }
+      let text = raw.trimmingXMPSpaces()
+      guard !text.isEmpty, text.utf8.count <= 18,
+        text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text)
+      else {
+        throw Unusable(reason: "gives Item:\(name) \(XMPPacket.quoted(raw)), not a byte count")
+      }
+      return value
+    }
+    do throws(Unusable) {
+      let length = try count(["Length": lengthText], "Length")
+      guard length > 0 else {
+        return .unusable(reason: "gives the video an Item:Length of 0 bytes")
+      }
+      var after = try count(items[videoIndex], "Padding")
+      for item in items[(videoIndex + 1)...] {
+        for name in ["Length", "Padding"] {
+          let value = try count(item, name)
+          let (sum, overflow) = after.addingReportingOverflow(value)
+          guard !overflow else {
+            return .unusable(
+              reason: "lists items after the video whose lengths add up past any file's size")
+          }
+          after = sum
+        }
+      }
+      return .fromEnd(length: length, bytesAfter: after)
+    } catch {
+      return .unusable(reason: error.reason)
+    }
+  }
+
+  /// Why a directory number cannot be used.
+  private struct Unusable: Error {
+    var reason: String
   }
 
   /// The byte range of the video in a file of `fileSize` bytes whose image data ends at

@@ -71,6 +71,12 @@ enum MotionPhotoLocator {
               + " image data; no video read."))
       }
       range = found
+    case .unusable(let reason):
+      return .rejected(
+        AssetProblem(
+          .malformed,
+          "The XMP says this is a motion photo, but its Container:Directory \(reason); no video"
+            + " read."))
     case .trailer:
       what = "the MotionPhoto_Data field"
       let found: Range<Int>?

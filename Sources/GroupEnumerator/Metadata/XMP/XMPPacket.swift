@@ -14,14 +14,26 @@ internal import Foundation
 ///
 /// The packet is parsed with Foundation's `XMLParser` (libxml2 underneath, shipped with
 /// the toolchain, so no new C library is linked): a real, namespace-aware XML parser that
-/// never resolves external entities. On top of that, a packet larger than
-/// ``maximumSize``, one that declares a DOCTYPE (XMP never needs one; entity bombs
-/// do) and one that is not UTF-8 (names that are not UTF-8 crash Foundation's parser) are
-/// refused before the parser sees it.
+/// never resolves external entities. On top of that, before the parser sees a packet:
+/// one larger than ``maximumSize`` and one that is not UTF-8 or UTF-16 text (names that
+/// are not UTF-8 crash Foundation's parser) are refused; the packet is handed over as
+/// UTF-8 with its XML declaration blanked, so libxml2 can read it in no other encoding
+/// (it honours `encoding="UTF-7"`, which would hide a `<!DOCTYPE` from a byte search);
+/// and ``Markup/scan(_:)`` refuses, on exactly those bytes, any DTD or other `<!`
+/// declaration (XMP never has one; entity bombs do), more than
+/// ``maximumNamespaceDeclarations`` namespace declarations and more than
+/// ``maximumAttributes`` attributes (libxml2 checks each new attribute and namespace of an
+/// element against the earlier ones, so a flood of them costs quadratic time).
 struct XMPPacket: Sendable, Equatable {
   /// The largest packet read: a JPEG carries at most 64 KiB of main XMP, while
   /// Lightroom and darktable sidecars with a long edit history reach a few hundred KiB.
   static let maximumSize = 2 << 20
+  /// The most namespace declarations (`xmlns…=`) a packet may hold: XMP writers declare
+  /// a few dozen (darktable ~10, Lightroom ~20).
+  static let maximumNamespaceDeclarations = 4096
+  /// The most attributes (namespace declarations included) a packet may hold: properties
+  /// written as attributes of `rdf:Description`, a few hundred in a long edit history.
+  static let maximumAttributes = 32768
 
   /// The capture dates the packet holds, best first (see ``XMPDateProperty``).
   var dates: [XMPDate] = []
@@ -60,14 +72,29 @@ struct XMPPacket: Sendable, Equatable {
         AssetProblem(.malformed, "The XMP packet is neither UTF-8 nor UTF-16 text; ignored."))
       return packet
     }
-    if containsDoctype(text) {
+    let plain = Markup.withoutDeclaration(text)
+    switch Markup.scan(plain) {
+    case .usable: break
+    case .declaration:
       packet.problems.append(
         AssetProblem(.malformed, "The XMP packet declares a DOCTYPE, which XMP never has; ignored.")
       )
       return packet
+    case .tooManyNamespaces:
+      packet.problems.append(
+        AssetProblem(
+          .malformed,
+          "The XMP packet declares more than \(maximumNamespaceDeclarations) namespaces;"
+            + " ignored."))
+      return packet
+    case .tooManyAttributes:
+      packet.problems.append(
+        AssetProblem(
+          .malformed, "The XMP packet has more than \(maximumAttributes) attributes; ignored."))
+      return packet
     }
     let collector = XMPPropertyCollector()
-    let parser = XMLParser(data: Data(text))
+    let parser = XMLParser(data: Data(plain))
     parser.shouldProcessNamespaces = true
     parser.shouldReportNamespacePrefixes = true
     parser.shouldResolveExternalEntities = false
@@ -118,24 +145,6 @@ struct XMPPacket: Sendable, Equatable {
       return nil
     }
     return Array(text.utf8)
-  }
-
-  /// Whether `<!DOCTYPE` occurs anywhere in the bytes.
-  private static func containsDoctype(_ bytes: [UInt8]) -> Bool {
-    let needle = Array("<!DOCTYPE".utf8)
-    guard bytes.count >= needle.count else { return false }
-    return bytes.withUnsafeBufferPointer { buffer in
-      var index = 0
-      while index <= buffer.count - needle.count {
-        if buffer[index] == needle[0] && buffer[index + 1] == needle[1]
-          && Array(buffer[index..<(index + needle.count)]) == needle
-        {
-          return true
-        }
-        index += 1
-      }
-      return false
-    }
   }
 
   private mutating func interpret(
@@ -225,6 +234,126 @@ struct XMPPacket: Sendable, Equatable {
   static func quoted(_ text: String) -> String {
     let cut = text.count > 64 ? String(text.prefix(64)) + "…" : text
     return "\"" + cut + "\""
+  }
+}
+
+/// What the parser would see of a packet's markup, found in one pass over its bytes.
+enum Markup {
+  /// What ``scan(_:)`` found.
+  enum Finding: Equatable {
+    /// Nothing that is refused.
+    case usable
+    /// A `<!` that is neither a comment nor a CDATA section: a DOCTYPE, an ENTITY….
+    case declaration
+    case tooManyNamespaces
+    case tooManyAttributes
+  }
+
+  /// `text` (checked UTF-8) without what could make libxml2 read it in another encoding:
+  /// a UTF-8 byte-order mark is dropped, and an XML declaration at the start
+  /// (`<?xml version="1.0" encoding="UTF-7"?>`) is turned into spaces (its line breaks
+  /// kept, so line numbers stay), which XML allows before the root element. With neither,
+  /// libxml2 reads UTF-8.
+  ///
+  /// - Complexity: O(*n*).
+  static func withoutDeclaration(_ text: [UInt8]) -> [UInt8] {
+    var bytes = text.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(text.dropFirst(3)) : text
+    let opening = Array("<?xml".utf8)
+    guard bytes.starts(with: opening), bytes.count > opening.count,
+      isSpace(bytes[opening.count]),
+      let end = firstIndex(of: Array("?>".utf8), in: bytes, from: opening.count)
+    else { return bytes }
+    for index in 0..<(end + 2) where bytes[index] != 0x0A && bytes[index] != 0x0D {
+      bytes[index] = 0x20
+    }
+    return bytes
+  }
+
+  /// Walks the markup of `text` as XML's grammar splits it — comments, CDATA sections and
+  /// processing instructions are skipped whole, attribute values are skipped between
+  /// their quotes — and counts the attributes and namespace declarations of every tag.
+  ///
+  /// - Complexity: O(*n*): each byte is looked at a bounded number of times.
+  static func scan(_ text: [UInt8]) -> Finding {
+    let lessThan = UInt8(ascii: "<")
+    var attributes = 0
+    var namespaces = 0
+    var index = 0
+    let count = text.count
+    while index < count {
+      guard text[index] == lessThan else {
+        index += 1
+        continue
+      }
+      let next = index + 1 < count ? text[index + 1] : 0
+      if next == UInt8(ascii: "!") {
+        if matches(text, at: index, "<!--") {
+          index = skip(text, past: "-->", from: index + 4)
+        } else if matches(text, at: index, "<![CDATA[") {
+          index = skip(text, past: "]]>", from: index + 9)
+        } else {
+          return .declaration
+        }
+      } else if next == UInt8(ascii: "?") {
+        index = skip(text, past: "?>", from: index + 2)
+      } else {
+        // A start or end tag: up to the `>` outside quotes.
+        index += 1
+        var quote: UInt8?
+        var afterSpace = false
+        while index < count {
+          let byte = text[index]
+          if let open = quote {
+            if byte == open { quote = nil }
+          } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+            quote = byte
+          } else if byte == UInt8(ascii: ">") || byte == lessThan {
+            break
+          } else if byte == UInt8(ascii: "=") {
+            attributes += 1
+            guard attributes <= XMPPacket.maximumAttributes else { return .tooManyAttributes }
+          } else if afterSpace, matches(text, at: index, "xmlns") {
+            namespaces += 1
+            guard namespaces <= XMPPacket.maximumNamespaceDeclarations else {
+              return .tooManyNamespaces
+            }
+          }
+          afterSpace = quote == nil && isSpace(byte)
+          index += 1
+        }
+        if index < count, text[index] == UInt8(ascii: ">") { index += 1 }
+      }
+    }
+    return .usable
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private static func matches(_ text: [UInt8], at index: Int, _ literal: StaticString) -> Bool {
+    let length = literal.utf8CodeUnitCount
+    guard index <= text.count - length else { return false }
+    return literal.withUTF8Buffer { buffer in
+      (0..<length).allSatisfy { text[index + $0] == buffer[$0] }
+    }
+  }
+
+  /// The index just past the first `terminator` at or after `start`, or the end.
+  private static func skip(_ text: [UInt8], past terminator: StaticString, from start: Int) -> Int {
+    var index = start
+    while index < text.count {
+      if matches(text, at: index, terminator) { return index + terminator.utf8CodeUnitCount }
+      index += 1
+    }
+    return text.count
+  }
+
+  private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard bytes.count >= needle.count, start <= bytes.count - needle.count else { return nil }
+    return (start...(bytes.count - needle.count)).first {
+      bytes[$0..<($0 + needle.count)].elementsEqual(needle)
+    }
   }
 }
 
@@ -325,8 +454,9 @@ private final class XMPPropertyCollector: NSObject, XMLParserDelegate {
   var isComplete: Bool { sawElement && path.isEmpty }
   private var sawElement = false
 
-  /// Prefix → namespace URI, innermost binding last.
-  private var bindings: [(prefix: String, uri: String)] = []
+  /// Prefix → the namespace URIs bound to it, innermost last (a dictionary, so that
+  /// resolving a name costs the same however many namespaces are declared).
+  private var bindings: [String: [String]] = [:]
   /// The element path as (namespace, local name).
   private var path: [XMPPropertyName] = []
   /// The text of the current leaf element.
@@ -338,13 +468,12 @@ private final class XMPPropertyCollector: NSObject, XMLParserDelegate {
 
   func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String)
   {
-    bindings.append((prefix, namespaceURI))
+    bindings[prefix, default: []].append(namespaceURI)
   }
 
   func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-    if let index = bindings.lastIndex(where: { $0.prefix == prefix }) {
-      bindings.remove(at: index)
-    }
+    _ = bindings[prefix]?.popLast()
+    if bindings[prefix]?.isEmpty == true { bindings[prefix] = nil }
   }
 
   func parser(
@@ -414,9 +543,7 @@ private final class XMPPropertyCollector: NSObject, XMLParserDelegate {
     guard let colon = qualified.firstIndex(of: ":") else { return nil }
     let prefix = String(qualified[..<colon])
     let local = String(qualified[qualified.index(after: colon)...])
-    guard prefix != "xmlns", let binding = bindings.last(where: { $0.prefix == prefix }) else {
-      return nil
-    }
-    return XMPPropertyName(namespace: binding.uri, name: local)
+    guard prefix != "xmlns", let uri = bindings[prefix]?.last else { return nil }
+    return XMPPropertyName(namespace: uri, name: local)
   }
 }

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+extension AssetProblem {
+  /// The `errno` values that say nothing about the file, only about this moment: the
+  /// process's or the system's descriptors (`EMFILE`, `ENFILE`), memory (`ENOMEM`,
+  /// `ENOBUFS`), an interrupted or busy call (`EINTR`, `EAGAIN`, `EBUSY`, `ENOLCK`), the
+  /// disk or the network under a share (`EIO`, `ESTALE`, `ETIMEDOUT`, `EREMOTEIO`, the
+  /// host and network errors), or a cancelled operation. The same file may read fine
+  /// on the next run.
+  static let passingErrnos: Set<Int32> = [
+    EINTR, EIO, EAGAIN, ENOMEM, EBUSY, ENFILE, EMFILE, ENOLCK, ENOLINK, ECOMM, ENETDOWN,
+    ENETUNREACH, ENETRESET, ECONNABORTED, ECONNRESET, ENOBUFS, ETIMEDOUT, EHOSTDOWN,
+    EHOSTUNREACH, ESTALE, EREMOTEIO, ECANCELED,
+  ]
+
+  /// Whether the problem may be gone on the next run without the file changing: a file
+  /// that vanished or was swapped for another kind between the walk and the read, or an
+  /// `unreadable` problem that names a passing `errno` (``passingErrnos``, written
+  /// `errno N:` as ``Errno`` describes it). A result with such a problem is never
+  /// stored in the index, which would otherwise give it again under the file's unchanged
+  /// key on every later run.
+  var isPassing: Bool {
+    switch code {
+    case .vanished, .notRegularFile: return true
+    case .unreadable, .unreadableFolder:
+      return Self.namedErrnos(in: message).contains {
+        Self.passingErrnos.contains($0)
+      }
+    default: return false
+    }
+  }
+
+  /// The numbers written `errno N:` in `text`.
+  private static func namedErrnos(in text: String) -> [Int32] {
+    let bytes = Array(text.utf8)
+    let marker = Array("errno ".utf8)
+    var found: [Int32] = []
+    var index = 0
+    while index + marker.count < bytes.count {
+      guard bytes[index..<(index + marker.count)].elementsEqual(marker) else {
+        index += 1
+        continue
+      }
+      var position = index + marker.count
+      var value: Int32 = 0
+      var digits = 0
+      while position < bytes.count, digits < 6, (0x30...0x39).contains(bytes[position]) {
+        value = value * 10 + Int32(bytes[position] - 0x30)
+        digits += 1
+        position += 1
+      }
+      if digits > 0, position < bytes.count, bytes[position] == UInt8(ascii: ":") {
+        found.append(value)
+      }
+      index = position
+    }
+    return found
+  }
+}

@@ -1,3 +1,4 @@
+internal import CSystemShim
 import Dispatch
 import Foundation
 import Synchronization
@@ -25,13 +26,21 @@ actor ChangeWatcher {
   private var root: LibraryRoot?
   private var inotify: Inotify?
   private var folders = WatchedFolders()
-  private var snapshot = LibrarySnapshot()
+  /// What the watch last knew of the library (read by tests).
+  private(set) var snapshot = LibrarySnapshot()
   private var dirty = DirtyFolders()
   private var pending: Set<LibraryPath> = []
   private var needsWatchSync = false
   private var isRootGone = false
   private var lastEmission: ContinuousClock.Instant?
   private var lastRescan = ContinuousClock.now
+  /// How long the last reading of the whole library took.
+  private var wholeReadingTime = Duration.zero
+  /// Whether the rescans for unwatched folders have been warned of (again once every
+  /// folder was watched for a while).
+  private var hasWarnedOfRescans = false
+  /// Warnings not yet taken by ``takeWarnings()``.
+  private var warnings: [String] = []
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
   private(set) var overflows = 0
@@ -44,9 +53,13 @@ actor ChangeWatcher {
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
-  /// How often the whole library is read again while some folder cannot be watched
-  /// (`max_user_watches` reached).
+  /// How often, at most, the whole library is read again while some folder cannot be
+  /// watched (`max_user_watches` reached); never sooner than ``rescanCostFactor`` times
+  /// what the last whole reading took, so that the rescans take at most a tenth of the
+  /// time whatever the library's size.
   static let rescanInterval = Duration.seconds(2)
+  /// How many times the last whole reading's time passes between two rescans.
+  static let rescanCostFactor = 10
   /// How long one wait for events lasts before cancellation is checked again.
   static let pollMilliseconds: Int32 = 200
 
@@ -63,14 +76,17 @@ actor ChangeWatcher {
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or when no
   ///   inotify instance can be had (``LibraryError/unreadableRoot(path:call:errno:)``
   ///   naming `inotify_init1`: too many instances or descriptors).
-  static func start(library: AssetsLibrary, interval: Duration) async throws(LibraryError)
-    -> ChangeWatcher
-  {
+  ///
+  /// - Parameter watchLimit: At most this many folders are watched (a stand-in for
+  ///   `max_user_watches` in tests); `nil`: as many as the kernel allows.
+  static func start(
+    library: AssetsLibrary, interval: Duration, watchLimit: Int? = nil
+  ) async throws(LibraryError) -> ChangeWatcher {
     let path = library.rootPath
     let root = try LibraryRoot(path: path)
     let inotify: Inotify
     do {
-      inotify = try Inotify()
+      inotify = try Inotify(watchLimit: watchLimit)
     } catch {
       throw .unreadableRoot(path: path, call: error.function, errno: error.errno.rawValue)
     }
@@ -84,8 +100,18 @@ actor ChangeWatcher {
     await synchronizeWatches()
     var everything = DirtyFolders()
     everything.markEverything()
-    let (part, _) = try await rescan(everything)
+    snapshot = LibrarySnapshot()
+    let (part, _, _) = try await rescan(everything)
     snapshot = part
+    trimMemory()
+  }
+
+  /// The warnings since the last call: that some folder cannot be watched, so the whole
+  /// library is read again on a timer (said once, again if it happens after every folder
+  /// was watched).
+  func takeWarnings() -> [String] {
+    defer { warnings = [] }
+    return warnings
   }
 
   /// The next change: waits for events, gathers a burst (no sooner than the coalescing
@@ -105,7 +131,7 @@ actor ChangeWatcher {
         if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
-        let (read, replaced) = try await rescan(marked)
+        let (part, read, replaced) = try await rescan(marked)
         // The reading sees the folders as they are now, ahead of the events read so far:
         // a file created or written to meanwhile may have been read half-written. Its
         // events are read now; such a file keeps its last known state, and its folder is
@@ -113,9 +139,18 @@ actor ChangeWatcher {
         handle(await waitForEvents(milliseconds: 0))
         // Only the groups read are compared and replaced: the cost is theirs, not the
         // library's.
-        let fresh = read.holdingBack(pending, as: snapshot)
-        let change = LibrarySnapshot.change(from: snapshot.part(replaced), to: fresh)
-        snapshot.replace(replaced, with: fresh)
+        let fresh = part.holdingBack(pending, as: snapshot)
+        // A reading of the whole library replaces the whole state: compared as it is and
+        // dropped, so that no copy of it is made.
+        let isWhole = snapshot.groups.keys.allSatisfy(replaced.contains)
+        let change = LibrarySnapshot.change(
+          from: isWhole ? snapshot : snapshot.part(replaced), to: fresh, read: read)
+        if isWhole {
+          snapshot = fresh
+        } else {
+          snapshot.replace(replaced, with: fresh)
+        }
+        if marked.subtrees.contains(.root) { trimMemory() }
         if !change.isEmpty {
           lastEmission = .now
           return change
@@ -147,7 +182,9 @@ actor ChangeWatcher {
       if Task.isCancelled { throw .cancelled }
       handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
       checkRoot()
-      if folders.isIncomplete, clock.now - lastRescan >= ChangeWatcher.rescanInterval {
+      let rescanInterval = max(
+        ChangeWatcher.rescanInterval, wholeReadingTime * ChangeWatcher.rescanCostFactor)
+      if folders.isIncomplete, clock.now - lastRescan >= rescanInterval {
         dirty.markEverything()
         needsWatchSync = true
       }
@@ -227,8 +264,13 @@ actor ChangeWatcher {
     }
   }
 
-  /// Whether the entry just created at `path` is complete already: a second name of an
-  /// existing file (`ln`; no `IN_CLOSE_WRITE` follows a link), or not a regular file.
+  /// Whether the entry just created at `path` is complete already: not a regular file, or
+  /// a name given to a file that has content already — a second name of an existing file
+  /// (`ln`), or a file written unnamed (`O_TMPFILE`) and then linked in (`linkat`), as
+  /// programs that write atomically do. No `IN_CLOSE_WRITE` follows a link under the
+  /// new name (an unnamed file's writes and close name it `#` and its inode number), so
+  /// holding such a file back would hold it forever. A new file that is still being
+  /// written names itself in its `IN_MODIFY` events, which hold it back again.
   ///
   /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   private func isCompleteOnCreation(_ path: LibraryPath) -> Bool {
@@ -238,7 +280,7 @@ actor ChangeWatcher {
     guard fstatat(root.descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
       return false
     }
-    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1
+    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 || status.st_size > 0
   }
 
   /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends
@@ -267,6 +309,32 @@ actor ChangeWatcher {
         continuation.resume(returning: folders)
       }
     }
+    if folders.isIncomplete, !hasWarnedOfRescans {
+      hasWarnedOfRescans = true
+      warnings.append(ChangeWatcher.rescanWarning(limit: ChangeWatcher.userWatchLimit()))
+    } else if !folders.isIncomplete {
+      hasWarnedOfRescans = false
+    }
+  }
+
+  /// The user's limit of inotify watches (`/proc/sys/fs/inotify/max_user_watches`), or
+  /// `nil` when it cannot be read.
+  private static func userWatchLimit() -> Int? {
+    guard
+      let text = try? String(
+        contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8)
+    else { return nil }
+    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// What the watch says when some folder cannot be watched: why, what it does instead,
+  /// and the setting to raise.
+  static func rescanWarning(limit: Int?) -> String {
+    let current = limit.map { " (now \($0))" } ?? ""
+    return "Some folders cannot be watched: the limit of inotify watches"
+      + " fs.inotify.max_user_watches\(current) is reached, so the whole library is read"
+      + " again every \(rescanInterval.components.seconds) s or more while it lasts."
+      + " Raise the limit (sysctl fs.inotify.max_user_watches=N) to watch every folder."
   }
 
   // MARK: - Reading
@@ -275,12 +343,18 @@ actor ChangeWatcher {
   /// again and reads their groups. Only a mark on the whole library walks the whole
   /// library.
   ///
-  /// - Returns: The groups read, as they are now, and the keys of every group they
-  ///   replace (those read, and those known before that are gone).
+  /// - Returns: The groups read, as they are now; the assets read that differ from the
+  ///   last state (only those are kept); and the keys of every group they replace (those
+  ///   read, and those known before that are gone).
   private func rescan(
     _ marked: DirtyFolders
-  ) async throws(LibraryError) -> (LibrarySnapshot, Set<ScannedGroup.Key>) {
+  ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset], Set<ScannedGroup.Key>) {
     lastRescan = .now
+    let clock = ContinuousClock()
+    let started = clock.now
+    defer {
+      if marked.subtrees.contains(.root) { wholeReadingTime = clock.now - started }
+    }
     let old = snapshot
     var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
     var replaced = Set(
@@ -306,23 +380,25 @@ actor ChangeWatcher {
     for group in contents.groups {
       replaced.insert(ScannedGroup.Key(kind: group.kind, path: group.path))
     }
-    let part = await withCheckedContinuation { continuation in
+    let (part, read) = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
             of: contents, previous: old, pending: pending, root: root))
       }
     }
-    return (part, replaced)
+    return (part, read, replaced)
   }
 
   /// The groups a rescan found in `contents` (every group it lists read whole), with the
-  /// assets whose files are being written as `old` knew them.
+  /// assets whose files are being written as `old` knew them; and the assets read that
+  /// are not in `old` or differ from it.
   private static func snapshot(
     of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
     pending: Set<LibraryPath>, root: LibraryRoot
-  ) -> LibrarySnapshot {
+  ) -> (LibrarySnapshot, [UUID: Asset]) {
     var new = LibrarySnapshot()
+    var read: [UUID: Asset] = [:]
     var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
     for asset in contents.assets {
       assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]
@@ -344,21 +420,35 @@ actor ChangeWatcher {
           continue
         }
         let keys = asset.resources.map { FileKey.of($0.path, beneath: root.descriptor) }
-        entries.append(LibrarySnapshot.Entry(asset: asset, keys: keys))
+        let entry = LibrarySnapshot.Entry(asset, keys: keys)
+        if old.assets[asset.id] != entry { read[asset.id] = asset }
+        entries.append(entry)
         taken.insert(asset.id)
       }
       // Assets whose file is being rewritten were left out of the reading: keep them.
-      let used = Set(entries.flatMap { $0.asset.resources.map(\.path) })
+      let used = Set(entries.flatMap { $0.files.map(\.path) })
+      let isPendingEntry: (LibrarySnapshot.Entry) -> Bool = { entry in
+        entry.files.contains { pending.contains($0.path) }
+      }
       for id in old.groups[key]?.assets ?? [] {
-        guard let before = old.assets[id], !taken.contains(id), isPending(before.asset),
-          !before.asset.resources.contains(where: { used.contains($0.path) })
+        guard let before = old.assets[id], !taken.contains(id), isPendingEntry(before),
+          !before.files.contains(where: { used.contains($0.path) })
         else { continue }
         entries.append(before)
       }
       guard !entries.isEmpty else { continue }
-      entries.sort { $0.asset.path < $1.asset.path }
+      entries.sort { $0.path < $1.path }
       new.add(kind: group.kind, path: group.path, entries: entries)
     }
-    return new
+    return (new, read)
+  }
+
+  /// Gives the memory freed by a reading of the whole library back to the system (the
+  /// reading's assets are many small blocks the allocator would otherwise keep), so that
+  /// an idle watch holds only its snapshot.
+  ///
+  /// The corresponding C function is `malloc_trim`, through `CSystemShim`.
+  private func trimMemory() {
+    CSystemShim_trimHeap()
   }
 }

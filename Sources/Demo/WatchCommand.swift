@@ -50,7 +50,7 @@ enum WatchCommand {
 
   /// One compact JSON object on one line: `insertedAssets`, `updatedAssets` and
   /// `deletedAssets` (arrays of the objects `--format ndjson` prints per asset; a deleted
-  /// asset as it was last seen), then `insertedGroups`, `updatedGroups` and
+  /// asset with its files as last seen, its metadata `null`), then `insertedGroups`, `updatedGroups` and
   /// `deletedGroups` (the objects `Demo groups --format ndjson` prints).
   static func line(for change: LibraryChange) -> [UInt8] {
     var bytes = Array("{".utf8)

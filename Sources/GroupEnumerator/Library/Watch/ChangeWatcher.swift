@@ -101,7 +101,7 @@ actor ChangeWatcher {
     var everything = DirtyFolders()
     everything.markEverything()
     snapshot = LibrarySnapshot()
-    let (part, _, _) = try await rescan(everything)
+    let (part, _, _) = try await rescan(everything, keepsAssets: false)
     snapshot = part
     trimMemory()
   }
@@ -317,24 +317,26 @@ actor ChangeWatcher {
     }
   }
 
-  /// The user's limit of inotify watches (`/proc/sys/fs/inotify/max_user_watches`), or
-  /// `nil` when it cannot be read.
+  /// The user's limit of inotify watches: the smaller of `fs.inotify.max_user_watches`
+  /// and, in a user namespace, `user.max_inotify_watches`; `nil` when neither can be read.
   private static func userWatchLimit() -> Int? {
-    guard
-      let text = try? String(
-        contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8)
-    else { return nil }
-    return Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"]
+      .compactMap { path in
+        (try? String(contentsOfFile: path, encoding: .utf8))
+          .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      }
+    return limits.min()
   }
 
   /// What the watch says when some folder cannot be watched: why, what it does instead,
   /// and the setting to raise.
   static func rescanWarning(limit: Int?) -> String {
-    let current = limit.map { " (now \($0))" } ?? ""
-    return "Some folders cannot be watched: the limit of inotify watches"
-      + " fs.inotify.max_user_watches\(current) is reached, so the whole library is read"
-      + " again every \(rescanInterval.components.seconds) s or more while it lasts."
-      + " Raise the limit (sysctl fs.inotify.max_user_watches=N) to watch every folder."
+    let current = limit.map { " (limit \($0))" } ?? ""
+    return "Some folders cannot be watched: this user's inotify watches are used up"
+      + "\(current), so the whole library is read again every"
+      + " \(rescanInterval.components.seconds) s or more while it lasts. Raise the limit"
+      + " to watch every folder: sysctl fs.inotify.max_user_watches"
+      + " (user.max_inotify_watches in a user namespace)."
   }
 
   // MARK: - Reading
@@ -343,11 +345,13 @@ actor ChangeWatcher {
   /// again and reads their groups. Only a mark on the whole library walks the whole
   /// library.
   ///
+  /// - Parameter keepsAssets: Whether the assets that differ from the last state are
+  ///   returned (not for the first reading, which reports nothing).
   /// - Returns: The groups read, as they are now; the assets read that differ from the
-  ///   last state (only those are kept); and the keys of every group they replace (those
+  ///   last state (only those are kept, and only when `keepsAssets`); and the keys of every group they replace (those
   ///   read, and those known before that are gone).
   private func rescan(
-    _ marked: DirtyFolders
+    _ marked: DirtyFolders, keepsAssets: Bool = true
   ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset], Set<ScannedGroup.Key>) {
     lastRescan = .now
     let clock = ContinuousClock()
@@ -384,18 +388,19 @@ actor ChangeWatcher {
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
-            of: contents, previous: old, pending: pending, root: root))
+            of: contents, previous: old, pending: pending, root: root,
+            keepsAssets: keepsAssets))
       }
     }
     return (part, read, replaced)
   }
 
   /// The groups a rescan found in `contents` (every group it lists read whole), with the
-  /// assets whose files are being written as `old` knew them; and the assets read that
-  /// are not in `old` or differ from it.
+  /// assets whose files are being written as `old` knew them; and, when `keepsAssets`,
+  /// the assets read that are not in `old` or differ from it.
   private static func snapshot(
     of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
-    pending: Set<LibraryPath>, root: LibraryRoot
+    pending: Set<LibraryPath>, root: LibraryRoot, keepsAssets: Bool
   ) -> (LibrarySnapshot, [UUID: Asset]) {
     var new = LibrarySnapshot()
     var read: [UUID: Asset] = [:]
@@ -421,7 +426,7 @@ actor ChangeWatcher {
         }
         let keys = asset.resources.map { FileKey.of($0.path, beneath: root.descriptor) }
         let entry = LibrarySnapshot.Entry(asset, keys: keys)
-        if old.assets[asset.id] != entry { read[asset.id] = asset }
+        if keepsAssets, old.assets[asset.id] != entry { read[asset.id] = asset }
         entries.append(entry)
         taken.insert(asset.id)
       }

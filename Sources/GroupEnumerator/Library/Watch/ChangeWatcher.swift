@@ -39,6 +39,8 @@ actor ChangeWatcher {
   /// Whether the rescans for unwatched folders have been warned of (again once every
   /// folder was watched for a while).
   private var hasWarnedOfRescans = false
+  /// Whether a whole reading's memory is to be given back once the watch is idle.
+  private var needsTrim = false
   /// Warnings not yet taken by ``takeWarnings()``.
   private var warnings: [String] = []
   private var isFinished = false
@@ -103,7 +105,7 @@ actor ChangeWatcher {
     snapshot = LibrarySnapshot()
     let (part, _, _) = try await rescan(everything, keepsAssets: false)
     snapshot = part
-    trimMemory()
+    needsTrim = true
   }
 
   /// The warnings since the last call: that some folder cannot be watched, so the whole
@@ -150,7 +152,7 @@ actor ChangeWatcher {
         } else {
           snapshot.replace(replaced, with: fresh)
         }
-        if marked.subtrees.contains(.root) { trimMemory() }
+        if marked.subtrees.contains(.root) { needsTrim = true }
         if !change.isEmpty {
           lastEmission = .now
           return change
@@ -182,6 +184,11 @@ actor ChangeWatcher {
       if Task.isCancelled { throw .cancelled }
       handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
       checkRoot()
+      if needsTrim, dirty.isEmpty {
+        // Idle after a whole reading: its assets, released by now, are given back.
+        needsTrim = false
+        trimMemory()
+      }
       let rescanInterval = max(
         ChangeWatcher.rescanInterval, wholeReadingTime * ChangeWatcher.rescanCostFactor)
       if folders.isIncomplete, clock.now - lastRescan >= rescanInterval {

@@ -102,7 +102,6 @@ actor ChangeWatcher {
     await synchronizeWatches()
     var everything = DirtyFolders()
     everything.markEverything()
-    snapshot = LibrarySnapshot()
     let (part, _, _) = try await rescan(everything, keepsAssets: false)
     snapshot = part
     needsTrim = true

@@ -87,6 +87,27 @@ import Testing
     await watched.recorder.stop()
   }
 
+  @Test func aPhotoWrittenUnnamedOutsideTheLibraryAndLinkedInIsReported() async throws {
+    let folder = try TemporaryFolder()
+    let outside = try TemporaryFolder()
+    try folder.write(jpeg, as: "Album/a.jpg")
+    let watched = try await WatchedLibrary(folder)
+    // Its writes and close are reported on no watch of the library: only its name is.
+    let oTmpfile: Int32 = 0o20_000_000 | O_DIRECTORY
+    let descriptor = open(outside.path, oTmpfile | O_WRONLY | O_CLOEXEC, 0o644)
+    try #require(descriptor >= 0, "O_TMPFILE unsupported here: errno \(errno)")
+    defer { close(descriptor) }
+    let written = jpeg.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    #expect(written == jpeg.count)
+    let linked = linkat(
+      AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, folder.absolute("Album/in.jpg"),
+      AT_SYMLINK_FOLLOW)
+    try #require(linked == 0, "linkat: errno \(errno)")
+    #expect(await watched.recorder.wait { $0.inserted.contains { $0.name == "in.jpg" } })
+    #expect(try await watched.settles())
+    await watched.recorder.stop()
+  }
+
   @Test func runningOutOfWatchesIsSaidOnceAndRescansStillReport() async throws {
     let folder = try TemporaryFolder()
     for album in 0..<4 { try folder.write(jpeg, as: "Album \(album)/a.jpg") }

@@ -246,7 +246,7 @@ enum HelpText {
 
     Watches every folder of the library and prints one line of JSON for each
     change: the assets inserted, updated and deleted (each object as
-    'Demo --format ndjson' prints it; a deleted asset as it was last seen),
+    'Demo --format ndjson' prints it; a deleted asset with its files only),
     then the groups inserted, updated and deleted (as 'Demo groups --format
     ndjson' prints them). A file is reported once it is complete (closed after
     writing, or moved in); a burst of changes is one line, at most four lines a

@@ -6,7 +6,8 @@ enum WatchCommand {
   /// Watches the library and writes its changes.
   ///
   /// A line on standard error says when watching has begun (every folder watched, the
-  /// library read once): changes from then on are printed.
+  /// library read once): changes from then on are printed. A `warning:` line on standard
+  /// error says when some folder cannot be watched (the inotify watch limit reached).
   ///
   /// - Returns: ``DemoCommand/interrupted`` when the task was cancelled (Ctrl-C),
   ///   ``DemoCommand/success`` when standard output broke (the caller turns that into
@@ -21,10 +22,16 @@ enum WatchCommand {
       let changes = try await location.library.changes()
       stderr.write(
         OutputHygiene.message("Watching '\(location.displayPath)'. Press Ctrl-C to stop.") + "\n")
+      for warning in await changes.warnings() {
+        stderr.write("warning: " + OutputHygiene.message(warning) + "\n")
+      }
       for try await change in changes {
         stdout.write(bytes: line(for: change))
         stdout.flush()
         if stdout.isBroken { return DemoCommand.success }
+        for warning in await changes.warnings() {
+          stderr.write("warning: " + OutputHygiene.message(warning) + "\n")
+        }
       }
       return DemoCommand.interrupted
     } catch {
@@ -43,7 +50,7 @@ enum WatchCommand {
 
   /// One compact JSON object on one line: `insertedAssets`, `updatedAssets` and
   /// `deletedAssets` (arrays of the objects `--format ndjson` prints per asset; a deleted
-  /// asset as it was last seen), then `insertedGroups`, `updatedGroups` and
+  /// asset with its files as last seen, its metadata `null`), then `insertedGroups`, `updatedGroups` and
   /// `deletedGroups` (the objects `Demo groups --format ndjson` prints).
   static func line(for change: LibraryChange) -> [UInt8] {
     var bytes = Array("{".utf8)

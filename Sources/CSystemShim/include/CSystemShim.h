@@ -19,4 +19,7 @@ uint64_t CSystemShim_resolveBeneathWithoutSymlinks(void);
 /// `O_PATH`: a descriptor that only locates a file (needs no read permission).
 int CSystemShim_pathOnlyFlag(void);
 
+/// `malloc_trim(0)` from `<malloc.h>`: gives the heap's free memory back to the system.
+void CSystemShim_trimHeap(void);
+
 #endif

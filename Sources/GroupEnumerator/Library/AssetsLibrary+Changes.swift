@@ -48,6 +48,13 @@ public struct LibraryChanges: AsyncSequence, Sendable {
 
   let watcher: ChangeWatcher
 
+  /// The warnings about the watch since the last call, each once: that some folder
+  /// cannot be watched because the user's limit of inotify watches
+  /// (`fs.inotify.max_user_watches`) is reached, so the whole library is read again on a
+  /// timer instead. Ask after ``AssetsLibrary/changes(coalescing:)`` returns and after
+  /// each change.
+  public func warnings() async -> [String] { await watcher.takeWarnings() }
+
   /// Makes the iterator; the sequence has one stream of changes, shared by every
   /// iterator made from it.
   public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(watcher: watcher) }

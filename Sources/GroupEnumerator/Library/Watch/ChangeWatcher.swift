@@ -1,3 +1,4 @@
+internal import CSystemShim
 import Dispatch
 import Foundation
 import Synchronization
@@ -25,13 +26,23 @@ actor ChangeWatcher {
   private var root: LibraryRoot?
   private var inotify: Inotify?
   private var folders = WatchedFolders()
-  private var snapshot = LibrarySnapshot()
+  /// What the watch last knew of the library (read by tests).
+  private(set) var snapshot = LibrarySnapshot()
   private var dirty = DirtyFolders()
   private var pending: Set<LibraryPath> = []
   private var needsWatchSync = false
   private var isRootGone = false
   private var lastEmission: ContinuousClock.Instant?
   private var lastRescan = ContinuousClock.now
+  /// How long the last reading of the whole library took.
+  private var wholeReadingTime = Duration.zero
+  /// Whether the rescans for unwatched folders have been warned of (again once every
+  /// folder was watched for a while).
+  private var hasWarnedOfRescans = false
+  /// Whether a whole reading's memory is to be given back once the watch is idle.
+  private var needsTrim = false
+  /// Warnings not yet taken by ``takeWarnings()``.
+  private var warnings: [String] = []
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
   private(set) var overflows = 0
@@ -44,9 +55,13 @@ actor ChangeWatcher {
 
   /// How long events are gathered after the first one, so that a burst is one change.
   static let settlingTime = Duration.milliseconds(50)
-  /// How often the whole library is read again while some folder cannot be watched
-  /// (`max_user_watches` reached).
+  /// How often, at most, the whole library is read again while some folder cannot be
+  /// watched (`max_user_watches` reached); never sooner than ``rescanCostFactor`` times
+  /// what the last whole reading took, so that the rescans take at most a tenth of the
+  /// time whatever the library's size.
   static let rescanInterval = Duration.seconds(2)
+  /// How many times the last whole reading's time passes between two rescans.
+  static let rescanCostFactor = 10
   /// How long one wait for events lasts before cancellation is checked again.
   static let pollMilliseconds: Int32 = 200
 
@@ -63,15 +78,18 @@ actor ChangeWatcher {
   /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or when no
   ///   inotify instance can be had (``LibraryError/unreadableRoot(path:call:errno:)``
   ///   naming `inotify_init1`: too many instances or descriptors).
-  static func start(library: AssetsLibrary, interval: Duration) async throws(LibraryError)
-    -> ChangeWatcher
-  {
+  ///
+  /// - Parameter watchLimit: At most this many folders are watched (a stand-in for
+  ///   `max_user_watches` in tests); `nil`: as many as the kernel allows.
+  static func start(
+    library: AssetsLibrary, interval: Duration, watchLimit: Int? = nil
+  ) async throws(LibraryError) -> ChangeWatcher {
     let path = library.rootPath
     let root = try LibraryRoot(
       path: path, verifiesFileEnds: library.options.verifiesFileEnds)
     let inotify: Inotify
     do {
-      inotify = try Inotify()
+      inotify = try Inotify(watchLimit: watchLimit)
     } catch {
       throw .unreadableRoot(path: path, call: error.function, errno: error.errno.rawValue)
     }
@@ -85,8 +103,17 @@ actor ChangeWatcher {
     await synchronizeWatches()
     var everything = DirtyFolders()
     everything.markEverything()
-    let (part, _) = try await rescan(everything)
+    let (part, _, _) = try await rescan(everything, keepsAssets: false)
     snapshot = part
+    needsTrim = true
+  }
+
+  /// The warnings since the last call: that some folder cannot be watched, so the whole
+  /// library is read again on a timer (said once, again if it happens after every folder
+  /// was watched).
+  func takeWarnings() -> [String] {
+    defer { warnings = [] }
+    return warnings
   }
 
   /// The next change: waits for events, gathers a burst (no sooner than the coalescing
@@ -106,7 +133,7 @@ actor ChangeWatcher {
         if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
-        let (read, replaced) = try await rescan(marked)
+        let (part, read, replaced) = try await rescan(marked)
         // The reading sees the folders as they are now, ahead of the events read so far:
         // a file created or written to meanwhile may have been read half-written. Its
         // events are read now; such a file keeps its last known state, and its folder is
@@ -114,9 +141,18 @@ actor ChangeWatcher {
         handle(await waitForEvents(milliseconds: 0))
         // Only the groups read are compared and replaced: the cost is theirs, not the
         // library's.
-        let fresh = read.holdingBack(pending, as: snapshot)
-        let change = LibrarySnapshot.change(from: snapshot.part(replaced), to: fresh)
-        snapshot.replace(replaced, with: fresh)
+        let fresh = part.holdingBack(pending, as: snapshot)
+        // A reading of the whole library replaces the whole state: compared as it is and
+        // dropped, so that no copy of it is made.
+        let isWhole = snapshot.groups.keys.allSatisfy(replaced.contains)
+        let change = LibrarySnapshot.change(
+          from: isWhole ? snapshot : snapshot.part(replaced), to: fresh, read: read)
+        if isWhole {
+          snapshot = fresh
+        } else {
+          snapshot.replace(replaced, with: fresh)
+        }
+        if marked.subtrees.contains(.root) { needsTrim = true }
         if !change.isEmpty {
           lastEmission = .now
           return change
@@ -148,7 +184,14 @@ actor ChangeWatcher {
       if Task.isCancelled { throw .cancelled }
       handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
       checkRoot()
-      if folders.isIncomplete, clock.now - lastRescan >= ChangeWatcher.rescanInterval {
+      if needsTrim, dirty.isEmpty {
+        // Idle after a whole reading: its assets, released by now, are given back.
+        needsTrim = false
+        trimMemory()
+      }
+      let rescanInterval = max(
+        ChangeWatcher.rescanInterval, wholeReadingTime * ChangeWatcher.rescanCostFactor)
+      if folders.isIncomplete, clock.now - lastRescan >= rescanInterval {
         dirty.markEverything()
         needsWatchSync = true
       }
@@ -228,8 +271,13 @@ actor ChangeWatcher {
     }
   }
 
-  /// Whether the entry just created at `path` is complete already: a second name of an
-  /// existing file (`ln`; no `IN_CLOSE_WRITE` follows a link), or not a regular file.
+  /// Whether the entry just created at `path` is complete already: not a regular file, or
+  /// a name given to a file that has content already — a second name of an existing file
+  /// (`ln`), or a file written unnamed (`O_TMPFILE`) and then linked in (`linkat`), as
+  /// programs that write atomically do. No `IN_CLOSE_WRITE` follows a link under the
+  /// new name (an unnamed file's writes and close name it `#` and its inode number), so
+  /// holding such a file back would hold it forever. A new file that is still being
+  /// written names itself in its `IN_MODIFY` events, which hold it back again.
   ///
   /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   private func isCompleteOnCreation(_ path: LibraryPath) -> Bool {
@@ -239,7 +287,7 @@ actor ChangeWatcher {
     guard fstatat(root.descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
       return false
     }
-    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1
+    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 || status.st_size > 0
   }
 
   /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends
@@ -268,6 +316,34 @@ actor ChangeWatcher {
         continuation.resume(returning: folders)
       }
     }
+    if folders.isIncomplete, !hasWarnedOfRescans {
+      hasWarnedOfRescans = true
+      warnings.append(ChangeWatcher.rescanWarning(limit: ChangeWatcher.userWatchLimit()))
+    } else if !folders.isIncomplete {
+      hasWarnedOfRescans = false
+    }
+  }
+
+  /// The user's limit of inotify watches: the smaller of `fs.inotify.max_user_watches`
+  /// and, in a user namespace, `user.max_inotify_watches`; `nil` when neither can be read.
+  private static func userWatchLimit() -> Int? {
+    let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"]
+      .compactMap { path in
+        (try? String(contentsOfFile: path, encoding: .utf8))
+          .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      }
+    return limits.min()
+  }
+
+  /// What the watch says when some folder cannot be watched: why, what it does instead,
+  /// and the setting to raise.
+  static func rescanWarning(limit: Int?) -> String {
+    let current = limit.map { " (limit \($0))" } ?? ""
+    return "Some folders cannot be watched: this user's inotify watches are used up"
+      + "\(current), so the whole library is read again every"
+      + " \(rescanInterval.components.seconds) s or more while it lasts. Raise the limit"
+      + " to watch every folder: sysctl fs.inotify.max_user_watches"
+      + " (user.max_inotify_watches in a user namespace)."
   }
 
   // MARK: - Reading
@@ -276,12 +352,20 @@ actor ChangeWatcher {
   /// again and reads their groups. Only a mark on the whole library walks the whole
   /// library.
   ///
-  /// - Returns: The groups read, as they are now, and the keys of every group they
-  ///   replace (those read, and those known before that are gone).
+  /// - Parameter keepsAssets: Whether the assets that differ from the last state are
+  ///   returned (not for the first reading, which reports nothing).
+  /// - Returns: The groups read, as they are now; the assets read that differ from the
+  ///   last state (only those are kept, and only when `keepsAssets`); and the keys of every group they replace (those
+  ///   read, and those known before that are gone).
   private func rescan(
-    _ marked: DirtyFolders
-  ) async throws(LibraryError) -> (LibrarySnapshot, Set<ScannedGroup.Key>) {
+    _ marked: DirtyFolders, keepsAssets: Bool = true
+  ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset], Set<ScannedGroup.Key>) {
     lastRescan = .now
+    let clock = ContinuousClock()
+    let started = clock.now
+    defer {
+      if marked.subtrees.contains(.root) { wholeReadingTime = clock.now - started }
+    }
     let old = snapshot
     var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
     var replaced = Set(
@@ -307,23 +391,26 @@ actor ChangeWatcher {
     for group in contents.groups {
       replaced.insert(ScannedGroup.Key(kind: group.kind, path: group.path))
     }
-    let part = await withCheckedContinuation { continuation in
+    let (part, read) = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .utility).async {
         continuation.resume(
           returning: ChangeWatcher.snapshot(
-            of: contents, previous: old, pending: pending, root: root))
+            of: contents, previous: old, pending: pending, root: root,
+            keepsAssets: keepsAssets))
       }
     }
-    return (part, replaced)
+    return (part, read, replaced)
   }
 
   /// The groups a rescan found in `contents` (every group it lists read whole), with the
-  /// assets whose files are being written as `old` knew them.
+  /// assets whose files are being written as `old` knew them; and, when `keepsAssets`,
+  /// the assets read that are not in `old` or differ from it.
   private static func snapshot(
     of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
-    pending: Set<LibraryPath>, root: LibraryRoot
-  ) -> LibrarySnapshot {
+    pending: Set<LibraryPath>, root: LibraryRoot, keepsAssets: Bool
+  ) -> (LibrarySnapshot, [UUID: Asset]) {
     var new = LibrarySnapshot()
+    var read: [UUID: Asset] = [:]
     var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
     for asset in contents.assets {
       assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]
@@ -345,21 +432,35 @@ actor ChangeWatcher {
           continue
         }
         let keys = asset.resources.map { FileKey.of($0.path, beneath: root.descriptor) }
-        entries.append(LibrarySnapshot.Entry(asset: asset, keys: keys))
+        let entry = LibrarySnapshot.Entry(asset, keys: keys)
+        if keepsAssets, old.assets[asset.id] != entry { read[asset.id] = asset }
+        entries.append(entry)
         taken.insert(asset.id)
       }
       // Assets whose file is being rewritten were left out of the reading: keep them.
-      let used = Set(entries.flatMap { $0.asset.resources.map(\.path) })
+      let used = Set(entries.flatMap { $0.files.map(\.path) })
+      let isPendingEntry: (LibrarySnapshot.Entry) -> Bool = { entry in
+        entry.files.contains { pending.contains($0.path) }
+      }
       for id in old.groups[key]?.assets ?? [] {
-        guard let before = old.assets[id], !taken.contains(id), isPending(before.asset),
-          !before.asset.resources.contains(where: { used.contains($0.path) })
+        guard let before = old.assets[id], !taken.contains(id), isPendingEntry(before),
+          !before.files.contains(where: { used.contains($0.path) })
         else { continue }
         entries.append(before)
       }
       guard !entries.isEmpty else { continue }
-      entries.sort { $0.asset.path < $1.asset.path }
+      entries.sort { $0.path < $1.path }
       new.add(kind: group.kind, path: group.path, entries: entries)
     }
-    return new
+    return (new, read)
+  }
+
+  /// Gives the memory freed by a reading of the whole library back to the system (the
+  /// reading's assets are many small blocks the allocator would otherwise keep), so that
+  /// an idle watch holds only its snapshot.
+  ///
+  /// The corresponding C function is `malloc_trim`, through `CSystemShim`.
+  private func trimMemory() {
+    CSystemShim_trimHeap()
   }
 }

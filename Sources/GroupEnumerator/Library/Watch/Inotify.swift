@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   internal import Glibc
 #endif
@@ -10,6 +12,11 @@
 final class Inotify: Sendable {
   /// The inotify descriptor.
   let descriptor: Int32
+  /// At most this many watches, as if `max_user_watches` were reached beyond (`nil`: only
+  /// the kernel's limit); a stand-in for the sysctl in tests, which must not change it.
+  private let watchLimit: Int?
+  /// The watches made while a ``watchLimit`` is set.
+  private let watches = Mutex<Set<Int32>>([])
 
   /// What a folder watch asks for: files finished (`IN_CLOSE_WRITE`), files and folders
   /// moved in or out, created and deleted, attributes (a `touch` moves the modification
@@ -28,14 +35,17 @@ final class Inotify: Sendable {
   ///
   /// The corresponding C function is `inotify_init1`.
   ///
+  /// - Parameter watchLimit: At most this many watches (`ENOSPC` beyond); `nil`: as many
+  ///   as the kernel allows.
   /// - Throws: `EMFILE` when this user has too many instances or the process too many
   ///   descriptors, `ENFILE`, `ENOMEM`.
-  init() throws(SystemCallError) {
+  init(watchLimit: Int? = nil) throws(SystemCallError) {
     let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
     guard descriptor >= 0 else {
       throw SystemCallError(function: "inotify_init1", errno: .current)
     }
     self.descriptor = descriptor
+    self.watchLimit = watchLimit
   }
 
   deinit {
@@ -54,6 +64,18 @@ final class Inotify: Sendable {
     let path = "/proc/self/fd/\(folder.rawValue)"
     let watch = inotify_add_watch(descriptor, path, mask)
     guard watch >= 0 else { throw SystemCallError(function: "inotify_add_watch", errno: .current) }
+    if let watchLimit {
+      let isAllowed = watches.withLock { watches in
+        guard !watches.contains(watch) else { return true }
+        guard watches.count < watchLimit else { return false }
+        watches.insert(watch)
+        return true
+      }
+      guard isAllowed else {
+        _ = inotify_rm_watch(descriptor, watch)
+        throw SystemCallError(function: "inotify_add_watch", errno: Errno(rawValue: ENOSPC))
+      }
+    }
     return watch
   }
 
@@ -62,6 +84,7 @@ final class Inotify: Sendable {
   /// The corresponding C function is `inotify_rm_watch`.
   func removeWatch(_ watch: Int32) {
     _ = inotify_rm_watch(descriptor, watch)
+    if watchLimit != nil { _ = watches.withLock { $0.remove(watch) } }
   }
 
   /// Waits until events are queued, at most `milliseconds`.

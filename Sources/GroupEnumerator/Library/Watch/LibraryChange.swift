@@ -22,7 +22,9 @@ public struct LibraryChange: Sendable, Hashable {
   public let insertedAssets: [Asset]
   /// Assets whose files or metadata changed, as they are now, by path.
   public let updatedAssets: [Asset]
-  /// Assets that no longer exist, as they were last seen, by path.
+  /// Assets that no longer exist, by path: their ``Asset/id``, path, group, type, files
+  /// (each with its size, without its format) and modification time as last seen. Their
+  /// metadata is empty: a watch keeps only what tells a change, not what was read.
   public let deletedAssets: [Asset]
   /// Groups that did not exist before, with their counts now, by path.
   public let insertedGroups: [AssetGroup]

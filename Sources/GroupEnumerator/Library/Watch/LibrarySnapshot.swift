@@ -1,13 +1,59 @@
 import Foundation
 
-/// What a watcher last knew of a library: every asset with the keys of its files, and
-/// every group with the folders its assets' files are in.
+/// What a watcher last knew of a library, kept small: per asset only what tells whether
+/// it changed (the keys of its files and a digest of what was read) and what names it when
+/// it goes, and every group with the folders its assets' files are in. No ``Asset`` is
+/// kept: a change's inserted and updated assets come from the reading that found them.
 struct LibrarySnapshot: Sendable {
-  /// One asset and the ``FileKey`` of each of its resources (`nil` for a file that was
-  /// gone by the time it was looked at).
+  /// One file of an asset: its path, role, the part of it that is the resource, and its
+  /// ``FileKey`` (`nil` for a file that was gone by the time it was looked at).
+  struct File: Sendable, Equatable {
+    var path: LibraryPath
+    var role: AssetResource.Role
+    var byteRange: Range<Int64>?
+    var size: Int64
+    var key: FileKey?
+  }
+
+  /// One asset, compactly: its files (the primary first, as ``Asset/resources`` lists
+  /// them) and a digest of the whole asset as read (its metadata and problems included).
   struct Entry: Sendable, Equatable {
-    var asset: Asset
-    var keys: [FileKey?]
+    var id: UUID
+    var group: ScannedGroup.Key
+    var type: AssetType
+    var files: [File]
+    var modificationDate: Date
+    var digest: Int
+
+    /// The entry of `asset`, whose resources have the keys `keys`.
+    init(_ asset: Asset, keys: [FileKey?]) {
+      id = asset.id
+      group = ScannedGroup.Key(kind: asset.group, path: asset.groupPath)
+      type = asset.type
+      files = asset.resources.enumerated().map { index, resource in
+        File(
+          path: resource.path, role: resource.role, byteRange: resource.byteRange,
+          size: resource.fileSize, key: index < keys.count ? keys[index] : nil)
+      }
+      modificationDate = asset.fileModificationDate
+      digest = asset.hashValue
+    }
+
+    /// The primary file's path.
+    var path: LibraryPath { files.first?.path ?? .root }
+
+    /// The asset as it is named when it is gone: its identity, group, type and files
+    /// (each file's size as last seen), without the metadata, which is not kept.
+    var lastSeen: Asset {
+      let resources = files.map { file in
+        AssetResource(
+          path: file.path, role: file.role, format: nil, fileSize: file.size,
+          byteRange: file.byteRange)
+      }
+      return Asset(
+        path: path, group: group.kind, groupPath: group.path, type: type, resources: resources,
+        fileModificationDate: modificationDate, metadata: MediaMetadata())
+    }
   }
 
   /// One group, its assets, and the folders their files are in.
@@ -26,13 +72,13 @@ struct LibrarySnapshot: Sendable {
     var counts: [AssetType: Int] = [:]
     var folders: Set<LibraryPath> = [path]
     for entry in entries {
-      counts[entry.asset.type, default: 0] += 1
-      for resource in entry.asset.resources { folders.insert(resource.path.parent) }
-      assets[entry.asset.id] = entry
+      counts[entry.type, default: 0] += 1
+      for file in entry.files { folders.insert(file.path.parent) }
+      assets[entry.id] = entry
     }
     let key = ScannedGroup.Key(kind: kind, path: path)
     groups[key] = Group(
-      group: AssetGroup(kind: kind, path: path, counts: counts), assets: entries.map(\.asset.id),
+      group: AssetGroup(kind: kind, path: path, counts: counts), assets: entries.map(\.id),
       folders: folders)
   }
 
@@ -68,7 +114,7 @@ struct LibrarySnapshot: Sendable {
   func holdingBack(_ pending: Set<LibraryPath>, as old: LibrarySnapshot) -> LibrarySnapshot {
     guard !pending.isEmpty else { return self }
     let isPending: (Entry) -> Bool = { entry in
-      entry.asset.resources.contains { pending.contains($0.path) }
+      entry.files.contains { pending.contains($0.path) }
     }
     var result = LibrarySnapshot()
     for (key, group) in groups {
@@ -77,35 +123,39 @@ struct LibrarySnapshot: Sendable {
         result.copy(key, from: self)
         continue
       }
-      let kept = entries.compactMap { isPending($0) ? old.assets[$0.asset.id] : $0 }
+      let kept = entries.compactMap { isPending($0) ? old.assets[$0.id] : $0 }
       guard !kept.isEmpty else { continue }
       result.add(kind: key.kind, path: key.path, entries: kept)
     }
     return result
   }
 
-  /// What changed from `old` to `new`.
+  /// What changed from `old` to `new`; `read` holds the assets as read for the entries
+  /// of `new` that are not in `old` or differ from it (an entry without one there is
+  /// reported as it was last seen).
   ///
   /// - Complexity: O(*n* log *n*) in the number of assets of both.
-  static func change(from old: LibrarySnapshot, to new: LibrarySnapshot) -> LibraryChange {
+  static func change(
+    from old: LibrarySnapshot, to new: LibrarySnapshot, read: [UUID: Asset]
+  ) -> LibraryChange {
     var inserted: [Asset] = []
     var updated: [Asset] = []
     var deleted: [Asset] = []
     var touchedGroups: Set<ScannedGroup.Key> = []
     for (id, entry) in new.assets {
       guard let before = old.assets[id] else {
-        inserted.append(entry.asset)
-        touchedGroups.insert(ScannedGroup.Key(kind: entry.asset.group, path: entry.asset.groupPath))
+        inserted.append(read[id] ?? entry.lastSeen)
+        touchedGroups.insert(entry.group)
         continue
       }
       if before != entry {
-        updated.append(entry.asset)
-        touchedGroups.insert(ScannedGroup.Key(kind: entry.asset.group, path: entry.asset.groupPath))
+        updated.append(read[id] ?? entry.lastSeen)
+        touchedGroups.insert(entry.group)
       }
     }
     for (id, entry) in old.assets where new.assets[id] == nil {
-      deleted.append(entry.asset)
-      touchedGroups.insert(ScannedGroup.Key(kind: entry.asset.group, path: entry.asset.groupPath))
+      deleted.append(entry.lastSeen)
+      touchedGroups.insert(entry.group)
     }
     var insertedGroups: [AssetGroup] = []
     var updatedGroups: [AssetGroup] = []

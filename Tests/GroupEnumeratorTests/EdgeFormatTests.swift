@@ -373,6 +373,48 @@ import Testing
     #expect(metadata.problems.first?.message.contains("'mpvd'") == true)
   }
 
+  // MARK: AVIF image sequences
+
+  @Test func anAVIFSequenceWithoutEXIFIsDatedByItsMovieHeader() async throws {
+    let asset = try await asset("avis-date.avif")
+    #expect(asset.problems == [])
+    #expect(asset.type == .photo)
+    #expect(asset.resources.map(\.format) == [.avif])
+    #expect(asset.pixelWidth == 16 && asset.pixelHeight == 16)
+    #expect(asset.creationDate?.source == .quickTimeMovieHeader)
+    #expect(asset.creationDate?.iso8601 == "2021-05-06T07:08:09Z")
+  }
+
+  @Test func anAVIFSequenceWithoutItsMetaBoxIsReadAsAMovie() throws {
+    // `meta` → `free`: the items are gone, the `moov` is left.
+    var file = try bytes("avis-date.avif")
+    let marker = Array("meta".utf8)
+    let at = try #require(
+      (0...(file.count - 4)).first { Array(file[$0..<($0 + 4)]) == marker })
+    file.replaceSubrange(at..<(at + 4), with: Array("free".utf8))
+    let metadata = AVIFReader.read(from: ArrayByteSource(file), format: .avif)
+    #expect(metadata.problems == [])
+    #expect(metadata.movieHeaderCreationDate?.iso8601 == "2021-05-06T07:08:09Z")
+    // Read as a HEIC, the same bytes are not looked at for a movie.
+    let still = MetadataReaderTable.read(from: ArrayByteSource(file), format: .heic)
+    #expect(still.movieHeaderCreationDate == nil)
+    #expect(!still.problems.isEmpty)
+  }
+
+  @Test func aBadMovieHeaderDateInAnAVIFSequenceIsAProblemOfTheSequence() throws {
+    var file = try bytes("avis-date.avif")
+    let marker = Array("mvhd".utf8)
+    let at = try #require(
+      (0...(file.count - 4)).first { Array(file[$0..<($0 + 4)]) == marker })
+    // Version 0: the creation time follows version and flags; 1 second since 1904.
+    file.replaceSubrange((at + 8)..<(at + 12), with: [0, 0, 0, 1])
+    let metadata = AVIFReader.read(from: ArrayByteSource(file), format: .avif)
+    #expect(metadata.movieHeaderCreationDate == nil)
+    #expect(metadata.problems.map(\.code) == [.invalidValue])
+    #expect(metadata.problems.first?.message.hasPrefix("The image sequence: ") == true)
+    #expect(metadata.pixelWidth == 16)
+  }
+
   @Test func anUltraHDRJPEGWithItsGainMapStaysAPlainPhoto() async throws {
     let asset = try await asset("ultra-hdr.jpg")
     #expect(asset.problems == [])

@@ -10,6 +10,8 @@
 /// - PSD, JPEG 2000, CRW, MRW: our own bounded readers, never gexiv2 — exiv2's own crash
 ///   files include PSD, JP2 and CRW ones (docs/Robustness.md); their thumbnails are not
 ///   extracted.
+/// - AVIF: the HEIF reader, and for an image sequence's `moov` the QuickTime reader
+///   (``AVIFReader``); its thumbnail is the HEIF reader's.
 /// - HEIF, PNG, BigTIFF, CR3: our own readers, not gexiv2 — exiv2 0.27.6 reads neither
 ///   BigTIFF nor CR3, and reads HEIF sizes and PNG raw profiles wrong (README, formats).
 /// - BigTIFF's thumbnail is still asked of gexiv2 (which finds none in a file it cannot
@@ -59,7 +61,8 @@ enum MetadataReaderTable {
   ) -> Row<Source> {
     switch format {
     case .jpeg: return Row(JPEGMetadataReader.self)
-    case .heic, .avif: return Row(HEIFMetadataReader.self)
+    case .heic: return Row(HEIFMetadataReader.self)
+    case .avif: return Row(AVIFReader.self, thumbnails: HEIFMetadataReader.self)
     case .png: return Row(PNGMetadataReader.self)
     case .tiff, .raw:
       let header = header()

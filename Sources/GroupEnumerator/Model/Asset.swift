@@ -192,8 +192,8 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public var duration: Double? { storage.metadata.duration }
 
   /// When the shot was taken, with its source: photos take DateTimeOriginal, then
-  /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP;
-  /// videos take Apple's creationdate, then the movie header, then an AVCHD camera's
+  /// DateTimeDigitized, then the TIFF DateTime, then the date of their embedded XMP, then
+  /// an AVIF image sequence's movie header; videos take Apple's creationdate, then the movie header, then an AVCHD camera's
   /// recording time; Live Photos take the still's dates, then the movie's. Only then come
   /// the sidecars (an `.xmp` sidecar, then a Google Takeout `.json`), and last the file's
   /// modification time.
@@ -210,7 +210,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
       case .photo:
         [
           metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
-          metadata.xmpDate, metadata.sidecarDate,
+          metadata.xmpDate, metadata.movieHeaderCreationDate, metadata.sidecarDate,
         ]
       case .livePhoto:
         [

@@ -30,11 +30,15 @@
 #                       at its end holding a 0.4 s MP4 (mvhd 2022-03-04T05:06:08Z)
 #   ultra-hdr.jpg       a Pixel-style Ultra HDR JPEG: XMP Container directory of a Primary
 #                       and a GainMap item, the gain map JPEG after the primary's EOI, no video
+#   avis-date.avif      a 16x16 AVIF image sequence (brand avis: a meta item and a moov)
+#                       of two frames, no EXIF or XMP, mvhd 2021-05-06T07:08:09Z
 #   dnl.jpg             a 24x12 baseline JPEG whose SOF0 height is 0 and whose DNL segment
 #                       (FF DC, after the scan) gives 12; Python rewrites FFmpeg's JPEG
 # FFmpeg writes the AVIs (its muxer puts `-metadata date=` in INFO/ICRD); no tool here
 # writes IDIT, so Python puts it where FFmpeg's header list keeps a JUNK chunk, in the
 # same bytes, so no other offset moves. ExifTool writes udta/date.
+#
+# FFmpeg's libaom-av1 writes the AVIF sequence.
 #
 # Tools (Debian 12): FFmpeg 5.1, ExifTool 12.57, Python 3. Deterministic: bit-exact flags.
 set -euo pipefail
@@ -350,9 +354,14 @@ exiftool -q -overwrite_original -Make=Google -Model="Pixel 8" \
   "$TMPDIR_EDGE/primary.jpg"
 cat "$TMPDIR_EDGE/primary.jpg" "$TMPDIR_EDGE/gainmap.jpg" >"$OUT/ultra-hdr.jpg"
 
+ff -f lavfi -i "testsrc=size=16x16:rate=2:duration=1" -c:v libaom-av1 -still-picture 0 \
+  -cpu-used 8 -crf 63 -threads 1 -pix_fmt yuv420p -fflags +bitexact -flags:v +bitexact \
+  -map_metadata -1 -metadata creation_time=2021-05-06T07:08:09Z -f avif "$OUT/avis-date.avif"
+
 exiftool -a -G1 -s -MotionPhoto -DirectoryItemSemantic -DirectoryItemLength "$OUT/heic-motion.heic" \
   "$OUT/ultra-hdr.jpg"
 exiftool -a -G1 -s -DateTimeOriginal -DateCreated -CreateDate "$OUT"
 exiftool -s -FileType -ImageSize -Duration "$OUT/Audio" "$OUT/Images" "$OUT/dnl.jpg"
 exiftool -a -G1 -s -XMP:all "$OUT"/xmp-day*.png
 ls -lR "$OUT"
+

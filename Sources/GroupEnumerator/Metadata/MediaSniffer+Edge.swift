@@ -52,12 +52,31 @@ extension MediaSniffer {
 
   /// An image format no reader takes, found by its content, with the pixel size its
   /// header gives in the bytes at hand.
-  struct UnreadImage: Sendable, Hashable {
+  ///
+  /// A class, so that the ``ScannedFile`` holding it (one per file of the library, all
+  /// held until the walk ends) grows by one word, not by the three fields.
+  final class UnreadImage: Sendable, Hashable {
     /// The format's name, for a message (`PCX`, `SGI`, `PPM`, …).
-    var name: String
+    let name: String
     /// Width and height from the header, when it gives them plausibly.
-    var width: Int?
-    var height: Int?
+    let width: Int?
+    let height: Int?
+
+    init(name: String, width: Int? = nil, height: Int? = nil) {
+      self.name = name
+      self.width = width
+      self.height = height
+    }
+
+    static func == (lhs: UnreadImage, rhs: UnreadImage) -> Bool {
+      lhs.name == rhs.name && lhs.width == rhs.width && lhs.height == rhs.height
+    }
+
+    func hash(into hasher: inout Hasher) {
+      hasher.combine(name)
+      hasher.combine(width)
+      hasher.combine(height)
+    }
   }
 
   /// The image format the content is among those no reader takes, or `nil`.

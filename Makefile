@@ -3,8 +3,10 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SHARED ?= ../shared
 LIBRARY ?= Fixtures/Library
-# Debian packages the build needs (C libraries behind the metadata readers).
-BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev pkg-config
+# Debian packages the build needs (C libraries behind the metadata readers and the
+# picture drawing).
+BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-dev \
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # Extra packages the tests need: setpriv, unshare, mount and script come from util-linux;
 # strace traces the Demo's system calls; time measures its peak memory.
 TEST_PACKAGES := util-linux strace time

@@ -57,6 +57,23 @@ let package = Package(
       dependencies: ["CVips"],
       linkerSettings: [.linkedLibrary("vips")]
     ),
+    // ffmpeg's libraries (their pkg-config files carry no `-pthread`); the headers sit in
+    // the multiarch include folder, the module map links the four libraries.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+    ),
+    // The C wall around ffmpeg (Rendering): a movie's representative frame, read with
+    // pread from a descriptor, within a deadline and a pixel limit.
+    .target(
+      name: "CFFmpegShim",
+      dependencies: ["CFFmpeg"],
+      linkerSettings: [
+        .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+        .linkedLibrary("avutil"), .linkedLibrary("m"),
+      ]
+    ),
     // A per-thread arena for libexif's many small allocations (LibExifReader).
     .target(
       name: "CLibExifArena",
@@ -69,7 +86,7 @@ let package = Package(
       name: "GroupEnumerator",
       dependencies: [
         "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSQLite", "CSystemShim",
-        "CVipsShim", "CZlib",
+        "CFFmpegShim", "CVipsShim", "CZlib",
       ]
     ),
     // Opens descriptors 0-2 on /dev/null when they are closed at start, before

@@ -238,11 +238,56 @@ extension AssetsLibrary {
     return bytes
   }
 
-  /// A movie's representative frame (see ``VideoFrameReader``).
+  /// A movie's representative frame (see ``VideoFrameReader``), turned by its track's
+  /// rotation and drawn at the box.
   private func videoFrame(
     for asset: Asset, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
     _ options: ImageRequestOptions
   ) async throws(ImageRequestError) -> AssetImage {
-    throw .noDecoder(name: asset.name, reason: "movies are not drawn yet")
+    guard let movie = asset.resources.first(where: { $0.role == .video }) else {
+      throw .noDecoder(name: asset.name, reason: "it has no movie file")
+    }
+    let root: LibraryRoot
+    do throws(LibraryError) {
+      root = try LibraryRoot(path: rootPath)
+    } catch {
+      throw .library(error)
+    }
+    // Enough pixels for the box whichever way the frame is turned or cropped.
+    let shortSide = max(box.width, box.height)
+    let result: Result<VideoFrameReader.Frame, ImageRenderer.Failure>
+    do throws(AssetProblem) {
+      result = try LibraryFile.withOpened(root: root, path: movie.path) {
+        file throws(AssetProblem) -> Result<VideoFrameReader.Frame, ImageRenderer.Failure> in
+        let range =
+          movie.byteRange.map {
+            Int(clamping: $0.lowerBound)..<Int(clamping: max($0.lowerBound, $0.upperBound))
+          } ?? 0..<file.count
+        guard !range.isEmpty, range.upperBound <= file.count else {
+          return .failure(.failed("the file is empty"))
+        }
+        do throws(ImageRenderer.Failure) {
+          return .success(try VideoFrameReader.frame(of: file, range: range, shortSide: shortSide))
+        } catch {
+          return .failure(error)
+        }
+      }
+    } catch {
+      throw .unreadable(error)
+    }
+    do throws(ImageRenderer.Failure) {
+      let frame = try result.get()
+      let picture = try ImageRenderer.draw(
+        rgb: frame.pixels, width: frame.width, height: frame.height,
+        ImageRenderer.Request(
+          width: box.width, height: box.height, contentMode: contentMode,
+          orientation: frame.orientation, encoding: options.encoding,
+          jpegQuality: options.jpegQuality))
+      return AssetImage(
+        data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
+        pixelHeight: picture.height, source: .videoFrame)
+    } catch {
+      throw error.error(name: movie.name)
+    }
   }
 }

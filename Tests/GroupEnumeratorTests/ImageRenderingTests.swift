@@ -254,3 +254,29 @@ import Testing
     }
   }
 }
+
+/// The legacy shapes, on the modern API.
+@Suite struct LegacyImageTests {
+  let rendering = AssetsLibrary(root: ImageRenderingTests.folder)
+
+  func asset(_ name: String) async throws -> Asset {
+    let assets = try await rendering.enumerate().assets
+    return try #require(assets.first { $0.name == name })
+  }
+
+  @Test func thumbnailsAndTheFullScreenImageHaveTheirSizes() async throws {
+    // orientation-6.jpg shows 96x64.
+    let turned = try await asset("orientation-6.jpg")
+    let square = try await rendering.thumbnailImage(for: turned)
+    #expect(square.pixelWidth == 150 && square.pixelHeight == 150)
+    let fitted = try await rendering.aspectRatioThumbnail(for: turned)
+    #expect(fitted.pixelWidth == 150 && fitted.pixelHeight == 100)
+    // Smaller than the screen: its own size, upright, decoded.
+    let full = try await rendering.fullScreenImage(for: turned)
+    #expect(full.pixelWidth == 96 && full.pixelHeight == 64)
+    #expect(full.source == .decodedImage)
+    // A movie turned a quarter: portrait.
+    let movie = try await rendering.aspectRatioThumbnail(for: try await asset("portrait.mov"))
+    #expect(movie.pixelWidth == 113 && movie.pixelHeight == 150)
+  }
+}

@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-// The loader options every load gets: a file cut short is an error, not grey rows.
-static const char *const loadOptions = "fail_on=truncated";
+// The loader options every load gets. libvips's JPEG loader cannot tell a cut-off file
+// from libjpeg's harmless warnings (extraneous bytes, an unknown JFIF revision), so any
+// stricter setting refuses many real photos; a file cut short is refused before it gets
+// here instead (the metadata reader's `truncated` problem), and a damaged one draws what
+// its decoder recovers, as vipsthumbnail does.
+static const char *const loadOptions = "fail_on=none";
 
 static pthread_once_t startOnce = PTHREAD_ONCE_INIT;
 static int startStatus = CVipsShim_unavailable;
@@ -34,6 +38,10 @@ static void start(void) {
   // is named as well in case a later build stops marking it.
   vips_block_untrusted_set(TRUE);
   vips_operation_block_set("VipsForeignLoadMagick", TRUE);
+  // libvips 8.14 marks its JPEG XL loader untrusted because libjxl was young; JPEG XL is
+  // a camera and phone format, so it is let through (the loader list in isAllowedLoader
+  // is what decides).
+  vips_operation_block_set("VipsForeignLoadJxl", FALSE);
   // No operation is cached between calls: each picture is drawn once.
   vips_cache_set_max(0);
   vips_cache_set_max_mem(0);
@@ -179,6 +187,32 @@ static int32_t encode(
   return CVipsShim_ok;
 }
 
+// The loaders pictures are drawn with (the type names vips_foreign_find_load_buffer
+// gives); any other libvips finds for the bytes (one it blocks, such as ImageMagick's or
+// OpenJPEG's) means no decoder here.
+static int isAllowedLoader(const char *loader) {
+  static const char *const allowed[] = {
+      "VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer",  "VipsForeignLoadHeifBuffer",
+      "VipsForeignLoadWebpBuffer", "VipsForeignLoadTiffBuffer", "VipsForeignLoadNsgifBuffer",
+      "VipsForeignLoadJxlBuffer",
+  };
+  for (size_t index = 0; index < sizeof allowed / sizeof allowed[0]; index++) {
+    if (strcmp(loader, allowed[index]) == 0) return 1;
+  }
+  return 0;
+}
+
+// Whether `loader` decodes the whole image at once (no shrink-on-load, no streaming).
+static int isWholeImageLoader(const char *loader) {
+  return strcmp(loader, "VipsForeignLoadHeifBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadWebpBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadJxlBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadNsgifBuffer") == 0;
+}
+
+// The most memory an image decoded whole may take (see openHeader).
+static const uint64_t wholeImageBytes = (uint64_t)320 << 20;
+
 // The header of an encoded image, opened lazily (nothing decoded); checks its pixel count.
 static int32_t openHeader(
     Pipeline *pipeline, const uint8_t *bytes, size_t length, uint64_t maxPixels,
@@ -187,9 +221,16 @@ static int32_t openHeader(
     setMessage(message, "the file is empty");
     return CVipsShim_unsupported;
   }
-  if (vips_foreign_find_load_buffer(bytes, length) == NULL) {
+  const char *loader = vips_foreign_find_load_buffer(bytes, length);
+  if (loader == NULL) {
     vips_error_clear();
     setMessage(message, "no image decoder recognises the file");
+    return CVipsShim_unsupported;
+  }
+  if (!isAllowedLoader(loader)) {
+    char text[160];
+    snprintf(text, sizeof text, "its format is read here by no allowed decoder (%s)", loader);
+    setMessage(message, text);
     return CVipsShim_unsupported;
   }
   VipsImage *image = vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
@@ -205,6 +246,25 @@ static int32_t openHeader(
         (unsigned long long)width, (unsigned long long)height, (unsigned long long)maxPixels);
     setMessage(message, text);
     return CVipsShim_tooLarge;
+  }
+  // HEIF, WebP, JPEG XL and GIF are decoded whole, not streamed: their decoders hold the
+  // full image (about twice its size, counting the decoder's own planes) whatever the
+  // target size.
+  if (isWholeImageLoader(loader)) {
+    uint64_t sample = (uint64_t)vips_format_sizeof(vips_image_get_format(image));
+    uint64_t bands = (uint64_t)vips_image_get_bands(image);
+    uint64_t pixels = width * height;
+    if (sample == 0 || bands == 0 || bands > 16 || sample > 16 ||
+        pixels > wholeImageBytes / 2 / sample / bands) {
+      char text[200];
+      snprintf(
+          text, sizeof text,
+          "decoding its %llu x %llu pixels whole would take more than %llu MiB",
+          (unsigned long long)width, (unsigned long long)height,
+          (unsigned long long)(wholeImageBytes >> 20));
+      setMessage(message, text);
+      return CVipsShim_tooLarge;
+    }
   }
   *header = image;
   return CVipsShim_ok;

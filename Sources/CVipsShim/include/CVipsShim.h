@@ -7,8 +7,9 @@
  * libvips is set up once, on first use (pthread_once): its untrusted loaders (ImageMagick,
  * PDF, SVG, FITS, OpenSlide, Analyze, CSV, raw, ...) are blocked, its operation cache is
  * off, it runs one worker thread per call, and its warnings are muted. Every function
- * checks the pixel count a loader reads from the header before anything is decoded, and
- * loads with fail_on=truncated, so a cut-off file is an error rather than a grey picture.
+ * checks the pixel count a loader reads from the header before anything is decoded (and,
+ * for the formats decoded whole, the memory that takes); only the loaders of photo
+ * formats are used (JPEG, PNG, HEIF/AVIF, WebP, TIFF, GIF, JPEG XL).
  *
  * No glib or vips type appears here. Encoded bytes and raw pixels returned are owned by
  * the caller (free them with CVipsShim_free); messages are malloc'd (free them with

@@ -103,8 +103,9 @@ extension AssetsLibrary {
     } catch {
       switch error {
       case .library(let error): throw .library(error)
-      case .unreadable(let problem): throw .unreadable(problem)
-      case .noEmbeddedThumbnail: return nil
+      // A thumbnail reader's complaint (exiv2 refusing the file) leaves the decoder to
+      // try; a file that cannot be opened at all fails there too.
+      case .unreadable, .noEmbeddedThumbnail: return nil
       }
     }
     let orientation = asset.metadata.orientation ?? 1
@@ -162,6 +163,11 @@ extension AssetsLibrary {
           reason: "camera RAWs are drawn from their embedded preview, and it has none")
       }
       return preview
+    }
+    // A still cut short would draw grey below the cut (libvips's decoders do not refuse
+    // it): refused, as the listing reports it.
+    if asset.type == .photo, asset.problems.contains(where: { $0.code == .truncated }) {
+      throw .undecodable(name: still.name, reason: "the file is cut short")
     }
     let bytes = try readWhole(still)
     do throws(ImageRenderer.Failure) {

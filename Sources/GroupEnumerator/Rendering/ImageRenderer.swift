@@ -4,7 +4,7 @@ import Foundation
 /// Draws pictures with libvips, through the C wall in CVipsShim.
 ///
 /// Every draw checks the pixel count a header claims before anything is decoded
-/// (``maximumPixels``), loads with truncation as an error, shrinks on load where the
+/// (``maximumPixels``), uses only the loaders of photo formats, shrinks on load where the
 /// format allows (JPEG by a power of two, HEIF from its thumbnail or tiles, WebP), and
 /// encodes to memory. libvips itself is set up once by the shim: untrusted loaders
 /// blocked, no operation cache, one worker thread per call.

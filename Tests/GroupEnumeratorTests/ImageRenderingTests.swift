@@ -236,6 +236,57 @@ import Testing
     }
   }
 
+  @Test(arguments: ["heif-irot.heic", "heif-imir.heic"])
+  func heifRotationAndMirroringAreDrawnUpright(name: String) async throws {
+    let upright = try ImageRenderer.decodeRGB(
+      Array(try Data(contentsOf: Self.folder.appendingPathComponent("upright.png"))))
+    let asset = try await asset(name, in: rendering)
+    // The listing turns it too.
+    #expect(asset.pixelWidth == 96 && asset.pixelHeight == 64)
+    let image = try await draw(name, 96, 64)
+    #expect(image.source == .decodedImage)
+    let drawn = try pixels(image.data)
+    #expect(drawn.width == 96 && drawn.height == 64)
+    #expect(meanDifference(drawn.pixels, upright.pixels) < 4)
+  }
+
+  @Test func aCutMovieAndGarbageNamedMovGiveTypedErrors() async throws {
+    for name in ["cut-movie.mp4", "garbage.mov"] {
+      switch try await failure(name) {
+      case .noDecoder?, .undecodable?: break
+      case let other: Issue.record("\(name): \(String(describing: other))")
+      }
+    }
+  }
+
+  @Test func picturesDrawnAtOnceAreThoseDrawnOneByOne() async throws {
+    let names = [
+      "orientation-3.jpg", "orientation-6.jpg", "heif-irot.heic", "portrait.mov", "fade-in.mp4",
+      "upright.png",
+    ]
+    var serial: [String: Data] = [:]
+    for name in names { serial[name] = try await draw(name, 40, 40, .aspectFill).data }
+    let assets = try await rendering.enumerate().assets
+    let library = rendering
+    let concurrent = try await withThrowingTaskGroup(of: (String, Data).self) { group in
+      for _ in 0..<4 {
+        for name in names {
+          let asset = try #require(assets.first { $0.name == name })
+          group.addTask {
+            let image = try await library.image(
+              for: asset, targetSize: CGSize(width: 40, height: 40), contentMode: .aspectFill)
+            return (name, image.data)
+          }
+        }
+      }
+      var results: [(String, Data)] = []
+      for try await result in group { results.append(result) }
+      return results
+    }
+    #expect(concurrent.count == names.count * 4)
+    for (name, data) in concurrent { #expect(serial[name] == data, "\(name)") }
+  }
+
   @Test func aTargetSizeOutOfRangeIsAnError() async throws {
     let asset = try await asset("orientation-1.jpg", in: rendering)
     for size in [

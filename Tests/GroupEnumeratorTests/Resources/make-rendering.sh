@@ -6,6 +6,9 @@
 #   orientation-N.jpg     N = 1...8: upright.png stored so that EXIF orientation N turns it
 #                         upright (vips rot/flip), the Orientation tag and a 48x32 (or 32x48)
 #                         EXIF thumbnail of the stored pixels written by exiftool.
+#   heif-irot.heic        upright.png stored turned a quarter anticlockwise (64x96), and an
+#                         `irot` of 3 (vips heifsave, then add-heif-transform.py).
+#   heif-imir.heic        upright.png stored mirrored left to right, and an `imir` with axis 1.
 #   fade-in.mp4           64x48, 3 s at 10 fps, a keyframe every 0.5 s: 1.2 s of black, then
 #                         ffmpeg's test pattern (a first frame nothing can be seen in).
 #   short-black.mp4       64x48, 0.4 s of black, one keyframe (under a second, one keyframe).
@@ -14,7 +17,10 @@
 #   truncated.jpg         orientation-1.jpg cut to its first 2000 bytes (head).
 #   huge-claim.jpg        orientation-1.jpg whose frame header claims 30000x30000 (python3).
 #   garbage.png           4 KiB of bytes from a fixed seed, named .png (python3).
-# Needs python3, libvips-tools (vips 8.14), ffmpeg 5.1 with libx264, exiftool 12.57.
+#   garbage.mov           the same bytes, named .mov.
+#   cut-movie.mp4         fade-in.mp4 cut to its first 3000 bytes (head).
+# Needs python3, libvips-tools (vips 8.14, libheif 1.15 with x265), ffmpeg 5.1 with libx264,
+# exiftool 12.57.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/Rendering"
@@ -66,6 +72,13 @@ for n in 1 2 3 4 5 6 7 8; do
   [ "$(vipsheader -f width "$work/check-$n.v")x$(vipsheader -f height "$work/check-$n.v")" = 96x64 ]
 done
 
+vips rot "$work/upright.ppm" "$work/irot.v" d270
+vips heifsave "$work/irot.v" "$work/irot.heic" --Q 90 --compression hevc --strip
+python3 "$here/add-heif-transform.py" "$work/irot.heic" "$out/heif-irot.heic" irot 3
+vips flip "$work/upright.ppm" "$work/imir.v" horizontal
+vips heifsave "$work/imir.v" "$work/imir.heic" --Q 90 --compression hevc --strip
+python3 "$here/add-heif-transform.py" "$work/imir.heic" "$out/heif-imir.heic" imir 1
+
 x264() {
   ffmpeg -nostdin -hide_banner -loglevel error -y "$@"
 }
@@ -84,6 +97,7 @@ x264 -f lavfi -i "testsrc=size=64x48:rate=10:duration=1" \
 exiftool -q -overwrite_original -Rotation=90 "$out/portrait.mov"
 
 head -c 2000 "$out/orientation-1.jpg" > "$out/truncated.jpg"
+head -c 3000 "$out/fade-in.mp4" > "$out/cut-movie.mp4"
 python3 - "$out/orientation-1.jpg" "$out/huge-claim.jpg" "$out/garbage.png" <<'PY'
 import random, struct, sys
 data = bytearray(open(sys.argv[1], "rb").read())
@@ -100,6 +114,8 @@ while True:
     index += 2 + length
 open(sys.argv[2], "wb").write(data)
 random.seed(22)
-open(sys.argv[3], "wb").write(bytes(random.randrange(256) for _ in range(4096)))
+garbage = bytes(random.randrange(256) for _ in range(4096))
+open(sys.argv[3], "wb").write(garbage)
+open(sys.argv[3][:-len(".png")] + ".mov", "wb").write(garbage)
 PY
 ls -l "$out"

@@ -178,8 +178,9 @@ static double detail(const AVFrame *frame) {
 
 // The clockwise rotation the stream's display matrix asks for: 0, 90, 180 or 270.
 static int32_t rotationOf(const AVStream *stream) {
-  const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, NULL);
-  if (matrix == NULL) return 0;
+  size_t size = 0;
+  const uint8_t *matrix = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size);
+  if (matrix == NULL || size < 9 * sizeof(int32_t)) return 0;
   double counterclockwise = av_display_rotation_get((const int32_t *)matrix);
   if (isnan(counterclockwise)) return 0;
   long clockwise = lround(-counterclockwise / 90.0) * 90;
@@ -265,7 +266,18 @@ static int32_t openSession(Session *session, const CFFmpegShimRequest *request, 
     }
     return failWith(message, CFFmpegShim_unsupported, "no allowed demuxer reads the file", status);
   }
-  status = avformat_find_stream_info(session->format, NULL);
+  // The decoders find_stream_info opens to probe get one thread each, like ours.
+  unsigned streams = session->format->nb_streams;
+  AVDictionary **probeOptions = streams > 0 ? av_calloc(streams, sizeof *probeOptions) : NULL;
+  if (streams > 0 && probeOptions == NULL) {
+    return failWith(message, CFFmpegShim_failed, "out of memory", 0);
+  }
+  for (unsigned index = 0; index < streams; index++) {
+    av_dict_set(&probeOptions[index], "threads", "1", 0);
+  }
+  status = avformat_find_stream_info(session->format, probeOptions);
+  for (unsigned index = 0; index < streams; index++) av_dict_free(&probeOptions[index]);
+  av_free(probeOptions);
   if (status < 0) {
     return failWith(
         message, status == AVERROR_EXIT ? CFFmpegShim_timedOut : CFFmpegShim_failed,
@@ -361,9 +373,13 @@ int32_t CFFmpegShim_representativeFrame(
       lastError = decoded;
       continue;
     }
-    uint64_t width = (uint64_t)session.frame->width;
-    uint64_t height = (uint64_t)session.frame->height;
-    if (width == 0 || height == 0 || width > request->maxPixels || height > request->maxPixels / width) {
+    uint64_t width = session.frame->width > 0 ? (uint64_t)session.frame->width : 0;
+    uint64_t height = session.frame->height > 0 ? (uint64_t)session.frame->height : 0;
+    if (width == 0 || height == 0) {
+      av_frame_unref(session.frame);
+      continue;
+    }
+    if (width > request->maxPixels || height > request->maxPixels / width) {
       closeSession(&session);
       return failWith(message, CFFmpegShim_tooLarge, "the video's frames have too many pixels", 0);
     }

@@ -250,7 +250,17 @@ static int32_t openHeader(
   // HEIF, WebP, JPEG XL and GIF are decoded whole, not streamed: their decoders hold the
   // full image (about twice its size, counting the decoder's own planes) whatever the
   // target size.
-  if (isWholeImageLoader(loader)) {
+  // So are an interlaced PNG (libpng needs every pass) and a progressive JPEG (libjpeg
+  // keeps every scan's coefficients, about two bytes a sample).
+  int interlaced = 0;
+  int progressive = 0;
+  if (vips_image_get_typeof(image, "interlaced") != 0) {
+    vips_image_get_int(image, "interlaced", &interlaced);
+  }
+  if (vips_image_get_typeof(image, "jpeg-multiscan") != 0) {
+    vips_image_get_int(image, "jpeg-multiscan", &progressive);
+  }
+  if (isWholeImageLoader(loader) || interlaced || progressive) {
     uint64_t sample = (uint64_t)vips_format_sizeof(vips_image_get_format(image));
     uint64_t bands = (uint64_t)vips_image_get_bands(image);
     uint64_t pixels = width * height;

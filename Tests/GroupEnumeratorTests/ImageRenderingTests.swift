@@ -230,10 +230,25 @@ import Testing
       return
     }
     #expect(reason.contains("30000 x 30000"))
+    // Under the pixel limit, but a progressive JPEG's scans would take ~576 MB.
+    guard case .tooLarge(_, let whole) = try await failure("progressive-claim.jpg") else {
+      Issue.record("progressive-claim.jpg")
+      return
+    }
+    #expect(whole.contains("12000 x 8000 pixels whole"))
     guard case .noDecoder = try await failure("garbage.png") else {
       Issue.record("garbage.png")
       return
     }
+  }
+
+  @Test(arguments: ["progressive.jpg", "interlaced.png"])
+  func aProgressiveJPEGAndAnInterlacedPNGAreDrawn(name: String) async throws {
+    let upright = try ImageRenderer.decodeRGB(
+      Array(try Data(contentsOf: Self.folder.appendingPathComponent("upright.png"))))
+    let drawn = try pixels(try await draw(name, 96, 64).data)
+    #expect(drawn.width == 96 && drawn.height == 64)
+    #expect(meanDifference(drawn.pixels, upright.pixels) < 4)
   }
 
   @Test(arguments: ["heif-irot.heic", "heif-imir.heic"])

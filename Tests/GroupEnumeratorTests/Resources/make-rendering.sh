@@ -16,6 +16,10 @@
 #                         display matrix exiftool writes), so displayed 48x64.
 #   truncated.jpg         orientation-1.jpg cut to its first 2000 bytes (head).
 #   huge-claim.jpg        orientation-1.jpg whose frame header claims 30000x30000 (python3).
+#   progressive.jpg       upright.png as a progressive JPEG (vips jpegsave --interlace).
+#   progressive-claim.jpg progressive.jpg whose frame header claims 12000x8000 (96 MP: under
+#                         the pixel limit, over the memory libjpeg's scans would take).
+#   interlaced.png        upright.png as an interlaced PNG (vips pngsave --interlace).
 #   garbage.png           4 KiB of bytes from a fixed seed, named .png (python3).
 #   garbage.mov           the same bytes, named .mov.
 #   cut-movie.mp4         fade-in.mp4 cut to its first 3000 bytes (head).
@@ -96,23 +100,33 @@ x264 -f lavfi -i "testsrc=size=64x48:rate=10:duration=1" \
 # ffmpeg 5.1 writes no rotation into the track header; exiftool sets its matrix.
 exiftool -q -overwrite_original -Rotation=90 "$out/portrait.mov"
 
+vips jpegsave "$work/upright.ppm" "$out/progressive.jpg" --Q 92 --strip --interlace
+vips pngsave "$work/upright.ppm" "$out/interlaced.png" --strip --interlace
 head -c 2000 "$out/orientation-1.jpg" > "$out/truncated.jpg"
 head -c 3000 "$out/fade-in.mp4" > "$out/cut-movie.mp4"
-python3 - "$out/orientation-1.jpg" "$out/huge-claim.jpg" "$out/garbage.png" <<'PY'
+python3 - "$out/orientation-1.jpg" "$out/huge-claim.jpg" "$out/garbage.png" \
+  "$out/progressive.jpg" "$out/progressive-claim.jpg" <<'PY'
 import random, struct, sys
-data = bytearray(open(sys.argv[1], "rb").read())
-# The main image's frame header (SOF0/SOF2: length, precision, then height and width),
-# found by walking the segments, so the EXIF thumbnail's inside APP1 is skipped.
-index = 2
-while True:
-    if index + 9 > len(data) or data[index] != 0xFF:
-        sys.exit("no frame header")
-    marker, length = data[index + 1], struct.unpack_from(">H", data, index + 2)[0]
-    if marker in (0xC0, 0xC2):
-        struct.pack_into(">HH", data, index + 5, 30000, 30000)
-        break
-    index += 2 + length
-open(sys.argv[2], "wb").write(data)
+
+
+def claim(source, target, width, height):
+    data = bytearray(open(source, "rb").read())
+    # The main image's frame header (SOF0/SOF2: length, precision, then height and
+    # width), found by walking the segments, so the EXIF thumbnail's inside APP1 is skipped.
+    index = 2
+    while True:
+        if index + 9 > len(data) or data[index] != 0xFF:
+            sys.exit("no frame header")
+        marker, length = data[index + 1], struct.unpack_from(">H", data, index + 2)[0]
+        if marker in (0xC0, 0xC2):
+            struct.pack_into(">HH", data, index + 5, height, width)
+            break
+        index += 2 + length
+    open(target, "wb").write(data)
+
+
+claim(sys.argv[1], sys.argv[2], 30000, 30000)
+claim(sys.argv[4], sys.argv[5], 12000, 8000)
 random.seed(22)
 garbage = bytes(random.randrange(256) for _ in range(4096))
 open(sys.argv[3], "wb").write(garbage)

@@ -302,6 +302,22 @@ import Testing
     for (name, data) in concurrent { #expect(serial[name] == data, "\(name)") }
   }
 
+  @Test func aCancelledRequestDrawsNothing() async throws {
+    let asset = try await asset("orientation-1.jpg", in: rendering)
+    let library = rendering
+    let task = Task { () -> ImageRequestError? in
+      withUnsafeCurrentTask { $0?.cancel() }
+      do throws(ImageRequestError) {
+        _ = try await library.image(
+          for: asset, targetSize: CGSize(width: 80, height: 80), contentMode: .aspectFit)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    #expect(await task.value == .library(.cancelled))
+  }
+
   @Test func aTargetSizeOutOfRangeIsAnError() async throws {
     let asset = try await asset("orientation-1.jpg", in: rendering)
     for size in [

@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 
 extension AssetsLibrary {
@@ -136,9 +137,12 @@ extension AssetsLibrary {
           source: source)
       }
     }
-    return try draw(
-      Array(embedded.data), name: still.name, box, contentMode, options,
-      orientation: orientation, source: source)
+    let name = still.name
+    return try await Self.offload { () throws(ImageRequestError) in
+      try Self.draw(
+        Array(embedded.data), name: name, box, contentMode, options, orientation: orientation,
+        source: source)
+    }
   }
 
   /// The picture drawn from the file itself: the decoded still (for a RAW, or a file no
@@ -169,16 +173,25 @@ extension AssetsLibrary {
     if asset.type == .photo, asset.problems.contains(where: { $0.code == .truncated }) {
       throw .undecodable(name: still.name, reason: "the file is cut short")
     }
-    let bytes = try readWhole(still)
+    let drawn = try await Self.offload {
+      () throws(ImageRequestError) -> Result<AssetImage, ImageRenderer.Failure> in
+      let bytes = try self.readWhole(still)
+      do throws(ImageRenderer.Failure) {
+        let picture = try ImageRenderer.draw(
+          encoded: bytes,
+          ImageRenderer.Request(
+            width: box.width, height: box.height, contentMode: contentMode, orientation: nil,
+            encoding: options.encoding, jpegQuality: options.jpegQuality))
+        return .success(
+          AssetImage(
+            data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
+            pixelHeight: picture.height, source: .decodedImage))
+      } catch {
+        return .failure(error)
+      }
+    }
     do throws(ImageRenderer.Failure) {
-      let picture = try ImageRenderer.draw(
-        encoded: bytes,
-        ImageRenderer.Request(
-          width: box.width, height: box.height, contentMode: contentMode, orientation: nil,
-          encoding: options.encoding, jpegQuality: options.jpegQuality))
-      return AssetImage(
-        data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
-        pixelHeight: picture.height, source: .decodedImage)
+      return try drawn.get()
     } catch {
       // A format libvips does not read here (BMP, PSD) may still embed a thumbnail.
       if case .unsupported = error,
@@ -191,9 +204,31 @@ extension AssetsLibrary {
     }
   }
 
+  /// Runs blocking decoder work on a Dispatch thread, so that a picture taking a second
+  /// does not hold one of the few threads Swift's concurrency runs every task on.
+  ///
+  /// - Throws: ``LibraryError/cancelled`` (as ``ImageRequestError/library(_:)``) when the
+  ///   task is cancelled before the work starts, else what `work` throws.
+  static func offload<Value: Sendable>(
+    _ work: @escaping @Sendable () throws(ImageRequestError) -> Value
+  ) async throws(ImageRequestError) -> Value {
+    if Task.isCancelled { throw .library(.cancelled) }
+    let result: Result<Value, ImageRequestError> = await withCheckedContinuation {
+      continuation in
+      DispatchQueue.global(qos: .userInitiated).async {
+        do throws(ImageRequestError) {
+          continuation.resume(returning: .success(try work()))
+        } catch {
+          continuation.resume(returning: .failure(error))
+        }
+      }
+    }
+    return try result.get()
+  }
+
   /// Draws encoded bytes cut out of a file (a thumbnail or preview), turned by
   /// `orientation`.
-  private func draw(
+  private static func draw(
     _ bytes: [UInt8], name: String, _ box: (width: Int, height: Int),
     _ contentMode: ImageContentMode, _ options: ImageRequestOptions, orientation: Int,
     source: AssetImage.Source
@@ -261,9 +296,32 @@ extension AssetsLibrary {
     }
     // Enough pixels for the box whichever way the frame is turned or cropped.
     let shortSide = max(box.width, box.height)
-    let result: Result<VideoFrameReader.Frame, ImageRenderer.Failure>
+    let result = try await Self.offload {
+      () throws(ImageRequestError) -> Result<VideoFrameReader.Frame, ImageRenderer.Failure> in
+      try Self.readFrame(of: movie, root: root, shortSide: shortSide)
+    }
+    do throws(ImageRenderer.Failure) {
+      let frame = try result.get()
+      let picture = try ImageRenderer.draw(
+        rgb: frame.pixels, width: frame.width, height: frame.height,
+        ImageRenderer.Request(
+          width: box.width, height: box.height, contentMode: contentMode,
+          orientation: frame.orientation, encoding: options.encoding,
+          jpegQuality: options.jpegQuality))
+      return AssetImage(
+        data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
+        pixelHeight: picture.height, source: .videoFrame)
+    } catch {
+      throw error.error(name: movie.name)
+    }
+  }
+
+  /// The representative frame of `movie`, read beneath `root`.
+  private static func readFrame(of movie: AssetResource, root: LibraryRoot, shortSide: Int)
+    throws(ImageRequestError) -> Result<VideoFrameReader.Frame, ImageRenderer.Failure>
+  {
     do throws(AssetProblem) {
-      result = try LibraryFile.withOpened(root: root, path: movie.path) {
+      return try LibraryFile.withOpened(root: root, path: movie.path) {
         file throws(AssetProblem) -> Result<VideoFrameReader.Frame, ImageRenderer.Failure> in
         let range =
           movie.byteRange.map {
@@ -280,20 +338,6 @@ extension AssetsLibrary {
       }
     } catch {
       throw .unreadable(error)
-    }
-    do throws(ImageRenderer.Failure) {
-      let frame = try result.get()
-      let picture = try ImageRenderer.draw(
-        rgb: frame.pixels, width: frame.width, height: frame.height,
-        ImageRenderer.Request(
-          width: box.width, height: box.height, contentMode: contentMode,
-          orientation: frame.orientation, encoding: options.encoding,
-          jpegQuality: options.jpegQuality))
-      return AssetImage(
-        data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
-        pixelHeight: picture.height, source: .videoFrame)
-    } catch {
-      throw error.error(name: movie.name)
     }
   }
 }

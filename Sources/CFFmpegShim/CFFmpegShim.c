@@ -346,6 +346,8 @@ int32_t CFFmpegShim_representativeFrame(
                          : (session.format->duration > 0
                                 ? av_rescale_q(session.format->duration, AV_TIME_BASE_Q, stream->time_base)
                                 : 0);
+  // From the file: av_rescale_q gives INT64_MIN rather than overflowing, and a target
+  // that is not positive is skipped.
   int64_t second = av_rescale_q(1, (AVRational){1, 1}, stream->time_base);
   int64_t targets[3] = {second, duration / 4, duration / 2};
   int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
@@ -358,7 +360,9 @@ int32_t CFFmpegShim_representativeFrame(
     if (candidate > 0) {
       int64_t target = targets[candidate - 1];
       if (target <= 0 || target >= duration) continue;
-      if (av_seek_frame(session.format, session.stream, start + target, AVSEEK_FLAG_BACKWARD) < 0) {
+      int64_t position;
+      if (__builtin_add_overflow(start, target, &position) ||
+          av_seek_frame(session.format, session.stream, position, AVSEEK_FLAG_BACKWARD) < 0) {
         continue;
       }
       avcodec_flush_buffers(session.codec);
@@ -410,8 +414,9 @@ int32_t CFFmpegShim_representativeFrame(
   }
   frame->tried = tried;
   frame->allUniform = bestDetail < uniformDeviation;
-  if (bestTime != AV_NOPTS_VALUE) {
-    int64_t milliseconds = av_rescale_q(bestTime - start, stream->time_base, (AVRational){1, 1000});
+  int64_t sinceStart;
+  if (bestTime != AV_NOPTS_VALUE && !__builtin_sub_overflow(bestTime, start, &sinceStart)) {
+    int64_t milliseconds = av_rescale_q(sinceStart, stream->time_base, (AVRational){1, 1000});
     frame->timeMilliseconds = milliseconds > 0 ? milliseconds : 0;
   }
   status = toRGB(session.best, request->shortSide, frame, message);

@@ -285,7 +285,11 @@ extension AssetsLibrary {
     for asset: Asset, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
     _ options: ImageRequestOptions
   ) async throws(ImageRequestError) -> AssetImage {
-    guard let movie = asset.resources.first(where: { $0.role == .video }) else {
+    // A movie, or a "photo" whose content is a movie (misnamed).
+    guard
+      let movie = asset.resources.first(where: { $0.role == .video })
+        ?? asset.resources.first(where: { $0.role == .photo && $0.format?.isVideo == true })
+    else {
       throw .noDecoder(name: asset.name, reason: "it has no movie file")
     }
     let root: LibraryRoot

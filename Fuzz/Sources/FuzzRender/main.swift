@@ -19,7 +19,8 @@ public func fuzzRender(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   guard let picture = try? ImageRenderer.draw(encoded: bytes, request) else { return 0 }
   // A picture is always of the asked size: both sides when filled, the limiting one when
   // fitted, never larger than the box.
-  if fill ? (picture.width != 32 || picture.height != 24)
+  if fill
+    ? (picture.width != 32 || picture.height != 24)
     : (picture.width > 32 || picture.height > 24 || (picture.width != 32 && picture.height != 24))
   {
     abort()

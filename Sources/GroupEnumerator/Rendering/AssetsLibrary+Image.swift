@@ -38,7 +38,8 @@ extension AssetsLibrary {
 
   /// The pictures a request delivers, in order: with ``ImageDeliveryMode/opportunistic``
   /// the embedded thumbnail or preview first (when the file has one), then the decoded
-  /// picture; otherwise the one ``image(for:targetSize:contentMode:options:)`` returns.
+  /// picture (a RAW, drawn from its preview, gives one); otherwise the one
+  /// ``image(for:targetSize:contentMode:options:)`` returns.
   ///
   /// - Parameters: As for ``image(for:targetSize:contentMode:options:)``.
   /// - Returns: At most two pictures; the stream ends by throwing an
@@ -56,6 +57,11 @@ extension AssetsLibrary {
               for: asset, box, contentMode, options, mustCover: false)
             {
               continuation.yield(fast)
+              // A RAW's decoded picture is that same preview: one is enough.
+              if fast.source == .embeddedPreview {
+                continuation.finish()
+                return
+              }
             }
           }
           continuation.yield(

@@ -127,6 +127,9 @@ def ratio(commands, runs, cold=False, prepare=None):
 # processor's (it moves little with the load of a shared machine, where wall time moves a
 # lot), wall time where it is the disk's (cold: waiting is the cost).
 MEASURE = {"warm": "cpu", "cold": "wall", "index": "cpu"}
+# Printed, never failing: a cold run of 1,100 files takes a few tenths of a second, and
+# on a virtual disk its wall ratio moved past any limit that would still catch a slowdown.
+INFORMATIONAL = {"cold"}
 
 
 def main():
@@ -179,12 +182,12 @@ def main():
         limit = limits.get(name)
         allowed = limit * MARGIN if limit is not None else float("inf")
         ok = measured <= allowed
-        failed |= not ok
+        failed |= not ok and name not in INFORMATIONAL
         print(f"  {name:5}  {MEASURE[name]} ratio {measured:.3f} (limit {limit}, fails above "
               f"{allowed:.3f}; wall ratio {value['ratios']['wall']:.3f}, cpu ratio "
               f"{value['ratios']['cpu']:.3f})  wall {value['wall'][0]:.3f} / "
               f"{value['wall'][1]:.3f} s  cpu {value['cpu'][0]:.3f} / {value['cpu'][1]:.3f} s  "
-              f"{'ok' if ok else 'TOO SLOW'}")
+              f"{'ok' if ok else 'TOO SLOW'}{' (information only)' if name in INFORMATIONAL else ''}")
     sys.exit(1 if failed else 0)
 
 

@@ -3,14 +3,16 @@ SHELL := /bin/bash
 SWIFT ?= swift
 SHARED ?= ../shared
 LIBRARY ?= Fixtures/Library
-# Debian packages the build needs (C libraries behind the metadata readers).
-BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev pkg-config
+# Debian packages the build needs (C libraries behind the metadata readers and the
+# picture drawing).
+BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-dev \
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # Extra packages the tests need: setpriv, unshare, mount and script come from util-linux;
 # strace traces the Demo's system calls; time measures its peak memory.
 TEST_PACKAGES := util-linux strace time
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
+.PHONY: render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -66,6 +68,12 @@ scale-tests: build
 permission-tests: build
 	setpriv --bounding-set=-dac_override,-dac_read_search \
 	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
+
+# One 80x80 picture of every asset of the shared corpus and hostile set (docs/Rendering.md):
+# a typed error or a picture for each, no crash; prints the counts.
+render-sweep: build
+	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile \
+	  $(SWIFT) test --skip-build --filter RenderSweepTests
 
 # Issue 15: from a file's close to its `Demo watch` line, at most 1 s (20 files, release).
 watch-latency: deps

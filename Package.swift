@@ -41,6 +41,39 @@ let package = Package(
       dependencies: ["CGExiv2"],
       linkerSettings: [.linkedLibrary("gexiv2")]
     ),
+    // libvips's own pkg-config file carries `-pthread` (through gio-2.0), which SwiftPM
+    // refuses with a warning, as for gexiv2 above. libvips's headers sit in the default
+    // include path and need only glib's, gobject's and gio's headers, whose folders
+    // gobject-2.0.pc gives without `-pthread`; the module map links vips itself.
+    .systemLibrary(
+      name: "CVips",
+      pkgConfig: "gobject-2.0",
+      providers: [.apt(["libvips-dev"])]
+    ),
+    // The C wall around libvips (Rendering): plain-C header; loaders, limits and cache set
+    // once.
+    .target(
+      name: "CVipsShim",
+      dependencies: ["CVips"],
+      linkerSettings: [.linkedLibrary("vips")]
+    ),
+    // ffmpeg's libraries (their pkg-config files carry no `-pthread`); the headers sit in
+    // the multiarch include folder, the module map links the four libraries.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+    ),
+    // The C wall around ffmpeg (Rendering): a movie's representative frame, read with
+    // pread from a descriptor, within a deadline and a pixel limit.
+    .target(
+      name: "CFFmpegShim",
+      dependencies: ["CFFmpeg"],
+      linkerSettings: [
+        .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
+        .linkedLibrary("avutil"), .linkedLibrary("m"),
+      ]
+    ),
     // A per-thread arena for libexif's many small allocations (LibExifReader).
     .target(
       name: "CLibExifArena",
@@ -53,7 +86,7 @@ let package = Package(
       name: "GroupEnumerator",
       dependencies: [
         "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSQLite", "CSystemShim",
-        "CZlib",
+        "CFFmpegShim", "CVipsShim", "CZlib",
       ]
     ),
     // Opens descriptors 0-2 on /dev/null when they are closed at start, before

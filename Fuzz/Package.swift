@@ -10,7 +10,7 @@ import PackageDescription
 let fuzzTargets = [
   "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG", "FuzzExiv2",
   "FuzzFormats",
-  "FuzzXMP", "FuzzMotionPhoto",
+  "FuzzXMP", "FuzzMotionPhoto", "FuzzRender",
 ]
 
 let package = Package(

@@ -450,6 +450,13 @@ def main():
         write("FuzzXMP", "built-" + name, data)
     for name, data in hand_built_motion_photos():
         write("FuzzMotionPhoto", "built-" + name, data)
+    # The picture path: the stills make-rendering.sh made (oriented, HEIF, progressive,
+    # interlaced, cut off, claiming 30000 x 30000, garbage).
+    rendering = os.path.join(RESOURCES, "Rendering")
+    for name in sorted(os.listdir(rendering)):
+        if os.path.splitext(name)[1].lower() in {".jpg", ".png", ".heic"}:
+            with open(os.path.join(rendering, name), "rb") as handle:
+                write("FuzzRender", "rendering-" + name, handle.read())
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@ flags every use of such a name in a folder whose layer may not depend on it.
       -> XMP (packets, motion-photo trailers, Takeout sidecars) -> Bytes -> Model
       -> ISOBMFF -> Bytes -> Model
     routing (Metadata/*.swift: the reader table, the sniffer) -> everything in Metadata
-    Library (the engine) -> everything; nothing in Metadata or Model uses Library
+    Library (the engine) -> everything but Rendering; nothing in Metadata or Model uses
+      Library
+    Rendering (pictures: libvips, ffmpeg) -> Library, Metadata, Model; nothing below it
+      (Library, Metadata, Model) uses Rendering; Legacy may
 
 A format reader may also use the MetadataReader protocol it conforms to, and never
 another format's types. Comments and string literals are ignored. Members added to a
@@ -44,8 +47,12 @@ ALLOWED = {
     "Protocol": ["Bytes", "Model"],
     **{name: BELOW_FORMATS for name in FORMATS},
     "Routing": FORMATS + BELOW_FORMATS,
-    "Library": None,  # may use everything; its types are collected, its uses not checked
+    "Library": None,  # may use everything but what DENIED says; its types are collected
+    "Rendering": None,  # the same: it draws with what Library, Metadata and Model give
 }
+
+# layer -> layers it may not use, for the layers ALLOWED lets use everything
+DENIED = {"Library": ["Rendering"], "Rendering": []}
 
 DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|"
@@ -61,7 +68,7 @@ KNOWN: set[tuple[str, str]] = set()
 def layer_of(path: pathlib.Path, root: pathlib.Path) -> str | None:
     """The layer a source file belongs to, or None for files outside the checked ones."""
     parts = path.relative_to(root).parts
-    if parts[0] in ("Model", "Library"):
+    if parts[0] in ("Model", "Library", "Rendering"):
         return parts[0]
     if parts[0] != "Metadata":
         return None
@@ -100,18 +107,25 @@ def main() -> int:
                 owner.setdefault(match.group(1), layer)
     faults = []
     for path, (layer, lines) in files.items():
-        if ALLOWED[layer] is None:
+        denied = DENIED.get(layer, [])
+        if ALLOWED[layer] is None and not denied:
             continue
         for number, line in enumerate(lines, start=1):
             for name in set(NAME.findall(line)):
                 declared_in = owner.get(name)
                 if declared_in is None or declared_in == layer:
                     continue
-                if declared_in not in ALLOWED[layer] and (layer, name) not in KNOWN:
+                if ALLOWED[layer] is None:
+                    forbidden = declared_in in denied
+                else:
+                    forbidden = declared_in not in ALLOWED[layer]
+                if forbidden and (layer, name) not in KNOWN:
                     faults.append(f"{path}:{number}: {layer} uses {name} ({declared_in})")
     for fault in faults:
         print(fault)
-    checked = sum(1 for layer, _ in files.values() if ALLOWED[layer] is not None)
+    checked = sum(
+        1 for layer, _ in files.values() if ALLOWED[layer] is not None or DENIED.get(layer)
+    )
     if faults:
         print(f"check-layers: {len(faults)} use(s) against the layering in {checked} files")
         return 1

@@ -436,9 +436,10 @@ final class SharedTerminal: Sendable {
     return asset
   }
 
-  /// `Demo thumbnail`: writes the asset's embedded thumbnail, byte for byte, to the
-  /// `--output` file (`-`: standard output), never into the library unless the user names
-  /// a path there (see ``ThumbnailFile``).
+  /// `Demo thumbnail`: writes a picture of the asset drawn in the `--size` square (fitted,
+  /// or with `--fill` filled and cropped), or without `--size` (or with `--embedded`) its
+  /// embedded thumbnail byte for byte, to the `--output` file (`-`: standard output),
+  /// never into the library unless the user names a path there (see ``ThumbnailFile``).
   private static func thumbnail(
     _ options: DemoOptions, _ location: LibraryLocation, stdout: inout some ByteOutputStream,
     stderr: inout some TextOutputStream
@@ -449,25 +450,38 @@ final class SharedTerminal: Sendable {
     guard let asset = try await findAsset(options, location, stderr: &stderr) else {
       return failure
     }
-    let thumbnail: AssetThumbnail
-    do throws(ThumbnailError) {
-      thumbnail = try await library.thumbnail(for: asset)
-    } catch {
-      switch error {
-      case .library(let fault): throw fault
-      case .noEmbeddedThumbnail(let name):
-        stderr.write("Error: \(OutputHygiene.message(strings.noThumbnail(name)))\n")
-      case .unreadable(let problem):
-        stderr.write("Error: \(OutputHygiene.message(problem.message))\n")
+    let data: Data
+    if let size = options.pictureSize {
+      do throws(ImageRequestError) {
+        data = try await library.image(
+          for: asset, targetSize: CGSize(width: size, height: size),
+          contentMode: options.fillsPicture ? .aspectFill : .aspectFit
+        ).data
+      } catch {
+        if case .library(let fault) = error { throw fault }
+        stderr.write("Error: \(OutputHygiene.message(error.description))\n")
+        return failure
       }
-      return failure
+    } else {
+      do throws(ThumbnailError) {
+        data = try await library.thumbnail(for: asset).data
+      } catch {
+        switch error {
+        case .library(let fault): throw fault
+        case .noEmbeddedThumbnail(let name):
+          stderr.write("Error: \(OutputHygiene.message(strings.noThumbnail(name)))\n")
+        case .unreadable(let problem):
+          stderr.write("Error: \(OutputHygiene.message(problem.message))\n")
+        }
+        return failure
+      }
     }
     if output == "-" {
-      stdout.write(bytes: Array(thumbnail.data))
+      stdout.write(bytes: Array(data))
       return success
     }
     do throws(ThumbnailFile.Failure) {
-      try ThumbnailFile.write(thumbnail.data, to: output, replacing: options.replacesOutput)
+      try ThumbnailFile.write(data, to: output, replacing: options.replacesOutput)
     } catch {
       let message = strings.cannotWrite(output, reason: error.reason)
       stderr.write("Error: \(OutputHygiene.message(message))\n")

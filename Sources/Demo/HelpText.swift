@@ -155,7 +155,7 @@ enum HelpText {
     SUBCOMMANDS:
       groups                  List the groups with their counts and URLs.
       lookup                  Print one asset, named by its URL or path, as JSON.
-      thumbnail               Write an asset's embedded thumbnail to a file.
+      thumbnail               Write a picture of an asset to a file.
       watch                   Print the library's changes as they happen.
       help                    Show the help of Demo or of a subcommand.
 
@@ -217,10 +217,12 @@ enum HelpText {
     """
 
   private static let thumbnail = """
-    OVERVIEW: Write an asset's embedded thumbnail to a file.
+    OVERVIEW: Write a picture of an asset to a file.
 
-    Copies the thumbnail embedded in the photo's EXIF data to the output file,
-    byte for byte. Exits with status 1 when the photo has none.
+    With --size, draws any photo, RAW, video or Live Photo upright in a square of
+    that many pixels, as JPEG (PNG when it has transparency). Without it, or with
+    --embedded, copies the thumbnail embedded in the photo's EXIF data byte for
+    byte. Exits with status 1 when the asset cannot be drawn or has no thumbnail.
 
     USAGE: \(usage(.thumbnail))
 
@@ -234,6 +236,11 @@ enum HelpText {
                               written under a temporary name and then renamed,
                               so a failure leaves nothing behind.
       --force                 Replace the output file if it exists.
+      --size <pixels>         Draw the picture to fit a square this many pixels
+                              a side (1 to 16384).
+      --fill                  Fill the --size square, cropping the picture's
+                              centre, instead of fitting it.
+      --embedded              Write the embedded thumbnail as stored.
       --hidden                Find hidden files and files in hidden folders too.
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)

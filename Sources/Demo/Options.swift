@@ -95,6 +95,14 @@ struct DemoOptions: Equatable, Sendable {
   }
   /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
   var replacesOutput = false
+  /// The box `thumbnail` draws the asset in, in pixels a side (`--size`); `nil` writes the
+  /// embedded thumbnail as stored.
+  var pictureSize: Int?
+  /// Whether `thumbnail` fills the `--size` square and crops (`--fill`) rather than fits.
+  var fillsPicture = false
+  /// Whether `thumbnail` writes the embedded thumbnail as stored (`--embedded`), as it
+  /// does without `--size`.
+  var embeddedOnly = false
 }
 
 /// What the command line asks for.
@@ -205,6 +213,15 @@ enum ArgumentParser {
         try option.apply(value, to: &options)
       }
     }
+    if options.embeddedOnly, options.pictureSize != nil || options.fillsPicture {
+      throw UsageError(
+        message: "'--embedded' writes the stored thumbnail; it takes neither '--size' nor"
+          + " '--fill'.", command: command)
+    }
+    if options.fillsPicture, options.pictureSize == nil {
+      throw UsageError(
+        message: "'--fill' needs '--size <pixels>', the square to fill.", command: command)
+    }
     if let path = options.indexPath, options.usesDefaultIndex {
       throw UsageError(
         message: "'--index \(path)' and '--default-index' name two indexes. Please provide"
@@ -302,10 +319,13 @@ enum ArgumentParser {
     case includeOther = "--include-other"
     case defaultIndex = "--default-index"
     case verify = "--verify"
+    case fill = "--fill"
+    case embedded = "--embedded"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
+      case .fill, .embedded: command == .thumbnail
       case .statistics, .noProgress, .includeOther, .verify: command == .list
       case .defaultIndex:
         command == .list || command == .groups || command == .lookup || command == .watch
@@ -322,6 +342,8 @@ enum ArgumentParser {
       case .includeOther: options.includesOtherFiles = true
       case .defaultIndex: options.usesDefaultIndex = true
       case .verify: options.verifiesFileEnds = true
+      case .fill: options.fillsPicture = true
+      case .embedded: options.embeddedOnly = true
       }
     }
   }
@@ -336,6 +358,7 @@ enum ArgumentParser {
     case ext = "--ext"
     case exclude = "--exclude"
     case index = "--index"
+    case size = "--size"
 
     /// `--format <format>`, as usage lines and messages show it.
     var synopsis: String {
@@ -348,6 +371,7 @@ enum ArgumentParser {
       case .ext: "--ext <ext>"
       case .exclude: "--exclude <pattern>"
       case .index: "--index <file>"
+      case .size: "--size <pixels>"
       }
     }
 
@@ -359,7 +383,7 @@ enum ArgumentParser {
       case .filter: command == .list
       case .index: command == .list || command == .groups || command == .lookup || command == .watch
       case .lang, .library: true
-      case .output: command == .thumbnail
+      case .output, .size: command == .thumbnail
       }
     }
 
@@ -389,6 +413,13 @@ enum ArgumentParser {
             options.command)
         }
         options.indexPath = value
+      case .size:
+        guard value.allSatisfy(\.isASCII), let pixels = Int(value), (1...16384).contains(pixels)
+        else {
+          throw invalid(
+            value, "Please provide a number of pixels from 1 to 16384.", options.command)
+        }
+        options.pictureSize = pixels
       }
     }
 

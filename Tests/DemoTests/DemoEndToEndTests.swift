@@ -185,4 +185,40 @@ struct DemoEndToEndTests {
     #expect(status == 1)
     #expect(errors == "Error: 'IMG_0002.jpg' has no embedded thumbnail.\n")
   }
+
+  @Test func thumbnailWithASizeDrawsAnyAsset() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("pictures-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A photo with no embedded thumbnail, a movie and a Live Photo: each a JPEG.
+    for (path, arguments, prefix) in [
+      ("IMG_0002.jpg", ["--size", "64"], "fit"), ("Videos/clip.mp4", ["--size", "48"], "movie"),
+      ("DCIM/100APPLE/IMG_0200.HEIC", ["--size", "40", "--fill"], "live"),
+    ] {
+      let output = folder.appendingPathComponent("\(prefix).jpg")
+      let url = try await url(of: path)
+      let (status, stdout, errors) = await run(
+        ["thumbnail", url, "--output", output.path] + arguments)
+      #expect(status == 0, "\(path): \(errors)")
+      #expect(stdout.isEmpty)
+      let written = try Data(contentsOf: output)
+      #expect(written.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "\(path)")
+    }
+    // --embedded is today's byte-for-byte copy.
+    let embedded = folder.appendingPathComponent("embedded.jpg")
+    let url = try await url(of: "Trips/Kyoto 2019/trip-02.jpg")
+    let (status, _, _) = await run(["thumbnail", url, "--embedded", "--output", embedded.path])
+    #expect(status == 0)
+    #expect(try Data(contentsOf: embedded).count == 325)
+  }
+
+  @Test func thumbnailWithASizeOfABrokenFileSaysWhyAndFails() async throws {
+    let url = try await url(of: "Broken/broken.jpg")
+    let (status, stdout, errors) = await run(
+      ["thumbnail", url, "--size", "80", "--output", "-"])
+    #expect(status == 1)
+    #expect(stdout.isEmpty)
+    #expect(errors.hasPrefix("Error: 'broken.jpg' cannot be decoded: "))
+  }
 }

@@ -301,4 +301,29 @@ import Testing
         == UsageError(
           message: "Missing expected argument '--output <file>'", command: .thumbnail))
   }
+
+  @Test func thumbnailTakesASizeAFillAndEmbedded() throws {
+    let drawn = try options(["thumbnail", Self.assetURL, "--size", "80", "--fill", "--output", "-"])
+    #expect(drawn.pictureSize == 80 && drawn.fillsPicture && !drawn.embeddedOnly)
+    let plain = try options(["thumbnail", Self.assetURL, "--output", "-"])
+    #expect(plain.pictureSize == nil && !plain.fillsPicture && !plain.embeddedOnly)
+    #expect(try options(["thumbnail", Self.assetURL, "--embedded", "--output", "-"]).embeddedOnly)
+    for bad in ["0", "16385", "-3", "8x8", "", "٣"] {
+      #expect(
+        usageError(["thumbnail", Self.assetURL, "--size=\(bad)", "--output", "-"])
+          == UsageError(
+            message: "The value '\(bad)' is invalid for '--size <pixels>'. Please provide a"
+              + " number of pixels from 1 to 16384.", command: .thumbnail))
+    }
+    #expect(
+      usageError(["thumbnail", Self.assetURL, "--fill", "--output", "-"])
+        == UsageError(
+          message: "'--fill' needs '--size <pixels>', the square to fill.", command: .thumbnail))
+    #expect(
+      usageError(["thumbnail", Self.assetURL, "--embedded", "--size", "9", "--output", "-"])
+        == UsageError(
+          message: "'--embedded' writes the stored thumbnail; it takes neither '--size' nor"
+            + " '--fill'.", command: .thumbnail))
+    #expect(usageError(["--size", "80"])?.message == "Unknown option '--size'")
+  }
 }

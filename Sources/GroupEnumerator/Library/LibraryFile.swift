@@ -10,8 +10,10 @@ import Foundation
 final class LibraryFile: ByteSource {
   /// The file's size in bytes when it was opened; reads never go past it.
   let count: Int
-  /// The open descriptor, valid only during ``withOpened(root:path:_:)``'s body.
-  private let descriptor: FileDescriptor
+  /// The open descriptor, valid only during ``withOpened(root:path:_:)``'s body. Read
+  /// through ``bytes(at:length:)``; Rendering hands it to ffmpeg, which reads it with
+  /// `pread` inside the body.
+  let descriptor: FileDescriptor
   /// The file's modification time when it was opened.
   let modificationDate: Date
   /// The path for messages.

@@ -1,0 +1,6 @@
+#ifndef GROUPENUMERATOR_CVIPS_SHIM_H
+#define GROUPENUMERATOR_CVIPS_SHIM_H
+
+#include <vips/vips.h>
+
+#endif

@@ -1,0 +1,420 @@
+// The wall around libvips: see include/CVipsShim.h.
+//
+// Every image made during a call is recorded in a Pipeline and released when the call
+// returns, on every path. libvips reports errors through a process-wide buffer; each
+// failure takes (and clears) it into the caller's message.
+
+#include "CVipsShim.h"
+
+#include <vips/vips.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The loader options every load gets. libvips's JPEG loader cannot tell a cut-off file
+// from libjpeg's harmless warnings (extraneous bytes, an unknown JFIF revision), so any
+// stricter setting refuses many real photos; a file cut short is refused before it gets
+// here instead (the metadata reader's `truncated` problem), and a damaged one draws what
+// its decoder recovers, as vipsthumbnail does.
+static const char *const loadOptions = "fail_on=none";
+
+static pthread_once_t startOnce = PTHREAD_ONCE_INIT;
+static int startStatus = CVipsShim_unavailable;
+
+// Drops libvips's warnings (a damaged file is reported through the status instead).
+static void ignoreLog(
+    const gchar *domain, GLogLevelFlags level, const gchar *text, gpointer data) {
+  (void)domain;
+  (void)level;
+  (void)text;
+  (void)data;
+}
+
+static void start(void) {
+  if (vips_init("GroupEnumerator") != 0) return;
+  // Loaders libvips marks untrusted (ImageMagick, PDF, SVG, FITS, OpenSlide, Matlab,
+  // Analyze, CSV, raw, vips, PPM, Radiance, JPEG 2000, OpenEXR) are refused; ImageMagick
+  // is named as well in case a later build stops marking it.
+  vips_block_untrusted_set(TRUE);
+  vips_operation_block_set("VipsForeignLoadMagick", TRUE);
+  // libvips 8.14 marks its JPEG XL loader untrusted because libjxl was young; JPEG XL is
+  // a camera and phone format, so it is let through (the loader list in isAllowedLoader
+  // is what decides).
+  vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+  // No operation is cached between calls: each picture is drawn once.
+  vips_cache_set_max(0);
+  vips_cache_set_max_mem(0);
+  vips_cache_set_max_files(0);
+  // Callers draw several pictures at once; one worker thread each bounds the threads.
+  vips_concurrency_set(1);
+  g_log_set_handler(
+      "VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO |
+                               G_LOG_LEVEL_DEBUG),
+      ignoreLog, NULL);
+  startStatus = CVipsShim_ok;
+}
+
+// Stores a malloc'd copy of `text` in *message.
+static void setMessage(char **message, const char *text) {
+  if (message == NULL) return;
+  free(*message);
+  *message = strdup(text != NULL && text[0] != '\0' ? text : "libvips failed");
+}
+
+// Fails with libvips's error text (which is cleared), else `fallback`.
+static int32_t vipsFailure(char **message, const char *fallback) {
+  char *text = vips_error_buffer_copy();
+  setMessage(message, text != NULL && text[0] != '\0' ? text : fallback);
+  g_free(text);
+  return CVipsShim_failed;
+}
+
+int32_t CVipsShim_initialize(char **message) {
+  pthread_once(&startOnce, start);
+  if (startStatus != CVipsShim_ok) {
+    setMessage(message, "libvips could not be started");
+  }
+  return startStatus;
+}
+
+// The images of one call, released together.
+enum { pipelineCapacity = 16 };
+typedef struct {
+  VipsImage *images[pipelineCapacity];
+  int count;
+} Pipeline;
+
+// Records `image` (which may be NULL) for release; returns it.
+static VipsImage *keep(Pipeline *pipeline, VipsImage *image) {
+  if (image != NULL) {
+    if (pipeline->count < pipelineCapacity) {
+      pipeline->images[pipeline->count++] = image;
+    } else {
+      // Never reached: no path keeps more than a handful of images.
+      g_object_unref(image);
+      return NULL;
+    }
+  }
+  return image;
+}
+
+static void release(Pipeline *pipeline) {
+  for (int index = pipeline->count - 1; index >= 0; index--) {
+    g_object_unref(pipeline->images[index]);
+  }
+  pipeline->count = 0;
+}
+
+static int validRequest(const CVipsShimRequest *request) {
+  return request != NULL && request->width >= 1 && request->width <= 16384 &&
+         request->height >= 1 && request->height <= 16384 && request->orientation >= 0 &&
+         request->orientation <= 8 && request->quality >= 1 && request->quality <= 100 &&
+         request->encoding >= CVipsShim_encodeAutomatic &&
+         request->encoding <= CVipsShim_encodePNG;
+}
+
+// Whether `orientation` turns the picture a quarter (EXIF 5-8).
+static int isQuarterTurn(int32_t orientation) { return orientation >= 5 && orientation <= 8; }
+
+// Applies EXIF `orientation` to `image` (vips_autorot on a copy tagged with it).
+static VipsImage *orient(Pipeline *pipeline, VipsImage *image, int32_t orientation) {
+  if (orientation <= 1) return image;
+  VipsImage *tagged = NULL;
+  if (vips_copy(image, &tagged, NULL) != 0 || keep(pipeline, tagged) == NULL) return NULL;
+  vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+  VipsImage *turned = NULL;
+  if (vips_autorot(tagged, &turned, NULL) != 0) return NULL;
+  return keep(pipeline, turned);
+}
+
+// Turns any band layout, depth or colour space into 8-bit sRGB or grey, alpha kept.
+static VipsImage *toEightBitRGB(Pipeline *pipeline, VipsImage *image) {
+  VipsInterpretation space = vips_image_get_interpretation(image);
+  if (space != VIPS_INTERPRETATION_sRGB && space != VIPS_INTERPRETATION_B_W) {
+    VipsInterpretation target =
+        (space == VIPS_INTERPRETATION_GREY16 || image->Bands <= 2) ? VIPS_INTERPRETATION_B_W
+                                                                    : VIPS_INTERPRETATION_sRGB;
+    VipsImage *converted = NULL;
+    if (vips_colourspace(image, &converted, target, NULL) != 0) return NULL;
+    if ((image = keep(pipeline, converted)) == NULL) return NULL;
+  }
+  if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+    VipsImage *cast = NULL;
+    if (vips_cast_uchar(image, &cast, NULL) != 0) return NULL;
+    if ((image = keep(pipeline, cast)) == NULL) return NULL;
+  }
+  return image;
+}
+
+// Encodes `image` as the request says and fills `picture`.
+static int32_t encode(
+    Pipeline *pipeline, VipsImage *image, const CVipsShimRequest *request,
+    CVipsShimPicture *picture, char **message) {
+  if ((image = toEightBitRGB(pipeline, image)) == NULL) {
+    return vipsFailure(message, "cannot convert the picture to 8-bit sRGB");
+  }
+  int hasAlpha = vips_image_hasalpha(image);
+  int png = request->encoding == CVipsShim_encodePNG ||
+            (request->encoding == CVipsShim_encodeAutomatic && hasAlpha);
+  void *bytes = NULL;
+  size_t length = 0;
+  if (png) {
+    if (vips_pngsave_buffer(image, &bytes, &length, "strip", TRUE, "compression", 6, NULL) !=
+        0) {
+      return vipsFailure(message, "cannot encode PNG");
+    }
+  } else {
+    if (hasAlpha) {
+      VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+      VipsImage *flat = NULL;
+      int status = vips_flatten(image, &flat, "background", white, NULL);
+      vips_area_unref(VIPS_AREA(white));
+      if (status != 0 || (image = keep(pipeline, flat)) == NULL) {
+        return vipsFailure(message, "cannot flatten the alpha");
+      }
+    }
+    if (vips_jpegsave_buffer(
+            image, &bytes, &length, "Q", request->quality, "strip", TRUE, NULL) != 0) {
+      return vipsFailure(message, "cannot encode JPEG");
+    }
+  }
+  picture->bytes = (uint8_t *)bytes;
+  picture->length = length;
+  picture->width = vips_image_get_width(image);
+  picture->height = vips_image_get_height(image);
+  picture->isPNG = png;
+  return CVipsShim_ok;
+}
+
+// The loaders pictures are drawn with (the type names vips_foreign_find_load_buffer
+// gives); any other libvips finds for the bytes (one it blocks, such as ImageMagick's or
+// OpenJPEG's) means no decoder here.
+static int isAllowedLoader(const char *loader) {
+  static const char *const allowed[] = {
+      "VipsForeignLoadJpegBuffer", "VipsForeignLoadPngBuffer",  "VipsForeignLoadHeifBuffer",
+      "VipsForeignLoadWebpBuffer", "VipsForeignLoadTiffBuffer", "VipsForeignLoadNsgifBuffer",
+      "VipsForeignLoadJxlBuffer",
+  };
+  for (size_t index = 0; index < sizeof allowed / sizeof allowed[0]; index++) {
+    if (strcmp(loader, allowed[index]) == 0) return 1;
+  }
+  return 0;
+}
+
+// Whether `loader` decodes the whole image at once (no shrink-on-load, no streaming).
+static int isWholeImageLoader(const char *loader) {
+  return strcmp(loader, "VipsForeignLoadHeifBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadWebpBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadJxlBuffer") == 0 ||
+         strcmp(loader, "VipsForeignLoadNsgifBuffer") == 0;
+}
+
+// The most memory an image decoded whole may take (see openHeader).
+static const uint64_t wholeImageBytes = (uint64_t)320 << 20;
+
+// The header of an encoded image, opened lazily (nothing decoded); checks its pixel count.
+static int32_t openHeader(
+    Pipeline *pipeline, const uint8_t *bytes, size_t length, uint64_t maxPixels,
+    VipsImage **header, char **message) {
+  if (bytes == NULL || length == 0) {
+    setMessage(message, "the file is empty");
+    return CVipsShim_unsupported;
+  }
+  const char *loader = vips_foreign_find_load_buffer(bytes, length);
+  if (loader == NULL) {
+    vips_error_clear();
+    setMessage(message, "no image decoder recognises the file");
+    return CVipsShim_unsupported;
+  }
+  if (!isAllowedLoader(loader)) {
+    char text[160];
+    snprintf(text, sizeof text, "its format is read here by no allowed decoder (%s)", loader);
+    setMessage(message, text);
+    return CVipsShim_unsupported;
+  }
+  VipsImage *image = vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
+  if (image == NULL || keep(pipeline, image) == NULL) {
+    return vipsFailure(message, "cannot read the image header");
+  }
+  uint64_t width = (uint64_t)vips_image_get_width(image);
+  uint64_t height = (uint64_t)vips_image_get_height(image);
+  if (width == 0 || height == 0 || width > maxPixels || height > maxPixels / width) {
+    char text[160];
+    snprintf(
+        text, sizeof text, "the image is %llu x %llu pixels, more than the %llu allowed",
+        (unsigned long long)width, (unsigned long long)height, (unsigned long long)maxPixels);
+    setMessage(message, text);
+    return CVipsShim_tooLarge;
+  }
+  // HEIF, WebP, JPEG XL and GIF are decoded whole, not streamed: their decoders hold the
+  // full image (about twice its size, counting the decoder's own planes) whatever the
+  // target size.
+  // So are an interlaced PNG (libpng needs every pass) and a progressive JPEG (libjpeg
+  // keeps every scan's coefficients, about two bytes a sample).
+  int interlaced = 0;
+  int progressive = 0;
+  if (vips_image_get_typeof(image, "interlaced") != 0) {
+    vips_image_get_int(image, "interlaced", &interlaced);
+  }
+  if (vips_image_get_typeof(image, "jpeg-multiscan") != 0) {
+    vips_image_get_int(image, "jpeg-multiscan", &progressive);
+  }
+  if (isWholeImageLoader(loader) || interlaced || progressive) {
+    uint64_t sample = (uint64_t)vips_format_sizeof(vips_image_get_format(image));
+    uint64_t bands = (uint64_t)vips_image_get_bands(image);
+    uint64_t pixels = width * height;
+    if (sample == 0 || bands == 0 || bands > 16 || sample > 16 ||
+        pixels > wholeImageBytes / 2 / sample / bands) {
+      char text[200];
+      snprintf(
+          text, sizeof text,
+          "decoding its %llu x %llu pixels whole would take more than %llu MiB",
+          (unsigned long long)width, (unsigned long long)height,
+          (unsigned long long)(wholeImageBytes >> 20));
+      setMessage(message, text);
+      return CVipsShim_tooLarge;
+    }
+  }
+  *header = image;
+  return CVipsShim_ok;
+}
+
+int32_t CVipsShim_drawEncoded(
+    const uint8_t *bytes, size_t length, const CVipsShimRequest *request,
+    CVipsShimPicture *picture, char **message) {
+  int32_t status = CVipsShim_initialize(message);
+  if (status != CVipsShim_ok) return status;
+  if (!validRequest(request) || picture == NULL) {
+    setMessage(message, "invalid request");
+    return CVipsShim_failed;
+  }
+  memset(picture, 0, sizeof *picture);
+  Pipeline pipeline = {.count = 0};
+  VipsImage *header = NULL;
+  status = openHeader(&pipeline, bytes, length, request->maxPixels, &header, message);
+  if (status == CVipsShim_ok) {
+    picture->sourceWidth = vips_image_get_width(header);
+    picture->sourceHeight = vips_image_get_height(header);
+    int32_t orientation = request->orientation;
+    // A quarter turn applied afterwards swaps the box's sides.
+    int swap = isQuarterTurn(orientation);
+    VipsImage *drawn = NULL;
+    if (vips_thumbnail_buffer(
+            (void *)bytes, length, &drawn, swap ? request->height : request->width, "height",
+            swap ? request->width : request->height, "crop",
+            request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
+            VIPS_SIZE_BOTH, "no_rotate", orientation != 0, "option_string", loadOptions,
+            NULL) != 0 ||
+        keep(&pipeline, drawn) == NULL) {
+      status = vipsFailure(message, "cannot decode the image");
+    } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
+      status = vipsFailure(message, "cannot orient the picture");
+    } else {
+      status = encode(&pipeline, drawn, request, picture, message);
+    }
+  }
+  release(&pipeline);
+  return status;
+}
+
+int32_t CVipsShim_drawRGB(
+    const uint8_t *pixels, size_t length, int32_t width, int32_t height,
+    const CVipsShimRequest *request, CVipsShimPicture *picture, char **message) {
+  int32_t status = CVipsShim_initialize(message);
+  if (status != CVipsShim_ok) return status;
+  if (!validRequest(request) || picture == NULL || pixels == NULL || width < 1 ||
+      height < 1 || (uint64_t)width > request->maxPixels / (uint64_t)height ||
+      length / 3 / (size_t)width < (size_t)height) {
+    setMessage(message, "invalid pixels or request");
+    return CVipsShim_failed;
+  }
+  memset(picture, 0, sizeof *picture);
+  picture->sourceWidth = width;
+  picture->sourceHeight = height;
+  Pipeline pipeline = {.count = 0};
+  int32_t orientation = request->orientation == 0 ? 1 : request->orientation;
+  int swap = isQuarterTurn(orientation);
+  VipsImage *image = vips_image_new_from_memory(
+      pixels, (size_t)width * (size_t)height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+  VipsImage *tagged = NULL;
+  VipsImage *drawn = NULL;
+  if (image == NULL || keep(&pipeline, image) == NULL) {
+    status = vipsFailure(message, "cannot wrap the pixels");
+  } else if (
+      vips_copy(image, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) != 0 ||
+      keep(&pipeline, tagged) == NULL) {
+    status = vipsFailure(message, "cannot wrap the pixels");
+  } else if (
+      vips_thumbnail_image(
+          tagged, &drawn, swap ? request->height : request->width, "height",
+          swap ? request->width : request->height, "crop",
+          request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
+          VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
+      keep(&pipeline, drawn) == NULL) {
+    status = vipsFailure(message, "cannot scale the pixels");
+  } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
+    status = vipsFailure(message, "cannot orient the picture");
+  } else {
+    status = encode(&pipeline, drawn, request, picture, message);
+  }
+  release(&pipeline);
+  return status;
+}
+
+int32_t CVipsShim_decodeRGB(
+    const uint8_t *bytes, size_t length, uint64_t maxPixels, uint8_t **pixels,
+    int32_t *width, int32_t *height, char **message) {
+  int32_t status = CVipsShim_initialize(message);
+  if (status != CVipsShim_ok) return status;
+  if (pixels == NULL || width == NULL || height == NULL) {
+    setMessage(message, "invalid arguments");
+    return CVipsShim_failed;
+  }
+  *pixels = NULL;
+  Pipeline pipeline = {.count = 0};
+  VipsImage *image = NULL;
+  status = openHeader(&pipeline, bytes, length, maxPixels, &image, message);
+  VipsImage *turned = NULL;
+  if (status != CVipsShim_ok) {
+    // openHeader said why.
+  } else if (vips_autorot(image, &turned, NULL) != 0 || keep(&pipeline, turned) == NULL) {
+    status = vipsFailure(message, "cannot orient the image");
+  } else if ((image = toEightBitRGB(&pipeline, turned)) == NULL) {
+    status = vipsFailure(message, "cannot convert the image");
+  } else {
+    if (vips_image_hasalpha(image)) {
+      VipsImage *opaque = NULL;
+      if (vips_extract_band(image, &opaque, 0, "n", image->Bands - 1, NULL) != 0 ||
+          keep(&pipeline, opaque) == NULL) {
+        status = vipsFailure(message, "cannot drop the alpha");
+      }
+      image = opaque;
+    }
+    if (status == CVipsShim_ok && image->Bands == 1) {
+      VipsImage *three = NULL;
+      VipsImage *bands[3] = {image, image, image};
+      if (vips_bandjoin(bands, &three, 3, NULL) != 0 || keep(&pipeline, three) == NULL) {
+        status = vipsFailure(message, "cannot widen grey");
+      }
+      image = three;
+    }
+    if (status == CVipsShim_ok) {
+      size_t size = 0;
+      void *memory = vips_image_write_to_memory(image, &size);
+      if (memory == NULL) {
+        status = vipsFailure(message, "cannot decode the image");
+      } else {
+        *pixels = memory;
+        *width = vips_image_get_width(image);
+        *height = vips_image_get_height(image);
+      }
+    }
+  }
+  release(&pipeline);
+  return status;
+}
+
+void CVipsShim_free(void *bytes) { g_free(bytes); }
+
+void CVipsShim_freeMessage(char *message) { free(message); }

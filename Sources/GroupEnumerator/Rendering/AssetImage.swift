@@ -1,0 +1,60 @@
+public import Foundation
+
+/// A picture of an asset: encoded bytes, their pixel size and where they came from.
+public struct AssetImage: Sendable, Hashable {
+  /// Where a picture's pixels came from.
+  public enum Source: String, Sendable, Hashable, CaseIterable {
+    /// The small thumbnail a camera embedded (EXIF IFD1).
+    case embeddedThumbnail
+    /// A larger preview embedded in the file (a RAW's JPEG preview).
+    case embeddedPreview
+    /// The file's own image, decoded.
+    case decodedImage
+    /// A frame of the asset's movie.
+    case videoFrame
+  }
+
+  /// The encoded picture: JPEG or PNG (``isPNG``).
+  public let data: Data
+  /// Whether ``data`` is PNG (else JPEG).
+  public let isPNG: Bool
+  /// The picture's width in pixels, orientation applied.
+  public let pixelWidth: Int
+  /// The picture's height in pixels, orientation applied.
+  public let pixelHeight: Int
+  /// Where the pixels came from.
+  public let source: Source
+}
+
+/// Why an asset's picture could not be drawn.
+public enum ImageRequestError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The library itself could not be read.
+  case library(LibraryError)
+  /// The asset's file could not be read.
+  case unreadable(AssetProblem)
+  /// The target size is not 1…16384 pixels on each side.
+  case invalidTargetSize(width: Int, height: Int)
+  /// Nothing here draws this file (its format has no decoder and it embeds no preview).
+  case noDecoder(name: String, reason: String)
+  /// Drawing the file would pass a budget (its pixel count or its size); nothing was
+  /// decoded.
+  case tooLarge(name: String, reason: String)
+  /// The decoder refused the file: it is corrupt or cut short.
+  case undecodable(name: String, reason: String)
+  /// The decoding library could not be started.
+  case decoderUnavailable(reason: String)
+
+  /// A sentence for people.
+  public var description: String {
+    switch self {
+    case .library(let error): error.description
+    case .unreadable(let problem): problem.message
+    case .invalidTargetSize(let width, let height):
+      "The target size \(width) x \(height) is not 1 to \(ImageRenderer.maximumSide) pixels a side."
+    case .noDecoder(let name, let reason): "'\(name)' cannot be drawn: \(reason)."
+    case .tooLarge(let name, let reason): "'\(name)' is too large to draw: \(reason)."
+    case .undecodable(let name, let reason): "'\(name)' cannot be decoded: \(reason)."
+    case .decoderUnavailable(let reason): "The image decoder is unavailable: \(reason)."
+    }
+  }
+}

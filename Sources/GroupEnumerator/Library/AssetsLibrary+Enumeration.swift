@@ -227,12 +227,14 @@ extension AssetsLibrary {
   /// Walks the library, stopping when the calling task is cancelled.
   ///
   /// - Throws: ``LibraryError`` for a library-level fault, or ``LibraryError/cancelled``.
-  func scanCancellable() async throws(LibraryError) -> (LibraryRoot, LibraryScan) {
+  func scanCancellable(scope: WalkScope? = nil) async throws(LibraryError) -> (
+    LibraryRoot, LibraryScan
+  ) {
     let cancellation = CancellationFlag()
     let result: Result<(LibraryRoot, LibraryScan), LibraryError> =
       await withTaskCancellationHandler {
         do throws(LibraryError) {
-          return .success(try await scan(cancellation: cancellation))
+          return .success(try await scan(cancellation: cancellation, scope: scope))
         } catch {
           return .failure(error)
         }

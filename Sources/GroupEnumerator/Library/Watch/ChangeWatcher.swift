@@ -101,10 +101,7 @@ actor ChangeWatcher {
 
   private func prepare() async throws(LibraryError) {
     await synchronizeWatches()
-    var everything = DirtyFolders()
-    everything.markEverything()
-    let (part, _, _) = try await rescan(everything, keepsAssets: false)
-    snapshot = part
+    _ = try await readWhole(reportsChanges: false)
     needsTrim = true
   }
 
@@ -133,24 +130,11 @@ actor ChangeWatcher {
         if needsWatchSync { await synchronizeWatches(dirty.subtrees) }
         let marked = dirty
         dirty = DirtyFolders()
-        let (part, read, replaced) = try await rescan(marked)
-        // The reading sees the folders as they are now, ahead of the events read so far:
-        // a file created or written to meanwhile may have been read half-written. Its
-        // events are read now; such a file keeps its last known state, and its folder is
-        // read again next time.
-        handle(await waitForEvents(milliseconds: 0))
-        // Only the groups read are compared and replaced: the cost is theirs, not the
-        // library's.
-        let fresh = part.holdingBack(pending, as: snapshot)
-        // A reading of the whole library replaces the whole state: compared as it is and
-        // dropped, so that no copy of it is made.
-        let isWhole = snapshot.groups.keys.allSatisfy(replaced.contains)
-        let change = LibrarySnapshot.change(
-          from: isWhole ? snapshot : snapshot.part(replaced), to: fresh, read: read)
-        if isWhole {
-          snapshot = fresh
+        let change: LibraryChange
+        if marked.subtrees.contains(.root) {
+          change = try await readWhole(reportsChanges: true)
         } else {
-          snapshot.replace(replaced, with: fresh)
+          change = try await readPart(marked)
         }
         if marked.subtrees.contains(.root) { needsTrim = true }
         if !change.isEmpty {
@@ -348,24 +332,97 @@ actor ChangeWatcher {
 
   // MARK: - Reading
 
-  /// Lists the marked folders (and every other folder of a group with a marked one)
-  /// again and reads their groups. Only a mark on the whole library walks the whole
-  /// library.
+  /// Reads the marked folders again (see ``rescan(_:)``) and replaces their groups in the
+  /// snapshot: the cost is theirs, not the library's.
+  private func readPart(_ marked: DirtyFolders) async throws(LibraryError) -> LibraryChange {
+    let (part, read, replaced) = try await rescan(marked)
+    // The reading sees the folders as they are now, ahead of the events read so far: a
+    // file created or written to meanwhile may have been read half-written. Its events
+    // are read now; such a file keeps its last known state, and its folder is read again
+    // next time.
+    handle(await waitForEvents(milliseconds: 0))
+    let fresh = part.holdingBack(pending, as: snapshot)
+    let change = LibrarySnapshot.change(from: snapshot.part(replaced), to: fresh, read: read)
+    snapshot.replace(replaced, with: fresh)
+    return change
+  }
+
+  /// Reads the whole library again a group at a time, comparing and replacing each group
+  /// in the snapshot as soon as it is read, then drops the groups that are gone. The
+  /// watch so holds one snapshot, the walk's file list and one group's assets — never a
+  /// second state of the library, nor the assets of all of it (what an inotify overflow
+  /// or a rescan for unwatched folders would otherwise cost on a large library).
   ///
-  /// - Parameter keepsAssets: Whether the assets that differ from the last state are
-  ///   returned (not for the first reading, which reports nothing).
-  /// - Returns: The groups read, as they are now; the assets read that differ from the
-  ///   last state (only those are kept, and only when `keepsAssets`); and the keys of every group they replace (those
-  ///   read, and those known before that are gone).
-  private func rescan(
-    _ marked: DirtyFolders, keepsAssets: Bool = true
-  ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset], Set<ScannedGroup.Key>) {
+  /// An asset's group follows from its primary file's folder, so no asset moves between
+  /// groups from one reading to the next, and each group's change is its own.
+  ///
+  /// - Parameter reportsChanges: Whether the change is gathered (not for the first
+  ///   reading, which reports nothing).
+  private func readWhole(reportsChanges: Bool) async throws(LibraryError) -> LibraryChange {
     lastRescan = .now
     let clock = ContinuousClock()
     let started = clock.now
-    defer {
-      if marked.subtrees.contains(.root) { wholeReadingTime = clock.now - started }
+    defer { wholeReadingTime = clock.now - started }
+    var scope = WalkScope(folders: [], subtrees: [.root])
+    let listed = Mutex<[LibraryPath]>([])
+    scope.didListFolder = { path in listed.withLock { $0.append(path) } }
+    let (walkRoot, scan) = try await library.scanCancellable(scope: scope)
+    for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
+    let (index, indexWarnings) = await library.openIndex(root: walkRoot)
+    let width = library.options.maximumConcurrency
+    var collected = ChangeCollector()
+    var seen: Set<ScannedGroup.Key> = []
+    for group in scan.groups {
+      let pending = self.pending
+      var queue = try await GroupQueue.prepare(
+        group: group, filter: .all, fileSelection: { !pending.contains($0.path) },
+        root: walkRoot, index: index, width: width)
+      var assets: [Asset] = []
+      while !queue.isEmpty {
+        assets += try await queue.nextBatch(
+          size: ChangeWatcher.batchSize, root: walkRoot, index: index, width: width)
+      }
+      // The group as known before, alone: the reading runs on another thread, and a
+      // reference to the whole snapshot there would make replacing a group copy it.
+      let before = snapshot.part([group.key])
+      let (part, read) = try await reading(
+        of: [group.key], assets: assets, previous: before, pending: pending,
+        keepsAssets: reportsChanges)
+      assets = []
+      // As for a part: a file written to while its group was read keeps its last state.
+      handle(await waitForEvents(milliseconds: 0))
+      let fresh = part.holdingBack(self.pending, as: before)
+      if reportsChanges {
+        collected.add(LibrarySnapshot.change(from: before, to: fresh, read: read))
+      }
+      snapshot.replace([group.key], with: fresh)
+      seen.insert(group.key)
     }
+    await library.closeIndex(index, scan: scan)
+    IndexObserver.recordClosing(index, warnings: indexWarnings)
+    let gone = Set(snapshot.groups.keys).subtracting(seen)
+    if reportsChanges {
+      collected.add(
+        LibrarySnapshot.change(from: snapshot.part(gone), to: LibrarySnapshot(), read: [:]))
+    }
+    snapshot.replace(gone, with: LibrarySnapshot())
+    return collected.change
+  }
+
+  /// How many files a whole reading reads at once.
+  static let batchSize = 256
+
+  /// Lists the marked folders (and every other folder of a group with a marked one)
+  /// again and reads their groups; never the whole library (``readWhole(reportsChanges:)``
+  /// does that).
+  ///
+  /// - Returns: The groups read, as they are now; the assets read that differ from the
+  ///   last state (only those are kept); and the keys of every group they replace (those
+  ///   read, and those known before that are gone).
+  private func rescan(
+    _ marked: DirtyFolders
+  ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset], Set<ScannedGroup.Key>) {
+    lastRescan = .now
     let old = snapshot
     var scope = WalkScope(folders: marked.folders, subtrees: marked.subtrees)
     var replaced = Set(
@@ -387,72 +444,30 @@ actor ChangeWatcher {
       filter: .all, fileSelection: { !pending.contains($0.path) }, scope: scope,
       progress: { _, _ in })
     for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
-    guard let root else { throw .cancelled }
-    for group in contents.groups {
-      replaced.insert(ScannedGroup.Key(kind: group.kind, path: group.path))
-    }
-    let (part, read) = await withCheckedContinuation { continuation in
-      DispatchQueue.global(qos: .utility).async {
-        continuation.resume(
-          returning: ChangeWatcher.snapshot(
-            of: contents, previous: old, pending: pending, root: root,
-            keepsAssets: keepsAssets))
-      }
-    }
+    let keys = contents.groups.map { ScannedGroup.Key(kind: $0.kind, path: $0.path) }
+    replaced.formUnion(keys)
+    let (part, read) = try await reading(
+      of: keys, assets: contents.assets, previous: old.part(Set(keys)), pending: pending,
+      keepsAssets: true)
     return (part, read, replaced)
   }
 
-  /// The groups a rescan found in `contents` (every group it lists read whole), with the
-  /// assets whose files are being written as `old` knew them; and, when `keepsAssets`,
-  /// the assets read that are not in `old` or differ from it.
-  private static func snapshot(
-    of contents: AssetsLibrary.Contents, previous old: LibrarySnapshot,
-    pending: Set<LibraryPath>, root: LibraryRoot, keepsAssets: Bool
-  ) -> (LibrarySnapshot, [UUID: Asset]) {
-    var new = LibrarySnapshot()
-    var read: [UUID: Asset] = [:]
-    var assetsByGroup: [ScannedGroup.Key: [Asset]] = [:]
-    for asset in contents.assets {
-      assetsByGroup[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: []]
-        .append(asset)
-    }
-    let isPending: (Asset) -> Bool = { asset in
-      asset.resources.contains { pending.contains($0.path) }
-    }
-    for group in contents.groups {
-      let key = ScannedGroup.Key(kind: group.kind, path: group.path)
-      var entries: [LibrarySnapshot.Entry] = []
-      var taken: Set<UUID> = []
-      for asset in assetsByGroup[key] ?? [] {
-        if isPending(asset) {
-          // A sidecar or movie still being written: the asset stays as it was.
-          if let before = old.assets[asset.id], taken.insert(asset.id).inserted {
-            entries.append(before)
-          }
-          continue
-        }
-        let keys = asset.resources.map { FileKey.of($0.path, beneath: root.descriptor) }
-        let entry = LibrarySnapshot.Entry(asset, keys: keys)
-        if keepsAssets, old.assets[asset.id] != entry { read[asset.id] = asset }
-        entries.append(entry)
-        taken.insert(asset.id)
+  /// ``LibrarySnapshot/reading(of:assets:previous:pending:root:keepsAssets:)`` on a global
+  /// queue (it takes each file's key, a system call per file), never on the cooperative
+  /// pool.
+  private func reading(
+    of keys: [ScannedGroup.Key], assets: [Asset], previous old: LibrarySnapshot,
+    pending: Set<LibraryPath>, keepsAssets: Bool
+  ) async throws(LibraryError) -> (LibrarySnapshot, [UUID: Asset]) {
+    guard let root else { throw .cancelled }
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .utility).async {
+        continuation.resume(
+          returning: LibrarySnapshot.reading(
+            of: keys, assets: assets, previous: old, pending: pending, root: root,
+            keepsAssets: keepsAssets))
       }
-      // Assets whose file is being rewritten were left out of the reading: keep them.
-      let used = Set(entries.flatMap { $0.files.map(\.path) })
-      let isPendingEntry: (LibrarySnapshot.Entry) -> Bool = { entry in
-        entry.files.contains { pending.contains($0.path) }
-      }
-      for id in old.groups[key]?.assets ?? [] {
-        guard let before = old.assets[id], !taken.contains(id), isPendingEntry(before),
-          !before.files.contains(where: { used.contains($0.path) })
-        else { continue }
-        entries.append(before)
-      }
-      guard !entries.isEmpty else { continue }
-      entries.sort { $0.path < $1.path }
-      new.add(kind: group.kind, path: group.path, entries: entries)
     }
-    return (new, read)
   }
 
   /// Gives the memory freed by a reading of the whole library back to the system (the

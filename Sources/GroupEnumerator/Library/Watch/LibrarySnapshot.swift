@@ -101,7 +101,7 @@ struct LibrarySnapshot: Sendable {
   mutating func replace(_ keys: Set<ScannedGroup.Key>, with part: LibrarySnapshot) {
     for key in keys {
       guard let group = groups.removeValue(forKey: key) else { continue }
-      for id in group.assets { assets[id] = nil }
+      for id in group.assets where assets[id]?.group == key { assets[id] = nil }
     }
     for (key, group) in part.groups {
       groups[key] = group
@@ -172,17 +172,9 @@ struct LibrarySnapshot: Sendable {
     for (key, group) in old.groups where new.groups[key] == nil {
       deletedGroups.append(group.group)
     }
-    let byAssetPath: (Asset, Asset) -> Bool = { $0.path < $1.path }
-    let byGroupPath: (AssetGroup, AssetGroup) -> Bool = {
-      ($0.kind == .savedPhotos ? 0 : 1, $0.path) < ($1.kind == .savedPhotos ? 0 : 1, $1.path)
-    }
-    return LibraryChange(
-      insertedAssets: inserted.sorted(by: byAssetPath),
-      updatedAssets: updated.sorted(by: byAssetPath),
-      deletedAssets: deleted.sorted(by: byAssetPath),
-      insertedGroups: insertedGroups.sorted(by: byGroupPath),
-      updatedGroups: updatedGroups.sorted(by: byGroupPath),
-      deletedGroups: deletedGroups.sorted(by: byGroupPath))
+    return LibraryChange.sorted(
+      insertedAssets: inserted, updatedAssets: updated, deletedAssets: deleted,
+      insertedGroups: insertedGroups, updatedGroups: updatedGroups, deletedGroups: deletedGroups)
   }
 }
 

@@ -13,10 +13,10 @@ import GroupEnumerator
 /// `--verify`), so that a path names the same asset as in the Demo. It refuses to run when
 /// standard input is a terminal.
 ///
-/// Test hook: `GROUPENUMERATOR_WORKER_FAULT=crash:<name>`, `hang:<name>` or
-/// `memory:<name>` makes the worker raise `SIGSEGV`, sleep for good, or allocate until its
-/// memory limit stops it (then abort) when asked for a file named `<name>`; see
-/// docs/Testing.md.
+/// Test hook: `GROUPENUMERATOR_WORKER_FAULT=crash:<name>`, `hang:<name>`, `memory:<name>`
+/// or `garbage:<name>` makes the worker raise `SIGSEGV`, sleep for good, allocate until
+/// its memory limit stops it (then abort), or send a frame claiming 4 GiB, when asked for
+/// a file named `<name>`; see docs/Testing.md.
 enum PictureWorker {
   /// The hidden subcommand's name.
   static let subcommand = "__picture-worker"
@@ -93,7 +93,7 @@ enum PictureWorker {
       let reply: Result<AssetImage, PictureFailure>
       do throws(PictureFrames.Malformed) {
         let request = try PictureFrames.request(from: payload)
-        fault?.strike(on: request.path)
+        fault?.strike(on: request.path, output: output)
         reply = await picture(request, in: library)
       } catch {
         standardError.write("Error: '\(subcommand)' received \(error).\n")
@@ -196,12 +196,12 @@ enum PictureWorker {
   /// What the test hook makes the worker do, and for which file name.
   struct Fault {
     enum Kind: String {
-      case crash, hang, memory
+      case crash, hang, memory, garbage
     }
     let kind: Kind
     let name: [UInt8]
 
-    /// Reads `crash:<name>`, `hang:<name>` or `memory:<name>`.
+    /// Reads `crash:<name>`, `hang:<name>`, `memory:<name>` or `garbage:<name>`.
     init?(_ text: String) {
       guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon]))
       else { return nil }
@@ -210,8 +210,8 @@ enum PictureWorker {
       guard !name.isEmpty else { return nil }
     }
 
-    /// Misbehaves when `path` names the file.
-    func strike(on path: LibraryPath) {
+    /// Misbehaves when `path` names the file (`output`: where replies go).
+    func strike(on path: LibraryPath, output: Int32) {
       guard path.bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) == name else {
         return
       }
@@ -230,6 +230,10 @@ enum PictureWorker {
           blocks.append(block)
         }
         withExtendedLifetime(blocks) { _exit(3) }
+      case .garbage:
+        // A frame that claims 4 GiB, then silence: the Demo must refuse it unread.
+        _ = writeAll([0xFF, 0xFF, 0xFF, 0xFF, 0x00], to: output)
+        while true { sleep(60) }
       }
     }
   }

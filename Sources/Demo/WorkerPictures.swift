@@ -80,26 +80,35 @@ actor WorkerPictures: PictureSource {
     guard request.count <= PictureFrames.maximumRequest else {
       return failure(name, "its path is too long")
     }
-    let worker: WorkerProcess
-    switch await acquire() {
-    case .success(let acquired): worker = acquired
-    case .failure(let refusal): return .failure(PictureFailure(message: refusal.text(name)))
+    // A worker that died while idle cannot take the request: the picture is not to blame,
+    // and goes to a new worker (once; the death still counts).
+    for attempt in 0..<2 {
+      let worker: WorkerProcess
+      switch await acquire() {
+      case .success(let acquired): worker = acquired
+      case .failure(let refusal): return .failure(PictureFailure(message: refusal.text(name)))
+      }
+      let deadline = self.deadline
+      let outcome = await Self.offload {
+        worker.exchange(PictureFrames.frame(request), deadline: deadline)
+      }
+      switch outcome {
+      case .answered(let result):
+        deathsInARow = 0
+        await release(worker)
+        return result
+      case .lost(let reason) where attempt == 0:
+        deathsInARow += 1
+        lastDeath = reason
+        workerEnded()
+      case .ended(let reason), .lost(let reason):
+        deathsInARow += 1
+        lastDeath = reason
+        workerEnded()
+        return failure(name, reason)
+      }
     }
-    let deadline = self.deadline
-    let outcome = await Self.offload {
-      worker.exchange(PictureFrames.frame(request), deadline: deadline)
-    }
-    switch outcome {
-    case .answered(let result):
-      deathsInARow = 0
-      await release(worker)
-      return result
-    case .ended(let reason):
-      deathsInARow += 1
-      lastDeath = reason
-      workerEnded()
-      return failure(name, reason)
-    }
+    return failure(name, lastDeath)
   }
 
   func shutDown() async {
@@ -224,6 +233,8 @@ final class WorkerProcess: Sendable {
     case answered(Result<AssetImage, PictureFailure>)
     /// The worker is gone (reaped), for the reason given.
     case ended(String)
+    /// The worker was gone (reaped) before it could take the request.
+    case lost(String)
   }
 
   /// `errno` of a failed start.
@@ -303,7 +314,7 @@ final class WorkerProcess: Sendable {
   func exchange(_ frame: [UInt8], deadline: Duration) -> Outcome {
     let clock = ContinuousClock()
     let end = clock.now + deadline
-    guard writeAll(frame) else { return .ended(finish(kill: false)) }
+    guard writeAll(frame) else { return .lost(finish(kill: false)) }
     var reader = FrameReader(limit: PictureFrames.maximumReply)
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
     while true {

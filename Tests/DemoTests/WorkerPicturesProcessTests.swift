@@ -108,6 +108,23 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
+  func aWorkerKilledWhileIdleCostsNoPicture() async throws {
+    let workers = pool()
+    let photo = try await asset("IMG_0002.jpg")
+    let first = await workers.picture(of: photo, side: 64, fills: false)
+    let idle = try #require(await workers.startedWorkers.first)
+    #expect(kill(idle, SIGKILL) == 0)
+    // Wait until it is dead, without reaping it (the pool does that).
+    var info = siginfo_t()
+    #expect(waitid(P_PID, id_t(idle), &info, WEXITED | WNOWAIT) == 0)
+    let second = await workers.picture(of: photo, side: 64, fills: false)
+    await workers.shutDown()
+    #expect(second == first)
+    #expect(await workers.startedWorkers.count == 2)
+    await expectAllReaped(workers)
+  }
+
+  @Test(.timeLimit(.minutes(2)))
   func aHangPastTheDeadlineIsKilledAndTheNextPictureGetsANewWorker() async throws {
     let workers = pool(deadline: .seconds(3), fault: "hang:IMG_0002.jpg")
     let hanging = try await asset("IMG_0002.jpg")

@@ -19,6 +19,9 @@ import Synchronization
       standardError.write(shortage)
       exit(DemoCommand.failure)
     }
+    if CommandLine.arguments.dropFirst().first == PictureWorker.subcommand {
+      exit(await PictureWorker.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
+    }
     // A closed pipe becomes EPIPE on write, which FileDescriptorStream handles quietly.
     signal(SIGPIPE, SIG_IGN)
     let terminal = SharedTerminal()
@@ -37,7 +40,8 @@ import Synchronization
       var standardError = FileDescriptorStream.standardError()
       let status = await DemoCommand.run(
         arguments: arguments, rawArguments: rawArguments, stdout: &standardOutput,
-        stderr: &standardError, progressBar: progressBar, tableWidth: Terminal.tableWidth())
+        stderr: &standardError, progressBar: progressBar, tableWidth: Terminal.tableWidth(),
+        pictureWorker: "/proc/self/exe")
       standardOutput.flush()
       return (status, standardOutput.failure)
     }
@@ -166,11 +170,14 @@ final class SharedTerminal: Sendable {
   ///   - progressBar: The bar to draw while reading, or `nil` (not a terminal).
   ///   - tableWidth: The widest line `--format table` may write, or `nil` for no limit
   ///     (``Terminal/tableWidth(columnsVariable:terminalColumns:)``).
+  ///   - pictureWorker: The Demo executable that draws pictures in worker processes
+  ///     (``WorkerPictures``), or `nil` to draw them in this process.
   /// - Returns: The exit status: 0, 1, 64 or 130 (74 and 141 come from the caller,
   ///   which owns the real standard output).
   static func run(
     arguments: [String], rawArguments: [[UInt8]]? = nil, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil, tableWidth: Int? = nil
+    stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil, tableWidth: Int? = nil,
+    pictureWorker: String? = nil
   ) async -> Int32 {
     let parsed: ParsedArguments
     do {
@@ -208,7 +215,8 @@ final class SharedTerminal: Sendable {
       case .lookup:
         return try await lookup(options, location, stdout: &stdout, stderr: &stderr)
       case .thumbnail:
-        return try await thumbnail(options, location, stdout: &stdout, stderr: &stderr)
+        return try await thumbnail(
+          options, location, stdout: &stdout, stderr: &stderr, pictureWorker: pictureWorker)
       case .watch:
         return try await WatchCommand.run(location, stdout: &stdout, stderr: &stderr)
       }
@@ -436,13 +444,22 @@ final class SharedTerminal: Sendable {
     return asset
   }
 
+  /// Where pictures of `library`'s assets are drawn: in up to `workers` worker processes
+  /// running `executable` (``WorkerPictures``), or in this process when it is `nil`.
+  static func pictureSource(
+    _ library: AssetsLibrary, workers: Int, executable: String?
+  ) -> any PictureSource {
+    guard let executable else { return InProcessPictures(library: library) }
+    return WorkerPictures(library: library, executable: executable, workers: workers)
+  }
+
   /// `Demo thumbnail`: writes a picture of the asset drawn in the `--size` square (fitted,
   /// or with `--fill` filled and cropped), or without `--size` (or with `--embedded`) its
   /// embedded thumbnail byte for byte, to the `--output` file (`-`: standard output),
   /// never into the library unless the user names a path there (see ``ThumbnailFile``).
   private static func thumbnail(
     _ options: DemoOptions, _ location: LibraryLocation, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream
+    stderr: inout some TextOutputStream, pictureWorker: String?
   ) async throws(LibraryError) -> Int32 {
     guard let output = options.output else { return usageFailure }
     let library = location.library
@@ -452,14 +469,16 @@ final class SharedTerminal: Sendable {
     }
     let data: Data
     if let size = options.pictureSize {
-      do throws(ImageRequestError) {
-        data = try await library.image(
-          for: asset, targetSize: CGSize(width: size, height: size),
-          contentMode: options.fillsPicture ? .aspectFill : .aspectFit
-        ).data
-      } catch {
-        if case .library(let fault) = error { throw fault }
-        stderr.write("Error: \(OutputHygiene.message(error.description))\n")
+      // One picture, in one worker process (with `pictureWorker`): a decoder that crashes
+      // or hangs on this file costs this command's picture, not a crash of the Demo.
+      let pictures = pictureSource(library, workers: 1, executable: pictureWorker)
+      let result = await pictures.picture(of: asset, side: size, fills: options.fillsPicture)
+      await pictures.shutDown()
+      switch result {
+      case .success(let image): data = image.data
+      case .failure(let problem):
+        if Task.isCancelled { throw .cancelled }
+        stderr.write("Error: \(OutputHygiene.message(problem.message))\n")
         return failure
       }
     } else {

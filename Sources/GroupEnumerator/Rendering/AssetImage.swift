@@ -24,6 +24,23 @@ public struct AssetImage: Sendable, Hashable {
   public let pixelHeight: Int
   /// Where the pixels came from.
   public let source: Source
+
+  /// Creates a picture from its parts: a picture drawn elsewhere (another process, a
+  /// cache) and carried here as bytes.
+  ///
+  /// - Parameters:
+  ///   - data: The encoded picture, JPEG or PNG.
+  ///   - isPNG: Whether `data` is PNG.
+  ///   - pixelWidth: Its width in pixels.
+  ///   - pixelHeight: Its height in pixels.
+  ///   - source: Where its pixels came from.
+  public init(data: Data, isPNG: Bool, pixelWidth: Int, pixelHeight: Int, source: Source) {
+    self.data = data
+    self.isPNG = isPNG
+    self.pixelWidth = pixelWidth
+    self.pixelHeight = pixelHeight
+    self.source = source
+  }
 }
 
 /// Why an asset's picture could not be drawn.

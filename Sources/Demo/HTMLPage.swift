@@ -59,6 +59,7 @@ struct HTMLPage {
       td.picture img { display: block; margin: auto; }
       .placeholder { display: block; width: \(HTMLPage.side)px; height: \(HTMLPage.side)px;
         box-sizing: border-box; border: 1px dashed #999; background: #eee; }
+      td.taken, td.place { white-space: nowrap; }
       td.length, td.size { text-align: right; white-space: nowrap; }
       .why { color: #a40000; }
       .library, .summary { color: #555; }

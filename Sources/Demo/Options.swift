@@ -259,10 +259,10 @@ enum ArgumentParser {
       }
       return
     }
-    guard options.output != nil else {
+    guard let output = options.output, output != "-" else {
       throw UsageError(
-        message: "'--format html' needs '--output <folder>', the folder to write the page to.",
-        command: .list)
+        message: "'--format html' needs '--output <folder>', the folder to write the page to"
+          + " (not '-': a page is several files).", command: .list)
     }
     if options.showsStatistics || options.includesOtherFiles {
       throw UsageError(

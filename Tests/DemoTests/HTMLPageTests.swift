@@ -249,6 +249,34 @@ struct HTMLPageTests {
     #expect(Set(contents) == ["album", "album/a.jpg"])
   }
 
+  @Test func anEmptyLibraryHasAPageWithNoRows() async throws {
+    let folder = try temporaryFolder("empty")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = folder.appendingPathComponent("library")
+    try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+    let output = folder.appendingPathComponent("page")
+    let (status, _, errors) = await run(["--format", "html", "--output", output.path, library.path])
+    #expect(status == 0)
+    #expect(errors.isEmpty)
+    let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(!page.contains("<tr class=\"asset\">") && !page.contains("<section>"))
+    #expect(page.contains("<p class=\"summary\">0 assets (0 photos, 0 videos)</p>"))
+    #expect(
+      try FileManager.default.contentsOfDirectory(
+        atPath: output.appendingPathComponent("pictures").path
+      ).isEmpty)
+  }
+
+  @Test func aLibraryThatCannotBeReadLeavesNoFolder() async throws {
+    let folder = try temporaryFolder("missing")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("page")
+    let missing = folder.appendingPathComponent("no-library").path
+    let (status, _, _) = await run(["--format", "html", "--output", output.path, missing])
+    #expect(status == 1)
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+
   @Test func textIsEscapedForElementsAndAttributes() {
     #expect(
       HTMLPage.escaped(#"<a href="x">&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"

@@ -330,11 +330,13 @@ import Testing
     #expect(page.format == .html && page.output == "page" && page.library == "lib")
     #expect(page.language == .japanese && !page.replacesOutput)
     #expect(try options(["--output=page", "--format=html", "--force"]).replacesOutput)
-    #expect(
-      usageError(["--format", "html"])
-        == UsageError(
-          message: "'--format html' needs '--output <folder>', the folder to write the page to.",
-          command: .list))
+    for arguments in [["--format", "html"], ["--format", "html", "--output", "-"]] {
+      #expect(
+        usageError(arguments)
+          == UsageError(
+            message: "'--format html' needs '--output <folder>', the folder to write the page"
+              + " to (not '-': a page is several files).", command: .list))
+    }
     #expect(
       usageError(["--output", "x"])
         == UsageError(

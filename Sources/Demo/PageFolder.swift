@@ -52,8 +52,14 @@ final class PageFolder: Sendable {
     try checkOutsideLibrary(path, library: library)
     var status = stat()
     guard lstat(path, &status) == 0 else {
-      if errno == ENOENT { return }
-      throw failure(errno: errno)
+      guard errno == ENOENT else { throw failure(errno: errno) }
+      // It will be made: the folder above it must be there.
+      let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+      let parent = (trimmed as NSString).deletingLastPathComponent
+      var above = stat()
+      guard stat(parent.isEmpty ? "." : parent, &above) == 0 else { throw failure(errno: errno) }
+      guard above.st_mode & S_IFMT == S_IFDIR else { throw failure(errno: ENOTDIR) }
+      return
     }
     try checkIsFolder(status)
     let descriptor = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)

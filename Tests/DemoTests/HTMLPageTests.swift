@@ -220,7 +220,9 @@ struct HTMLPageTests {
     #expect(linkError.contains("it is a symbolic link"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).isEmpty)
     let missing = folder.appendingPathComponent("no/such/page")
-    let (parentless, _, parentError) = await run(["--format", "html", "--output", missing.path])
+    let (parentless, _, parentError) = await run([
+      "--format", "html", "--output", missing.path, DemoCommand.bundledLibrary.path,
+    ])
     #expect(parentless == 1)
     #expect(parentError.contains("the folder above it does not exist"))
   }
@@ -291,6 +293,23 @@ struct HTMLPageTests {
       HTMLPage.mapURL(location)
         == "https://www.openstreetmap.org/?mlat=35.68950&mlon=-139.69171"
         + "#map=16/35.68950/-139.69171")
+  }
+
+  @Test func theFolderIsCheckedBeforeAnythingIsMade() throws {
+    let folder = try temporaryFolder("check")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = DemoCommand.bundledLibrary
+    let new = folder.appendingPathComponent("page").path
+    try PageFolder.check(new, replacing: false, library: library)
+    #expect(!FileManager.default.fileExists(atPath: new))
+    #expect(throws: PageFolder.Failure(reason: "the folder above it does not exist")) {
+      try PageFolder.check(new + "/deeper", replacing: false, library: library)
+    }
+    #expect(
+      throws: PageFolder.Failure(reason: "it is inside the library, which is never written to")
+    ) {
+      try PageFolder.check(library.path + "/page", replacing: false, library: library)
+    }
   }
 
   @Test func pictureNamesAreNumbered() {

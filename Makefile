@@ -8,11 +8,12 @@ LIBRARY ?= Fixtures/Library
 BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-dev \
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # Extra packages the tests need: setpriv, unshare, mount and script come from util-linux;
-# strace traces the Demo's system calls; time measures its peak memory.
-TEST_PACKAGES := util-linux strace time
+# strace traces the Demo's system calls; time measures its peak memory; chromium opens the
+# Demo's page (make page-check).
+TEST_PACKAGES := util-linux strace time chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
+.PHONY: page-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -74,6 +75,12 @@ permission-tests: build
 render-sweep: build
 	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile \
 	  $(SWIFT) test --skip-build --filter RenderSweepTests
+
+# The Demo's page (--format html) of Fixtures/Library and of a library of hostile names,
+# opened in headless Chromium: every picture loads, every name is text (Scripts/check-page.py).
+page-check: test-deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/check-page.py --demo .build/release/Demo --library $(LIBRARY)
 
 # Issue 15: from a file's close to its `Demo watch` line, at most 1 s (20 files, release).
 watch-latency: deps

@@ -203,6 +203,8 @@ final class SharedTerminal: Sendable {
       let location = try open(
         options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
       switch options.command {
+      case .list where options.format == .html:
+        return try await page(options, location, stderr: &stderr, progressBar: progressBar)
       case .list:
         try await list(
           options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
@@ -289,6 +291,9 @@ final class SharedTerminal: Sendable {
       try await stream(
         CSVListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
         progressBar: progressBar)
+    case .html:
+      // Written to a folder, not streamed: run(…) calls page(…) instead.
+      break
     }
   }
 
@@ -388,6 +393,9 @@ final class SharedTerminal: Sendable {
       for group in groups { stdout.write(bytes: JSONFormatter.line(for: group)) }
     case .csv:
       stdout.write(CSVFormatter.format(groups: groups))
+    case .html:
+      // Refused by the parser: `Demo groups` has no page.
+      break
     }
   }
 

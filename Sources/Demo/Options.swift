@@ -11,6 +11,14 @@ enum OutputFormat: String, CaseIterable, Sendable {
   case csv
   /// One compact JSON object per line, each written as soon as it is read.
   case ndjson
+  /// A static web page with a picture of each asset, written to the `--output` folder
+  /// (the listing only; `Demo groups` has no page).
+  case html
+
+  /// The formats `command` prints: every one for the listing, all but `html` for `groups`.
+  static func formats(of command: DemoOptions.Command) -> [OutputFormat] {
+    command == .list ? allCases : allCases.filter { $0 != .html }
+  }
 }
 
 /// Everything one invocation asked for, after parsing and validation.
@@ -53,7 +61,7 @@ struct DemoOptions: Equatable, Sendable {
   var library: String?
   /// The asset `lookup` and `thumbnail` act on.
   var asset: AssetReference?
-  /// The file `thumbnail` writes.
+  /// The file `thumbnail` writes, or the folder `--format html` writes its page to.
   var output: String?
   /// The output format of the listing and of `groups`.
   var format: OutputFormat = .table
@@ -93,7 +101,8 @@ struct DemoOptions: Equatable, Sendable {
         ?? (usesDefaultIndex ? .userCache : .none),
       verifiesFileEnds: verifiesFileEnds)
   }
-  /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
+  /// Whether `thumbnail` may replace an existing `--output` file, or `--format html` a
+  /// page it made before in the `--output` folder (`--force`).
   var replacesOutput = false
   /// The box `thumbnail` draws the asset in, in pixels a side (`--size`); `nil` writes the
   /// embedded thumbnail as stored.
@@ -188,7 +197,7 @@ enum ArgumentParser {
         flag.apply(to: &options)
         continue
       }
-      if name == "--force", command == .thumbnail {
+      if name == "--force", command == .thumbnail || command == .list {
         guard inlineValue == nil else {
           throw UsageError(message: "'--force' takes no value", command: command)
         }
@@ -205,7 +214,8 @@ enum ArgumentParser {
         value = next
         remaining = remaining.dropFirst()
       } else {
-        throw UsageError(message: "Missing value for '\(option.synopsis)'", command: command)
+        throw UsageError(
+          message: "Missing value for '\(option.synopsis(command))'", command: command)
       }
       if option == .library {
         libraryOption = value
@@ -222,6 +232,7 @@ enum ArgumentParser {
       throw UsageError(
         message: "'--fill' needs '--size <pixels>', the square to fill.", command: command)
     }
+    try checkPage(options)
     if let path = options.indexPath, options.usesDefaultIndex {
       throw UsageError(
         message: "'--index \(path)' and '--default-index' name two indexes. Please provide"
@@ -229,6 +240,35 @@ enum ArgumentParser {
     }
     try assign(positionals, libraryOption: libraryOption, to: &options)
     return .run(options)
+  }
+
+  /// `--format html` needs an `--output` folder, and `--output` and `--force` of the
+  /// listing go with `--format html` only (the other formats print on standard output).
+  private static func checkPage(_ options: DemoOptions) throws(UsageError) {
+    guard options.command == .list else { return }
+    guard options.format == .html else {
+      if options.output != nil {
+        throw UsageError(
+          message: "'--output <folder>' is where '--format html' writes its page; the other"
+            + " formats print on standard output.", command: .list)
+      }
+      if options.replacesOutput {
+        throw UsageError(
+          message: "'--force' replaces a page; it goes with '--format html' and"
+            + " '--output <folder>'.", command: .list)
+      }
+      return
+    }
+    guard let output = options.output, output != "-" else {
+      throw UsageError(
+        message: "'--format html' needs '--output <folder>', the folder to write the page to"
+          + " (not '-': a page is several files).", command: .list)
+    }
+    if options.showsStatistics || options.includesOtherFiles {
+      throw UsageError(
+        message: "'--format html' takes neither '--statistics' nor '--include-other'.",
+        command: .list)
+    }
   }
 
   /// `Demo help [<subcommand>]`: the help of the program or of one subcommand.
@@ -360,14 +400,14 @@ enum ArgumentParser {
     case index = "--index"
     case size = "--size"
 
-    /// `--format <format>`, as usage lines and messages show it.
-    var synopsis: String {
+    /// `--format <format>`, as usage lines and messages show it for `command`.
+    func synopsis(_ command: DemoOptions.Command) -> String {
       switch self {
       case .format: "--format <format>"
       case .filter: "--filter <filter>"
       case .lang: "--lang <lang>"
       case .library: "--library <library>"
-      case .output: "--output <file>"
+      case .output: command == .list ? "--output <folder>" : "--output <file>"
       case .ext: "--ext <ext>"
       case .exclude: "--exclude <pattern>"
       case .index: "--index <file>"
@@ -383,14 +423,22 @@ enum ArgumentParser {
       case .filter: command == .list
       case .index: command == .list || command == .groups || command == .lookup || command == .watch
       case .lang, .library: true
-      case .output, .size: command == .thumbnail
+      case .output: command == .thumbnail || command == .list
+      case .size: command == .thumbnail
       }
     }
 
     /// Validates `value` and stores it (`--library` is stored by the caller).
     func apply(_ value: String, to options: inout DemoOptions) throws(UsageError) {
       switch self {
-      case .format: options.format = try choice(value, options.command)
+      case .format:
+        let formats = OutputFormat.formats(of: options.command)
+        guard let format = OutputFormat(rawValue: value), formats.contains(format) else {
+          let names = formats.map(\.rawValue)
+          throw invalid(
+            value, "Please provide one of \(ArgumentParser.list(names)).", options.command)
+        }
+        options.format = format
       case .filter: options.filter = try choice(value, options.command)
       case .lang: options.language = try choice(value, options.command)
       case .library: options.library = value
@@ -437,7 +485,8 @@ enum ArgumentParser {
       _ value: String, _ hint: String, _ command: DemoOptions.Command
     ) -> UsageError {
       UsageError(
-        message: "The value '\(value)' is invalid for '\(synopsis)'. \(hint)", command: command)
+        message: "The value '\(value)' is invalid for '\(synopsis(command))'. \(hint)",
+        command: command)
     }
   }
 

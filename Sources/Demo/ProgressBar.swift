@@ -7,8 +7,18 @@ import GroupEnumerator
 /// and ends by erasing the rest of the line; redraws are coalesced to at most one per
 /// ``minimumInterval``, except the first and the final one (`current == total`).
 @MainActor final class ProgressBar {
+  /// What the bar counts, which its label names.
+  enum Activity: Sendable {
+    /// Assets read: `Loading photos (42%)`.
+    case loading
+    /// Pictures drawn for `--format html`: `Drawing pictures (42%)`.
+    case drawing
+  }
+
   /// The language of the label.
   var strings = Strings(language: .english)
+  /// What the bar counts now; set it after ``clear()`` to start counting something else.
+  var activity = Activity.loading
   /// The shortest time between two redraws.
   let minimumInterval: Duration
 
@@ -42,7 +52,7 @@ import GroupEnumerator
     let isFinal = current >= total
     if !isFinal, let lastDraw, lastDraw.duration(to: instant) < minimumInterval { return }
     let line = ProgressBar.render(
-      current: current, total: total, columns: columns(), strings: strings)
+      current: current, total: total, columns: columns(), strings: strings, activity: activity)
     lastDraw = instant
     guard line != lastLine else { return }
     lastLine = line
@@ -62,11 +72,14 @@ import GroupEnumerator
   /// four cells are left for it; then the label alone; then just the percentage.
   ///
   /// `total` 0 (an empty library) reads as complete: 100%, a full bar, `0/0`.
-  static func render(current: Int, total: Int, columns: Int, strings: Strings) -> String {
+  static func render(
+    current: Int, total: Int, columns: Int, strings: Strings, activity: Activity = .loading
+  ) -> String {
     let total = max(total, 0)
     let current = min(max(current, 0), total)
     let percent = total == 0 ? 100 : Int(Double(current) * 100 / Double(total))
-    let label = strings.loading(percent: percent)
+    let label =
+      activity == .loading ? strings.loading(percent: percent) : strings.drawing(percent: percent)
     let counter = "\(current)/\(total)"
     let available = max(columns, 1) - 1
     let labelWidth = DisplayWidth.of(label)

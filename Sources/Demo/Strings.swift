@@ -17,6 +17,61 @@ struct Strings: Sendable {
     }
   }
 
+  /// The progress bar's label while `--format html` draws the pictures:
+  /// `Drawing pictures (42%)`.
+  func drawing(percent: Int) -> String {
+    switch language {
+    case .english: "Drawing pictures (\(percent)%)"
+    case .simplifiedChinese: "生成缩略图中(\(percent)%)..."
+    case .japanese: "サムネイルを作成中(\(percent)%)..."
+    }
+  }
+
+  /// The page's title and first heading (`--format html`).
+  var pageTitle: String {
+    switch language {
+    case .english: "Photos and videos"
+    case .simplifiedChinese: "照片和视频"
+    case .japanese: "写真とビデオ"
+    }
+  }
+
+  /// The header of the page's picture column.
+  var pictureColumn: String {
+    switch language {
+    case .english: "Picture"
+    case .simplifiedChinese: "缩略图"
+    case .japanese: "サムネイル"
+    }
+  }
+
+  /// What the page's placeholder says when an asset has no picture.
+  var noPicture: String {
+    switch language {
+    case .english: "No picture"
+    case .simplifiedChinese: "无缩略图"
+    case .japanese: "サムネイルなし"
+    }
+  }
+
+  /// The title of a place link on the page: where a map shows the asset's location.
+  var mapLink: String {
+    switch language {
+    case .english: "Show on OpenStreetMap"
+    case .simplifiedChinese: "在 OpenStreetMap 上查看"
+    case .japanese: "OpenStreetMap で表示"
+    }
+  }
+
+  /// The message when the page cannot be written to the folder `path`.
+  func cannotWritePage(_ path: String, reason: String) -> String {
+    switch language {
+    case .english: "Cannot write the page to '\(path)': \(reason)."
+    case .simplifiedChinese: "无法将网页写入“\(path)”：\(reason)。"
+    case .japanese: "ページを「\(path)」に書き込めません：\(reason)。"
+    }
+  }
+
   /// The asset table's column headers: name, group, taken date, the date's source,
   /// pixel dimensions, length, GPS, problems.
   var assetColumns: [String] {

@@ -106,14 +106,8 @@ struct TableFormatter {
   /// date's source, pixel dimensions, length, GPS, problems (see ``problems(_:)``).
   func row(_ asset: Asset) -> [String] {
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
-    let name =
-      asset.type == .livePhoto
-      // A motion photo's video (a byte range of the still's file) adds no name.
-      ? asset.resources.filter { $0.role != .sidecar && $0.byteRange == nil }.map(\.name)
-        .joined(separator: ", ")
-      : asset.name
     return [
-      name,
+      TableFormatter.fileNames(of: asset).joined(separator: ", "),
       group.localizedName(in: strings.language),
       takenDate(asset.creationDate),
       asset.creationDate.map { strings.dateSource($0.source) } ?? "-",
@@ -122,6 +116,14 @@ struct TableFormatter {
       gps(asset.location),
       problems(asset.problems),
     ]
+  }
+
+  /// The names the Name column shows: the asset's file, or a Live Photo's still and movie
+  /// (`IMG_1.HEIC`, `IMG_1.MOV`); a motion photo's movie (a byte range of the still's file)
+  /// adds no name, and sidecars are not named.
+  static func fileNames(of asset: Asset) -> [String] {
+    guard asset.type == .livePhoto else { return [asset.name] }
+    return asset.resources.filter { $0.role != .sidecar && $0.byteRange == nil }.map(\.name)
   }
 
   /// The cells of a file that is not an asset (`--include-other`): its path from the

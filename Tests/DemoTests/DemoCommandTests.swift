@@ -32,7 +32,7 @@ import Testing
     #expect(
       outcome.stderr == """
         Error: The value 'xml' is invalid for '--format <format>'. Please provide one of \
-        'table', 'json', 'csv' or 'ndjson'.
+        'table', 'json', 'csv', 'ndjson' or 'html'.
         Usage: Demo [<options>] [<library>]
           See 'Demo --help' for more information.
 

@@ -18,8 +18,9 @@ import Testing
 
         Reads every photo, Live Photo and video under the library folder, grouped the
         way ALAssetsLibrary grouped them (Camera Roll, then albums by folder), and
-        prints them as a table, JSON or CSV. While reading, a progress bar is drawn on
-        standard error when it is a terminal. --ext, --exclude and --hidden choose the
+        prints them as a table, JSON or CSV, or writes them as a web page with a
+        picture of each. While reading, a progress bar is drawn on standard error when
+        it is a terminal. --ext, --exclude and --hidden choose the
         files; the progress bar and 'Demo groups' count the same ones.
 
         File names on Linux are bytes. Paths and names are printed as UTF-8 text; each
@@ -47,8 +48,15 @@ import Testing
           --format <format>       How to print the assets: table (for people, as wide
                                   as COLUMNS or the terminal), json (one array, one
                                   object per asset), csv (RFC 4180) or ndjson (one
-                                  object per line, as each is read).
-                                  (default: table)
+                                  object per line, as each is read) or html (a page
+                                  with an 80x80 picture of each asset, written to the
+                                  --output folder). (default: table)
+          --output <folder>       Where --format html writes index.html and its
+                                  pictures/: a folder that does not exist or is
+                                  empty, outside the library. index.html is written
+                                  last, so a failed run leaves no page.
+          --force                 Replace the page an earlier --format html wrote in
+                                  the --output folder (it holds nothing else).
           --filter <filter>       Which assets to list: photos (with Live Photos),
                                   videos or all. (default: all)
           --include-other         Also list the files that are not photos or videos
@@ -81,8 +89,9 @@ import Testing
                                   checked: on a cold disk the check costs about a
                                   third more time. With an index, a file checked once
                                   is not checked again until it changes.
-          --lang <lang>           The language of the table, the progress bar and
-                                  library errors: en, zh-Hans or ja. (default: en)
+          --lang <lang>           The language of the table, the page, the progress
+                                  bar and library errors: en, zh-Hans or ja.
+                                  (default: en)
           --no-progress           Draw no progress bar, even on a terminal.
           --statistics            After the listing, print on standard error how long
                                   the walk, the metadata, the delivery and the output

@@ -85,7 +85,8 @@ import Testing
       usageError(["--format", "xml"])
         == UsageError(
           message: "The value 'xml' is invalid for '--format <format>'."
-            + " Please provide one of 'table', 'json', 'csv' or 'ndjson'.", command: .list))
+            + " Please provide one of 'table', 'json', 'csv', 'ndjson' or 'html'.",
+          command: .list))
     #expect(
       usageError(["--filter=live"])
         == UsageError(
@@ -115,9 +116,6 @@ import Testing
     #expect(
       usageError(["--verbose=yes"])
         == UsageError(message: "Unknown option '--verbose'", command: .list))
-    #expect(
-      usageError(["--output", "x"])
-        == UsageError(message: "Unknown option '--output'", command: .list))
     #expect(
       usageError(["groups", "--filter", "all"])
         == UsageError(message: "Unknown option '--filter'", command: .groups))
@@ -325,5 +323,51 @@ import Testing
           message: "'--embedded' writes the stored thumbnail; it takes neither '--size' nor"
             + " '--fill'.", command: .thumbnail))
     #expect(usageError(["--size", "80"])?.message == "Unknown option '--size'")
+  }
+
+  @Test func theHTMLFormatWritesToAnOutputFolder() throws {
+    let page = try options(["--format", "html", "--output", "page", "lib", "--lang", "ja"])
+    #expect(page.format == .html && page.output == "page" && page.library == "lib")
+    #expect(page.language == .japanese && !page.replacesOutput)
+    #expect(try options(["--output=page", "--format=html", "--force"]).replacesOutput)
+    for arguments in [["--format", "html"], ["--format", "html", "--output", "-"]] {
+      #expect(
+        usageError(arguments)
+          == UsageError(
+            message: "'--format html' needs '--output <folder>', the folder to write the page"
+              + " to (not '-': a page is several files).", command: .list))
+    }
+    #expect(
+      usageError(["--output", "x"])
+        == UsageError(
+          message: "'--output <folder>' is where '--format html' writes its page; the other"
+            + " formats print on standard output.", command: .list))
+    #expect(
+      usageError(["--format", "json", "--force"])
+        == UsageError(
+          message: "'--force' replaces a page; it goes with '--format html' and"
+            + " '--output <folder>'.", command: .list))
+    #expect(
+      usageError(["--format", "html", "--output"])
+        == UsageError(message: "Missing value for '--output <folder>'", command: .list))
+    for extra in ["--statistics", "--include-other"] {
+      #expect(
+        usageError(["--format", "html", "--output", "p", extra])
+          == UsageError(
+            message: "'--format html' takes neither '--statistics' nor '--include-other'.",
+            command: .list))
+    }
+    // `Demo groups` has no page.
+    #expect(
+      usageError(["groups", "--format", "html"])
+        == UsageError(
+          message: "The value 'html' is invalid for '--format <format>'."
+            + " Please provide one of 'table', 'json', 'csv' or 'ndjson'.", command: .groups))
+    #expect(
+      usageError(["groups", "--output", "x"])
+        == UsageError(message: "Unknown option '--output'", command: .groups))
+    #expect(
+      usageError(["groups", "--force"])
+        == UsageError(message: "Unknown option '--force'", command: .groups))
   }
 }

@@ -17,6 +17,19 @@ import Testing
     #expect(line.count == 79)
   }
 
+  @Test func drawingThePagesPicturesHasItsOwnLabel() {
+    let line = ProgressBar.render(
+      current: 420, total: 1000, columns: 60, strings: english, activity: .drawing)
+    #expect(
+      line
+        == "Drawing pictures (42%) [\(String(repeating: "#", count: 10))"
+        + "\(String(repeating: ".", count: 15))] 420/1000")
+    let japanese = ProgressBar.render(
+      current: 1, total: 2, columns: 80, strings: Strings(language: .japanese),
+      activity: .drawing)
+    #expect(japanese.hasPrefix("サムネイルを作成中(50%)... ["))
+  }
+
   @Test func oneAssetIsEmptyThenFull() {
     #expect(render(0, 1) == "Loading photos (0%) [\(String(repeating: ".", count: 53))] 0/1")
     #expect(render(1, 1) == "Loading photos (100%) [\(String(repeating: "#", count: 51))] 1/1")

@@ -1,0 +1,199 @@
+import Foundation
+import GroupEnumerator
+
+/// What the page shows in an asset's picture cell.
+enum PagePicture: Sendable, Equatable {
+  /// A picture file beside the page: its relative path (`pictures/000001.jpg`) and size.
+  case file(path: String, width: Int, height: Int)
+  /// No picture, and why (a sentence for people).
+  case missing(reason: String)
+}
+
+/// The HTML of `--format html`: a page in `strings`' language with a section per group
+/// (its heading, then a table), one row per asset with its picture, names, date and its
+/// source, size, length, place and problems, in the words and forms of the table format
+/// (``TableFormatter``), then the summary.
+///
+/// Every text from a file or a name goes through ``text(_:)``: control characters are
+/// written as `%XX` and invisible format characters (an RTL override U+202E) as
+/// `<U+202E>`, as on the terminal (``OutputHygiene/message(_:)``); then `&`, `<`, `>`,
+/// `"` and `'` become entities, so a name is text in an element and in an attribute; and
+/// each name sits in its own `<bdi>`, so right-to-left text cannot reorder what is around
+/// it. The page holds no script; its style is in its head.
+struct HTMLPage {
+  /// The side of the square the pictures fit in, in pixels (CSS pixels on the page).
+  static let side = 80
+
+  let strings: Strings
+  private let formatter: TableFormatter
+  /// The group whose section is open.
+  private var openGroup: AssetGroup?
+  private(set) var assets = 0
+  private(set) var videos = 0
+  private(set) var withProblems = 0
+
+  init(strings: Strings) {
+    self.strings = strings
+    formatter = TableFormatter(strings: strings)
+  }
+
+  /// From `<!DOCTYPE html>` to the page's first heading and the library's path.
+  func head(library: String) -> String {
+    let title = HTMLPage.escaped(strings.pageTitle)
+    return """
+      <!DOCTYPE html>
+      <html lang="\(strings.language.rawValue)">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <meta name="generator" content="\(HTMLPage.escaped(HelpText.version))">
+      <title>\(title)</title>
+      <style>
+      body { font-family: sans-serif; margin: 1.5em; color: #222; background: #fff; }
+      h2 { margin: 1.5em 0 0.4em; font-size: 1.2em; }
+      table { border-collapse: collapse; }
+      th, td { padding: 4px 10px; text-align: left; vertical-align: middle; }
+      th { border-bottom: 2px solid #bbb; font-weight: 600; }
+      td { border-bottom: 1px solid #e2e2e2; }
+      td.picture { width: \(HTMLPage.side)px; height: \(HTMLPage.side)px; padding: 4px; }
+      td.picture img { display: block; margin: auto; }
+      .placeholder { display: block; width: \(HTMLPage.side)px; height: \(HTMLPage.side)px;
+        box-sizing: border-box; border: 1px dashed #999; background: #eee; }
+      td.taken, td.place { white-space: nowrap; }
+      td.length, td.size { text-align: right; white-space: nowrap; }
+      .why { color: #a40000; }
+      .library, .summary { color: #555; }
+      </style>
+      </head>
+      <body>
+      <h1>\(title)</h1>
+      <p class="library">\(HTMLPage.text(library))</p>
+
+      """
+  }
+
+  /// The row of `asset` with `picture`, after the heading and table head of its group
+  /// when it is the first of its group (and the end of the group before).
+  mutating func row(_ asset: Asset, picture: PagePicture) -> String {
+    assets += 1
+    if asset.type == .video { videos += 1 }
+    if !asset.problems.isEmpty { withProblems += 1 }
+    var html = ""
+    let group = AssetGroup(kind: asset.group, path: asset.groupPath)
+    if openGroup?.kind != group.kind || openGroup?.path != group.path {
+      if openGroup != nil { html += HTMLPage.sectionEnd }
+      openGroup = group
+      html += sectionStart(group)
+    }
+    let names = TableFormatter.fileNames(of: asset).map(HTMLPage.text).joined(separator: ", ")
+    html += "<tr class=\"asset\">\n"
+    html += "<td class=\"picture\">\(pictureCell(picture, names: asset))</td>\n"
+    html += "<td class=\"name\">\(names)</td>\n"
+    html +=
+      "<td class=\"taken\">\(HTMLPage.escaped(formatter.takenDate(asset.creationDate)))</td>\n"
+    let source = asset.creationDate.map { strings.dateSource($0.source) } ?? "-"
+    html += "<td class=\"source\">\(HTMLPage.escaped(source))</td>\n"
+    let size = formatter.size(width: asset.pixelWidth, height: asset.pixelHeight)
+    html += "<td class=\"size\">\(HTMLPage.escaped(size))</td>\n"
+    let length = asset.type == .photo ? "-" : formatter.length(asset.duration)
+    html += "<td class=\"length\">\(HTMLPage.escaped(length))</td>\n"
+    html += "<td class=\"place\">\(place(asset.location))</td>\n"
+    html += "<td class=\"problems\">\(problems(asset, picture))</td>\n"
+    html += "</tr>\n"
+    return html
+  }
+
+  /// The end of the last section, the summary and a line per folder that could not be
+  /// read, and the end of the page.
+  func end(folderProblems: [(path: LibraryPath, problem: AssetProblem)]) -> String {
+    var html = openGroup != nil ? HTMLPage.sectionEnd : ""
+    let summary = strings.summary(
+      photos: assets - videos, videos: videos, withProblems: withProblems)
+    html += "<p class=\"summary\">\(HTMLPage.escaped(summary))</p>\n"
+    for (path, problem) in folderProblems {
+      let line = strings.folderProblem(path.escaped, problem.description)
+      html += "<p class=\"why\">\(HTMLPage.text(line))</p>\n"
+    }
+    return html + "</body>\n</html>\n"
+  }
+
+  private static let sectionEnd = "</tbody>\n</table>\n</section>\n"
+
+  private func sectionStart(_ group: AssetGroup) -> String {
+    let columns = strings.assetColumns
+    let headers = [strings.pictureColumn] + [0, 2, 3, 4, 5, 6, 7].map { columns[$0] }
+    let cells = headers.map { "<th>\(HTMLPage.escaped($0))</th>" }.joined()
+    return "<section>\n<h2>\(HTMLPage.text(group.localizedName(in: strings.language)))</h2>\n"
+      + "<table>\n<thead>\n<tr>\(cells)</tr>\n</thead>\n<tbody>\n"
+  }
+
+  private func pictureCell(_ picture: PagePicture, names asset: Asset) -> String {
+    switch picture {
+    case .file(let path, let width, let height):
+      let alt = HTMLPage.escaped(
+        OutputHygiene.message(TableFormatter.fileNames(of: asset).joined(separator: ", ")))
+      return "<img src=\"\(HTMLPage.escaped(path))\" width=\"\(width)\" height=\"\(height)\""
+        + " alt=\"\(alt)\" loading=\"lazy\">"
+    case .missing(let reason):
+      return "<span class=\"placeholder\" role=\"img\""
+        + " aria-label=\"\(HTMLPage.escaped(strings.noPicture))\""
+        + " title=\"\(HTMLPage.escaped(OutputHygiene.message(reason)))\"></span>"
+    }
+  }
+
+  /// The coordinates as the table writes them, linked to OpenStreetMap's map of the place
+  /// (the URL is made of the numbers only); `-` without a location.
+  private func place(_ location: Location?) -> String {
+    guard let location, let url = HTMLPage.mapURL(location) else { return "-" }
+    return "<a href=\"\(HTMLPage.escaped(url))\" title=\"\(HTMLPage.escaped(strings.mapLink))\""
+      + " rel=\"noreferrer\">\(HTMLPage.escaped(formatter.gps(location)))</a>"
+  }
+
+  /// `https://www.openstreetmap.org/?mlat=35.68950&mlon=139.69171#map=16/35.68950/139.69171`,
+  /// or `nil` for a location out of range (``Location`` never holds one).
+  static func mapURL(_ location: Location) -> String? {
+    let latitude = location.latitude
+    let longitude = location.longitude
+    guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+    else { return nil }
+    let lat = String(format: "%.5f", latitude)
+    let lon = String(format: "%.5f", longitude)
+    return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+  }
+
+  /// The problems cell: the table's codes (`truncated +1`, or `-`), and why there is no
+  /// picture when there is none.
+  private func problems(_ asset: Asset, _ picture: PagePicture) -> String {
+    let codes = asset.problems.isEmpty ? nil : HTMLPage.escaped(formatter.problems(asset.problems))
+    guard case .missing(let reason) = picture else { return codes ?? "-" }
+    let why = "<span class=\"why\">\(HTMLPage.text(reason))</span>"
+    return codes.map { $0 + "<br>" + why } ?? why
+  }
+
+  /// Text from a file or a name as page text: made visible (``OutputHygiene/message(_:)``),
+  /// escaped, and isolated in a `<bdi>`.
+  static func text(_ text: String) -> String {
+    "<bdi>" + escaped(OutputHygiene.message(text)) + "</bdi>"
+  }
+
+  /// `text` with `&`, `<`, `>`, `"` and `'` as entities: safe in an element and in a
+  /// quoted attribute.
+  static func escaped(_ text: String) -> String {
+    guard text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) else {
+      return text
+    }
+    var result = ""
+    result.reserveCapacity(text.utf8.count + 16)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "'": result += "&#39;"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}

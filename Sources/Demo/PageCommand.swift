@@ -1,0 +1,178 @@
+import Foundation
+import GroupEnumerator
+
+extension DemoCommand {
+  /// How many pictures the page draws at once.
+  nonisolated static let pageDrawingWidth = 2
+  /// How far ahead of the first row not yet written the page may draw: bounds the rows
+  /// held when one picture is slow.
+  nonisolated static let pageDrawingWindow = 64
+
+  /// Where the page's pictures are drawn: the one place that picks the source.
+  nonisolated static func pagePictureSource(for library: AssetsLibrary) -> any PictureSource {
+    InProcessPictures(library: library)
+  }
+
+  /// `Demo --format html --output DIR`: reads the library (a progress bar), then draws an
+  /// 80 × 80 aspect-fit picture of each asset, a few at a time (a second bar), into
+  /// `DIR/pictures/`, and writes `DIR/index.html` last (``PageFolder``, ``HTMLPage``).
+  /// An asset with no picture gets a placeholder and the reason; a picture file that
+  /// cannot be written (a full disk) fails the run, which leaves no `index.html`.
+  static func page(
+    _ options: DemoOptions, _ location: LibraryLocation, stderr: inout some TextOutputStream,
+    progressBar: ProgressBar?
+  ) async throws(LibraryError) -> Int32 {
+    guard let output = options.output else { return usageFailure }
+    let strings = Strings(language: options.language)
+    let library = location.library
+    func message(_ failure: PageFolder.Failure) -> String {
+      let text = strings.cannotWritePage(output, reason: failure.reason)
+      return "Error: \(OutputHygiene.message(text))\n"
+    }
+    // A wrong --output is said before the library is read; nothing is made yet.
+    do throws(PageFolder.Failure) {
+      try PageFolder.check(output, replacing: options.replacesOutput, library: library.root)
+    } catch {
+      stderr.write(message(error))
+      return failure
+    }
+    let contents = try await library.enumerate(
+      filter: options.filter,
+      progress: { current, total in progressBar?.update(current: current, total: total) })
+    progressBar?.clear()
+    let folder: PageFolder
+    let index: PageFolder.IndexFile
+    do throws(PageFolder.Failure) {
+      folder = try PageFolder.open(
+        output, replacing: options.replacesOutput, library: library.root)
+      index = try folder.startIndex()
+    } catch {
+      stderr.write(message(error))
+      return failure
+    }
+    var page = HTMLPage(strings: strings)
+    index.write(page.head(library: location.displayPath))
+    let assets = contents.assets
+    progressBar?.activity = .drawing
+    progressBar?.update(current: 0, total: assets.count)
+    let source = pagePictureSource(for: library)
+    let writeFailure = await drawPictures(
+      of: assets, source: source, folder: folder,
+      written: { asset, picture, count in
+        index.write(page.row(asset, picture: picture))
+        progressBar?.update(current: count, total: assets.count)
+        return !index.hasFailed
+      })
+    await source.shutDown()
+    progressBar?.clear()
+    progressBar?.activity = .loading
+    if Task.isCancelled {
+      index.discard()
+      return interrupted
+    }
+    let folderProblems = contents.folderProblems.sorted { $0.key < $1.key }.map {
+      (path: $0.key, problem: $0.value)
+    }
+    index.write(page.end(folderProblems: folderProblems))
+    do throws(PageFolder.Failure) {
+      if let writeFailure { throw writeFailure }
+      try index.publish()
+    } catch {
+      index.discard()
+      stderr.write(message(error))
+      return failure
+    }
+    for (path, problem) in folderProblems {
+      stderr.write(
+        "warning: "
+          + OutputHygiene.message(strings.folderProblem(path.escaped, problem.description))
+          + "\n")
+    }
+    for warning in contents.warnings {
+      stderr.write("warning: " + OutputHygiene.message(warning) + "\n")
+    }
+    return success
+  }
+
+  /// Draws the picture of each of `assets`, ``pageDrawingWidth`` at a time, writes each
+  /// into `folder`, and calls `written` with each asset and its picture in order, and how
+  /// many have been written; stops when `written` returns `false`, a picture cannot be
+  /// written (returned), or the task is cancelled.
+  private static func drawPictures(
+    of assets: [Asset], source: any PictureSource, folder: PageFolder,
+    written: (Asset, PagePicture, Int) -> Bool
+  ) async -> PageFolder.Failure? {
+    typealias Drawn = (index: Int, outcome: Result<PagePicture, PageFolder.Failure>)
+    return await withTaskGroup(of: Drawn.self) { group -> PageFolder.Failure? in
+      var next = 0
+      var running = 0
+      var count = 0
+      var done: [Int: PagePicture] = [:]
+      while count < assets.count {
+        while running < pageDrawingWidth, next < assets.count, next < count + pageDrawingWindow {
+          let index = next
+          let asset = assets[index]
+          group.addTask {
+            (index, await drawPicture(of: asset, number: index + 1, source: source, folder: folder))
+          }
+          next += 1
+          running += 1
+        }
+        guard let drawn = await group.next() else { break }
+        running -= 1
+        switch drawn.outcome {
+        case .failure(let failure):
+          group.cancelAll()
+          return failure
+        case .success(let picture):
+          done[drawn.index] = picture
+        }
+        while let picture = done.removeValue(forKey: count) {
+          count += 1
+          guard written(assets[count - 1], picture, count) else {
+            group.cancelAll()
+            return nil
+          }
+        }
+        if Task.isCancelled {
+          group.cancelAll()
+          return nil
+        }
+      }
+      return nil
+    }
+  }
+
+  /// The picture of `asset` for the page's row `number`, written into the folder; a
+  /// placeholder with the reason when the source has none or gives one that is not a JPEG
+  /// or PNG within the square (a worker's output is checked too).
+  nonisolated static func drawPicture(
+    of asset: Asset, number: Int, source: any PictureSource, folder: PageFolder
+  ) async -> Result<PagePicture, PageFolder.Failure> {
+    let image: AssetImage
+    switch await source.picture(of: asset, side: HTMLPage.side, fills: false) {
+    case .failure(let failure): return .success(.missing(reason: failure.message))
+    case .success(let drawn): image = drawn
+    }
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let signature = image.isPNG ? png : jpeg
+    guard (1...HTMLPage.side).contains(image.pixelWidth),
+      (1...HTMLPage.side).contains(image.pixelHeight),
+      image.data.starts(with: signature)
+    else {
+      return .success(
+        .missing(reason: "the picture drawn is not a JPEG or PNG of at most 80 × 80 pixels"))
+    }
+    let name = PageFolder.pictureName(number: number, isPNG: image.isPNG)
+    do throws(PageFolder.Failure) {
+      try folder.writePicture(image.data, named: name)
+    } catch {
+      return .failure(error)
+    }
+    return .success(
+      .file(
+        path: PageFolder.picturesName + "/" + name, width: image.pixelWidth,
+        height: image.pixelHeight))
+  }
+}

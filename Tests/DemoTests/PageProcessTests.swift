@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Demo
+
+/// `Demo --format html` as a process: the drawing bar on a terminal, and a full disk, which
+/// must leave no `index.html`.
+@Suite(
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: demoExecutable.path)
+      && FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
+    "needs the built Demo next to the test bundle and Fixtures/Library"))
+struct PageProcessTests {
+  @Test(.timeLimit(.minutes(2)))
+  func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() throws {
+    let scratch = try ScratchFolder()
+    let terminal = try PseudoTerminal()
+    let process = Process()
+    process.executableURL = demoExecutable
+    process.arguments = ["--format", "html", "--output", scratch.path + "/page", "--lang", "ja"]
+    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
+    try process.run()
+    terminal.closeTerminalSide()
+    process.waitUntilExit()
+    let screen = String(decoding: terminal.finish(), as: UTF8.self)
+    #expect(process.terminationStatus == 0)
+    let loading = try #require(screen.range(of: "写真を読み込み中("), "\(screen.debugDescription)")
+    let drawing = try #require(screen.range(of: "サムネイルを作成中(100%)..."))
+    #expect(loading.upperBound <= drawing.lowerBound)
+    #expect(screen.contains("] 15/15"))
+    #expect(screen.hasSuffix("\r\u{1B}[K"), "\(screen.suffix(80).debugDescription)")
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/page/index.html"))
+  }
+
+  @Test(
+    .enabled(
+      if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),
+      Comment(
+        rawValue: (SystemProbe.mountUnavailable ?? "")
+          + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
+    .timeLimit(.minutes(2)))
+  func aFullDiskFailsTheRunAndLeavesNoPage() throws {
+    guard
+      SystemProbe.proceed(
+        unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
+    else { return }
+    let scratch = try ScratchFolder()
+    // A 24 KiB tmpfs in a private mount namespace (gone with the script): room for a few
+    // pictures, not for all of them. What the folder holds is listed before it goes.
+    let script = """
+      mount -t tmpfs -o size=24k tmpfs "$1" || exit 90
+      "$0" --format html --output "$1/page" --no-progress
+      echo "status $?"
+      ls -A "$1/page"
+      """
+    let outcome = try run(
+      SystemProbe.unshare,
+      [
+        "--mount", "--propagation", "private", "/bin/sh", "-c", script, demoExecutable.path,
+        scratch.path,
+      ])
+    #expect(outcome.status == 0, "\(outcome.stderr)")
+    let lines = outcome.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "status 1", "\(outcome.stdout)")
+    #expect(
+      outcome.stderr.hasPrefix(
+        "Error: Cannot write the page to '\(scratch.path)/page': the disk is full."),
+      "\(outcome.stderr)")
+    #expect(!lines.contains("index.html"))
+    #expect(!lines.contains { $0.hasPrefix(".index.html.") })
+    #expect(lines.contains(PageFolder.markName) && lines.contains("pictures"))
+  }
+}

@@ -204,7 +204,9 @@ final class SharedTerminal: Sendable {
         options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
       switch options.command {
       case .list where options.format == .html:
-        return try await page(options, location, stderr: &stderr, progressBar: progressBar)
+        return try await page(
+          options, location, stderr: &stderr, progressBar: progressBar,
+          pictureWorker: pictureWorker)
       case .list:
         try await list(
           options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
@@ -454,7 +456,7 @@ final class SharedTerminal: Sendable {
 
   /// Where pictures of `library`'s assets are drawn: in up to `workers` worker processes
   /// running `executable` (``WorkerPictures``), or in this process when it is `nil`.
-  static func pictureSource(
+  nonisolated static func pictureSource(
     _ library: AssetsLibrary, workers: Int, executable: String?
   ) -> any PictureSource {
     guard let executable else { return InProcessPictures(library: library) }

@@ -8,9 +8,13 @@ extension DemoCommand {
   /// held when one picture is slow.
   nonisolated static let pageDrawingWindow = 64
 
-  /// Where the page's pictures are drawn: the one place that picks the source.
-  nonisolated static func pagePictureSource(for library: AssetsLibrary) -> any PictureSource {
-    InProcessPictures(library: library)
+  /// Where the page's pictures are drawn: the one place that picks the source. With
+  /// `pictureWorker` (the Demo itself), in ``pageDrawingWidth`` worker processes, so that
+  /// a decoder's crash, hang or memory blow-up costs one picture; in this process without.
+  nonisolated static func pagePictureSource(
+    for library: AssetsLibrary, pictureWorker: String?
+  ) -> any PictureSource {
+    pictureSource(library, workers: pageDrawingWidth, executable: pictureWorker)
   }
 
   /// `Demo --format html --output DIR`: reads the library (a progress bar), then draws an
@@ -20,7 +24,7 @@ extension DemoCommand {
   /// cannot be written (a full disk) fails the run, which leaves no `index.html`.
   static func page(
     _ options: DemoOptions, _ location: LibraryLocation, stderr: inout some TextOutputStream,
-    progressBar: ProgressBar?
+    progressBar: ProgressBar?, pictureWorker: String?
   ) async throws(LibraryError) -> Int32 {
     guard let output = options.output else { return usageFailure }
     let strings = Strings(language: options.language)
@@ -55,7 +59,7 @@ extension DemoCommand {
     let assets = contents.assets
     progressBar?.activity = .drawing
     progressBar?.update(current: 0, total: assets.count)
-    let source = pagePictureSource(for: library)
+    let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
     let writeFailure = await drawPictures(
       of: assets, source: source, folder: folder,
       written: { asset, picture, count in

@@ -36,6 +36,30 @@ struct PageProcessTests {
     #expect(FileManager.default.fileExists(atPath: scratch.path + "/page/index.html"))
   }
 
+  @Test(.timeLimit(.minutes(2)))
+  func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
+    let scratch = try ScratchFolder()
+    let drawn = try run(
+      demoExecutable, ["--format", "html", "--output", scratch.path + "/drawn", "--no-progress"])
+    #expect(drawn.exited && drawn.status == 0, "\(drawn.stderr)")
+    let crashed = try run(
+      demoExecutable,
+      ["--format", "html", "--output", scratch.path + "/crashed", "--no-progress"],
+      environment: [PictureWorker.faultVariable: "crash:IMG_0002.jpg"])
+    #expect(crashed.exited && crashed.status == 0, "\(crashed.stderr)")
+    let page = try String(contentsOfFile: scratch.path + "/crashed/index.html", encoding: .utf8)
+    let whole = try String(contentsOfFile: scratch.path + "/drawn/index.html", encoding: .utf8)
+    // One placeholder more than a page drawn without the fault, naming the signal; every
+    // other picture is there.
+    let placeholders = { (html: String) in
+      html.components(separatedBy: "class=\"placeholder\"").count - 1
+    }
+    let pictures = { (html: String) in html.components(separatedBy: "<img ").count - 1 }
+    #expect(placeholders(page) == placeholders(whole) + 1)
+    #expect(pictures(page) == pictures(whole) - 1)
+    #expect(page.contains("SIGSEGV"))
+  }
+
   @Test(
     .enabled(
       if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),

@@ -82,6 +82,9 @@ struct DemoOptions: Equatable, Sendable {
   var usesDefaultIndex = false
   /// Whether every photo's end is checked for truncation (`--verify`).
   var verifiesFileEnds = false
+  /// Whether `thumbnail` draws through the desktop's thumbnail cache (not with
+  /// `--no-cache`).
+  var usesPictureCache = true
 
   /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`, where it
   /// keeps its index, and whether it checks every photo's end (`--verify`).
@@ -91,7 +94,7 @@ struct DemoOptions: Equatable, Sendable {
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
       index: indexPath.map { .file(URL(fileURLWithPath: $0)) }
         ?? (usesDefaultIndex ? .userCache : .none),
-      verifiesFileEnds: verifiesFileEnds)
+      verifiesFileEnds: verifiesFileEnds, pictureCache: usesPictureCache ? .freedesktop : .none)
   }
   /// Whether `thumbnail` may replace an existing `--output` file (`--force`).
   var replacesOutput = false
@@ -321,11 +324,12 @@ enum ArgumentParser {
     case verify = "--verify"
     case fill = "--fill"
     case embedded = "--embedded"
+    case noCache = "--no-cache"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
-      case .fill, .embedded: command == .thumbnail
+      case .fill, .embedded, .noCache: command == .thumbnail
       case .statistics, .noProgress, .includeOther, .verify: command == .list
       case .defaultIndex:
         command == .list || command == .groups || command == .lookup || command == .watch
@@ -344,6 +348,7 @@ enum ArgumentParser {
       case .verify: options.verifiesFileEnds = true
       case .fill: options.fillsPicture = true
       case .embedded: options.embeddedOnly = true
+      case .noCache: options.usesPictureCache = false
       }
     }
   }

@@ -220,6 +220,8 @@ import Testing
         that many pixels, as JPEG (PNG when it has transparency). Without it, or with
         --embedded, copies the thumbnail embedded in the photo's EXIF data byte for
         byte. Exits with status 1 when the asset cannot be drawn or has no thumbnail.
+        Pictures are kept in the desktop's thumbnail cache (~/.cache/thumbnails),
+        shared with file managers; --no-cache draws without it.
 
         USAGE: Demo thumbnail [<options>] <asset> [<library>] --output <file>
 
@@ -244,6 +246,7 @@ import Testing
           --fill                  Fill the --size square, cropping the picture's
                                   centre, instead of fitting it.
           --embedded              Write the embedded thumbnail as stored.
+          --no-cache              Draw without the thumbnail cache.
           --hidden                Find hidden files and files in hidden folders too.
           --lang <lang>           The language of library errors: en, zh-Hans or ja.
                                   (default: en)

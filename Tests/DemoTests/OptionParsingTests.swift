@@ -326,4 +326,13 @@ import Testing
             + " '--fill'.", command: .thumbnail))
     #expect(usageError(["--size", "80"])?.message == "Unknown option '--size'")
   }
+
+  @Test func thumbnailUsesTheDesktopCacheUnlessNoCache() throws {
+    let cached = try options(["thumbnail", Self.assetURL, "--size", "80", "--output", "-"])
+    #expect(cached.libraryOptions.pictureCache == .freedesktop)
+    let uncached = try options(
+      ["thumbnail", Self.assetURL, "--size", "80", "--no-cache", "--output", "-"])
+    #expect(!uncached.usesPictureCache && uncached.libraryOptions.pictureCache == .none)
+    #expect(usageError(["--no-cache"])?.message == "Unknown option '--no-cache'")
+  }
 }

@@ -119,12 +119,12 @@ import Testing
   // MARK: The PNG chunks
 
   /// A PNG libvips encodes from a fixture.
-  func fixturePNG() throws -> [UInt8] {
+  func fixturePNG(side: Int = 64) throws -> [UInt8] {
     let bytes = Array(try Data(contentsOf: Sample.library.appendingPathComponent("IMG_0002.jpg")))
     let picture = try ImageRenderer.draw(
       encoded: bytes,
       ImageRenderer.Request(
-        width: 64, height: 64, contentMode: .aspectFit, orientation: nil, encoding: .png,
+        width: side, height: side, contentMode: .aspectFit, orientation: nil, encoding: .png,
         jpegQuality: 85))
     return Array(picture.data)
   }
@@ -270,6 +270,20 @@ import Testing
       #expect(try await draw(library, asset, 80).source == .decodedImage)
       #expect(try contents(path).width == 128)
     }
+
+    // An entry larger than its folder allows (the standard's 128 for `normal/`), with
+    // the right keys: not used, not even decoded.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    let oversized = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("IMG_0002.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 160)))
+    #expect(try ThumbnailPNG.read(oversized).width == 160)
+    try Data(oversized).write(to: URL(fileURLWithPath: path))
+    #expect(try await draw(library, asset, 80).source == .decodedImage)
+    #expect(try contents(path).width == 128)
 
     // Another file's entry under this name (a collision, or a renamed file's).
     let foreign = try #require(

@@ -201,10 +201,12 @@ struct PictureCache: Sendable {
       size: status.size, fileName: path.lastComponent)
   }
 
-  /// The valid entry of `key` at `size`, if there is one.
+  /// The valid entry of `key` at `size`, if there is one. An entry larger than its folder's
+  /// size breaks the standard and is not used (nor decoded: a huge one could be a bomb).
   func entry(_ key: Key, size: Size) -> Entry? {
     guard let bytes = Self.readFile(folder + "/" + size.folder + "/" + key.name),
-      let contents = try? ThumbnailPNG.read(bytes), Self.isValid(contents, for: key)
+      let contents = try? ThumbnailPNG.read(bytes), Self.isValid(contents, for: key),
+      contents.width <= size.rawValue, contents.height <= size.rawValue
     else { return nil }
     return Entry(bytes: bytes, width: contents.width, height: contents.height, size: size)
   }

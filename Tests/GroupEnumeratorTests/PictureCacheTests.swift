@@ -285,11 +285,14 @@ import Testing
     #expect(try await draw(library, asset, 80).source == .decodedImage)
     #expect(try contents(path).width == 128)
 
-    // Another file's entry under this name (a collision, or a renamed file's).
+    // Another file's entry under this name (a collision, or a renamed file's): right
+    // size, right time, only the URI differs.
     let foreign = try #require(
       ThumbnailPNG.inserting(
-        text: [("Thumb::URI", workspace.uri("other.jpg")), ("Thumb::MTime", "0")],
-        into: try fixturePNG()))
+        text: [
+          ("Thumb::URI", workspace.uri("other.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 128)))
     try Data(foreign).write(to: URL(fileURLWithPath: path))
     let afterForeign = try await draw(library, asset, 80)
     #expect(afterForeign.source == .decodedImage)

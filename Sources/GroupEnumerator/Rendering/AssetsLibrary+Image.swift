@@ -15,6 +15,13 @@ extension AssetsLibrary {
   /// With ``ImageDeliveryMode/opportunistic`` this returns the second, decoded picture;
   /// ``images(for:targetSize:contentMode:options:)`` yields both.
   ///
+  /// The library's picture cache (``LibraryOptions/pictureCache``; by default the
+  /// desktop's freedesktop.org thumbnail cache) is read first: a valid entry that covers
+  /// the target is drawn at it (``AssetImage/Source/thumbnailCache``). Otherwise, unless
+  /// an embedded thumbnail covers the target (``ImageDeliveryMode/fastFormat``), the
+  /// entry is drawn from the file, stored, and the picture drawn from it, so a miss and
+  /// the hit after it give the same bytes. Targets past 1024 pixels bypass the cache.
+  ///
   /// - Parameters:
   ///   - asset: An asset of this library.
   ///   - targetSize: The box to draw in, in pixels (1…16384 a side; fractions round up).

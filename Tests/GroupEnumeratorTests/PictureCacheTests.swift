@@ -514,6 +514,23 @@ import Testing
     for asset in assets where asset.name != "d.jpg" {
       #expect(try await draw(library, asset, 80).source == .thumbnailCache, "\(asset.name)")
     }
+    // Once stopped, nothing queued starts: one at a time, eight assets queued, stopped
+    // at once; what had started may finish, nothing more is drawn.
+    let copies = try TemporaryFolder()
+    for index in 0..<8 { try copies.add("IMG_0002.jpg", as: "copy-\(index).jpg") }
+    let cache = try TemporaryFolder()
+    let copyLibrary = AssetsLibrary(
+      root: copies.root, options: LibraryOptions(pictureCache: .directory(cache.root)))
+    let one = CachingImageManager(library: copyLibrary, maximumConcurrency: 1)
+    one.startCaching(
+      assets: try await copyLibrary.enumerate().assets, targetSize: box, contentMode: .aspectFit)
+    one.stopCachingAllImages()
+    let started = one.startedCount
+    await one.waitUntilIdle()
+    #expect(one.startedCount == started)
+    let written =
+      (try? FileManager.default.contentsOfDirectory(atPath: cache.path + "/normal").count) ?? 0
+    #expect(written <= started, "\(written) of \(started)")
     // Stopped before it runs, nothing is drawn.
     manager.startCaching(
       assets: assets, targetSize: CGSize(width: 200, height: 200), contentMode: .aspectFill)

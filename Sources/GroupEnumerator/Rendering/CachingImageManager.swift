@@ -43,6 +43,8 @@ public final class CachingImageManager: Sendable {
     /// The worker tasks, by number.
     var workers: [Int: Task<Void, Never>] = [:]
     var nextWorker = 0
+    /// How many jobs have been started, ever.
+    var started = 0
   }
 
   private let state = SanitizerVisibleMutex(State())
@@ -118,6 +120,10 @@ public final class CachingImageManager: Sendable {
     }
   }
 
+  /// How many pictures have been started since the manager was made (for tests: nothing
+  /// queued starts once stopped).
+  var startedCount: Int { state.withLock { $0.started } }
+
   /// A worker: takes the next job and draws it, until the queue is empty.
   private func work(_ number: Int) async {
     while let (job, task) = next(worker: number) {
@@ -140,6 +146,7 @@ public final class CachingImageManager: Sendable {
         _ = try? await library.fillCache(for: asset, (job.width, job.height), job.contentMode)
       }
       state.running[job] = task
+      state.started += 1
       return (job, task)
     }
   }

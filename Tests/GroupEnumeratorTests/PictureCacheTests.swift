@@ -538,4 +538,21 @@ import Testing
     manager.stopCaching(assets: assets, targetSize: box, contentMode: .aspectFit)
     await manager.waitUntilIdle()
   }
+  @Test func theCachingManagerWorksThroughALongQueue() async throws {
+    let copies = try TemporaryFolder()
+    for index in 0..<80 { try copies.add("IMG_0002.jpg", as: "copy-\(index).jpg") }
+    let cache = try TemporaryFolder()
+    let library = AssetsLibrary(
+      root: copies.root, options: LibraryOptions(pictureCache: .directory(cache.root)))
+    let assets = try await library.enumerate().assets
+    let manager = CachingImageManager(library: library)
+    let box = CGSize(width: 64, height: 64)
+    // Overlapping batches in one call: each picture is queued once.
+    manager.startCaching(
+      assets: Array(assets[0..<50]) + Array(assets[30...]), targetSize: box,
+      contentMode: .aspectFit)
+    await manager.waitUntilIdle()
+    #expect(manager.startedCount == 80)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path + "/normal").count == 80)
+  }
 }

@@ -38,6 +38,16 @@ public final class CachingImageManager: Sendable {
   private struct State: Sendable {
     /// Waiting, in order, with their assets.
     var queue: [(job: Job, asset: Asset)] = []
+    /// The first waiting job of ``queue`` (those before it were taken): taking one is
+    /// O(1), and the taken ones are dropped once they are half the array.
+    var head = 0
+    var pending: ArraySlice<(job: Job, asset: Asset)> { queue[head...] }
+
+    /// Drops the taken jobs.
+    mutating func compact() {
+      queue.removeFirst(head)
+      head = 0
+    }
     /// Being drawn.
     var running: [Job: Task<Void, Never>] = [:]
     /// The worker tasks, by number.
@@ -73,13 +83,13 @@ public final class CachingImageManager: Sendable {
       (Job(asset: $0.id, width: box.width, height: box.height, contentMode: contentMode), $0)
     }
     state.withLock { state in
-      var known = Set(state.queue.map(\.job)).union(state.running.keys)
+      var known = Set(state.pending.map(\.job)).union(state.running.keys)
       for (job, asset) in jobs where !known.contains(job) {
         state.queue.append((job, asset))
         known.insert(job)
       }
       // Registered before they run, so that a worker's own removal always finds it.
-      while state.workers.count < maximumConcurrency, state.workers.count < state.queue.count {
+      while state.workers.count < maximumConcurrency, state.workers.count < state.pending.count {
         let number = state.nextWorker
         state.nextWorker += 1
         state.workers[number] = Task { [self] in await work(number) }
@@ -96,6 +106,7 @@ public final class CachingImageManager: Sendable {
         Job(asset: $0.id, width: box.width, height: box.height, contentMode: contentMode)
       })
     let cancelled = state.withLock { state -> [Task<Void, Never>] in
+      state.compact()
       state.queue.removeAll { jobs.contains($0.job) }
       return jobs.compactMap { state.running[$0] }
     }
@@ -106,6 +117,7 @@ public final class CachingImageManager: Sendable {
   public func stopCachingAllImages() {
     let cancelled = state.withLock { state -> [Task<Void, Never>] in
       state.queue.removeAll()
+      state.head = 0
       return Array(state.running.values)
     }
     for task in cancelled { task.cancel() }
@@ -137,11 +149,13 @@ public final class CachingImageManager: Sendable {
   private func next(worker number: Int) -> (Job, Task<Void, Never>)? {
     let library = self.library
     return state.withLock { state -> (Job, Task<Void, Never>)? in
-      guard !state.queue.isEmpty else {
+      guard !state.pending.isEmpty else {
         state.workers[number] = nil
         return nil
       }
-      let (job, asset) = state.queue.removeFirst()
+      let (job, asset) = state.queue[state.head]
+      state.head += 1
+      if state.head >= 64, state.head * 2 >= state.queue.count { state.compact() }
       let task = Task {
         _ = try? await library.fillCache(for: asset, (job.width, job.height), job.contentMode)
       }

@@ -128,6 +128,8 @@ enum HelpText {
                               last, so a failed run leaves no page.
       --force                 Replace the page an earlier --format html wrote in
                               the --output folder (it holds nothing else).
+      --no-cache              Draw the page's pictures without the desktop's
+                              thumbnail cache (~/.cache/thumbnails).
       --filter <filter>       Which assets to list: photos (with Live Photos),
                               videos or all. (default: all)
       --include-other         Also list the files that are not photos or videos
@@ -232,6 +234,8 @@ enum HelpText {
     that many pixels, as JPEG (PNG when it has transparency). Without it, or with
     --embedded, copies the thumbnail embedded in the photo's EXIF data byte for
     byte. Exits with status 1 when the asset cannot be drawn or has no thumbnail.
+    Pictures are kept in the desktop's thumbnail cache (~/.cache/thumbnails),
+    shared with file managers; --no-cache draws without it.
 
     USAGE: \(usage(.thumbnail))
 
@@ -250,6 +254,7 @@ enum HelpText {
       --fill                  Fill the --size square, cropping the picture's
                               centre, instead of fitting it.
       --embedded              Write the embedded thumbnail as stored.
+      --no-cache              Draw without the thumbnail cache.
       --hidden                Find hidden files and files in hidden folders too.
       --lang <lang>           The language of library errors: en, zh-Hans or ja.
                               (default: en)

@@ -90,6 +90,9 @@ struct DemoOptions: Equatable, Sendable {
   var usesDefaultIndex = false
   /// Whether every photo's end is checked for truncation (`--verify`).
   var verifiesFileEnds = false
+  /// Whether `thumbnail` and the page draw through the desktop's thumbnail cache (not
+  /// with `--no-cache`).
+  var usesPictureCache = true
 
   /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`, where it
   /// keeps its index, and whether it checks every photo's end (`--verify`).
@@ -99,7 +102,7 @@ struct DemoOptions: Equatable, Sendable {
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
       index: indexPath.map { .file(URL(fileURLWithPath: $0)) }
         ?? (usesDefaultIndex ? .userCache : .none),
-      verifiesFileEnds: verifiesFileEnds)
+      verifiesFileEnds: verifiesFileEnds, pictureCache: usesPictureCache ? .freedesktop : .none)
   }
   /// Whether `thumbnail` may replace an existing `--output` file, or `--format html` a
   /// page it made before in the `--output` folder (`--force`).
@@ -257,6 +260,11 @@ enum ArgumentParser {
           message: "'--force' replaces a page; it goes with '--format html' and"
             + " '--output <folder>'.", command: .list)
       }
+      if !options.usesPictureCache {
+        throw UsageError(
+          message: "'--no-cache' draws pictures without the thumbnail cache; it goes with"
+            + " '--format html' (and 'thumbnail --size').", command: .list)
+      }
       return
     }
     guard let output = options.output, output != "-" else {
@@ -361,11 +369,13 @@ enum ArgumentParser {
     case verify = "--verify"
     case fill = "--fill"
     case embedded = "--embedded"
+    case noCache = "--no-cache"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
       case .fill, .embedded: command == .thumbnail
+      case .noCache: command == .thumbnail || command == .list
       case .statistics, .noProgress, .includeOther, .verify: command == .list
       case .defaultIndex:
         command == .list || command == .groups || command == .lookup || command == .watch
@@ -384,6 +394,7 @@ enum ArgumentParser {
       case .verify: options.verifiesFileEnds = true
       case .fill: options.fillsPicture = true
       case .embedded: options.embeddedOnly = true
+      case .noCache: options.usesPictureCache = false
       }
     }
   }

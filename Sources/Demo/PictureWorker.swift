@@ -130,6 +130,7 @@ enum PictureWorker {
   static func libraryOptions(_ arguments: [String]) -> LibraryOptions? {
     var hidden = false
     var verifies = false
+    var caches = true
     var extensions: [String] = []
     var excluded: [String] = []
     var remaining = arguments[...]
@@ -137,6 +138,7 @@ enum PictureWorker {
       switch argument {
       case "--hidden": hidden = true
       case "--verify": verifies = true
+      case "--no-cache": caches = false
       case "--ext":
         guard let value = remaining.popFirst() else { return nil }
         extensions.append(value)
@@ -149,7 +151,7 @@ enum PictureWorker {
     return LibraryOptions(
       includesHiddenFiles: hidden,
       selection: FileSelection(extensions: extensions, excluding: excluded),
-      verifiesFileEnds: verifies)
+      verifiesFileEnds: verifies, pictureCache: caches ? .freedesktop : .none)
   }
 
   /// The arguments that give a worker `options` (``libraryOptions(_:)`` reads them back).
@@ -159,6 +161,7 @@ enum PictureWorker {
     var arguments: [String] = []
     if options.includesHiddenFiles { arguments.append("--hidden") }
     if options.verifiesFileEnds { arguments.append("--verify") }
+    if options.pictureCache == .none { arguments.append("--no-cache") }
     for value in options.selection.extensions.sorted() { arguments += ["--ext", value] }
     for pattern in options.selection.excludedPatterns { arguments += ["--exclude", pattern] }
     return arguments

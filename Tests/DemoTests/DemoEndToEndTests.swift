@@ -191,7 +191,8 @@ struct DemoEndToEndTests {
       .appendingPathComponent("pictures-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
-    // A photo with no embedded thumbnail, a movie and a Live Photo: each a JPEG.
+    // A photo with no embedded thumbnail, a movie and a Live Photo: each a JPEG. (Never
+    // through the test runner's own thumbnail cache: DemoProcessCacheTests uses one.)
     for (path, arguments, prefix) in [
       ("IMG_0002.jpg", ["--size", "64"], "fit"), ("Videos/clip.mp4", ["--size", "48"], "movie"),
       ("DCIM/100APPLE/IMG_0200.HEIC", ["--size", "40", "--fill"], "live"),
@@ -199,7 +200,7 @@ struct DemoEndToEndTests {
       let output = folder.appendingPathComponent("\(prefix).jpg")
       let url = try await url(of: path)
       let (status, stdout, errors) = await run(
-        ["thumbnail", url, "--output", output.path] + arguments)
+        ["thumbnail", url, "--output", output.path, "--no-cache"] + arguments)
       #expect(status == 0, "\(path): \(errors)")
       #expect(stdout.isEmpty)
       let written = try Data(contentsOf: output)
@@ -216,7 +217,7 @@ struct DemoEndToEndTests {
   @Test func thumbnailWithASizeOfABrokenFileSaysWhyAndFails() async throws {
     let url = try await url(of: "Broken/broken.jpg")
     let (status, stdout, errors) = await run(
-      ["thumbnail", url, "--size", "80", "--output", "-"])
+      ["thumbnail", url, "--size", "80", "--output", "-", "--no-cache"])
     #expect(status == 1)
     #expect(stdout.isEmpty)
     #expect(errors.hasPrefix("Error: 'broken.jpg' cannot be decoded: "))

@@ -12,9 +12,12 @@ import Testing
     if: FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
     "needs Fixtures/Library"))
 struct HTMLPageTests {
+  /// Runs the Demo in this process; a page is drawn without the desktop's thumbnail cache,
+  /// so that no test writes into the user's `~/.cache`.
   private func run(_ arguments: [String]) async -> (Int32, String, String) {
     var stdout = TextBuffer()
     var stderr = TextBuffer()
+    let arguments = arguments.contains("html") ? arguments + ["--no-cache"] : arguments
     let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
     return (status, stdout.text, stderr.text)
   }

@@ -370,4 +370,19 @@ import Testing
       usageError(["groups", "--force"])
         == UsageError(message: "Unknown option '--force'", command: .groups))
   }
+
+  @Test func thumbnailUsesTheDesktopCacheUnlessNoCache() throws {
+    let cached = try options(["thumbnail", Self.assetURL, "--size", "80", "--output", "-"])
+    #expect(cached.libraryOptions.pictureCache == .freedesktop)
+    let uncached = try options(
+      ["thumbnail", Self.assetURL, "--size", "80", "--no-cache", "--output", "-"])
+    #expect(!uncached.usesPictureCache && uncached.libraryOptions.pictureCache == .none)
+    #expect(
+      usageError(["--no-cache"])?.message
+        == "'--no-cache' draws pictures without the thumbnail cache; it goes with"
+        + " '--format html' (and 'thumbnail --size').")
+    let page = try options(["--format", "html", "--output", "p", "--no-cache"])
+    #expect(page.libraryOptions.pictureCache == .none)
+    #expect(usageError(["groups", "--no-cache"])?.message == "Unknown option '--no-cache'")
+  }
 }

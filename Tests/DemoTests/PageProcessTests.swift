@@ -37,6 +37,34 @@ struct PageProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
+  func aSecondPageTakesItsPicturesFromTheThumbnailCache() throws {
+    let scratch = try ScratchFolder()
+    let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
+    for name in ["first", "second"] {
+      let outcome = try run(
+        demoExecutable,
+        ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
+        environment: environment)
+      #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+    }
+    // The workers drew into the desktop's cache folders; the second page's pictures are
+    // the first's, byte for byte.
+    let normal = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.path + "/cache/thumbnails/normal")
+    #expect(normal.count >= 10 && normal.allSatisfy { $0.hasSuffix(".png") }, "\(normal)")
+    let pictures = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.path + "/first/pictures"
+    ).sorted()
+    #expect(pictures.count >= 10)
+    for picture in pictures {
+      let first = FileManager.default.contents(atPath: scratch.path + "/first/pictures/" + picture)
+      let second = FileManager.default.contents(
+        atPath: scratch.path + "/second/pictures/" + picture)
+      #expect(first != nil && first == second, "\(picture)")
+    }
+  }
+
+  @Test(.timeLimit(.minutes(2)))
   func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
     let scratch = try ScratchFolder()
     let drawn = try run(

@@ -15,7 +15,10 @@ import Testing
       && FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct WorkerPicturesProcessTests {
-  private let library = AssetsLibrary(root: DemoCommand.bundledLibrary)
+  // Without the desktop's thumbnail cache: no test writes into the user's `~/.cache`, and
+  // every picture is drawn by the worker, not read back.
+  private let library = AssetsLibrary(
+    root: DemoCommand.bundledLibrary, options: LibraryOptions(pictureCache: .none))
 
   private func asset(_ path: String) async throws -> Asset {
     try #require(try await library.asset(at: LibraryPath(path)))

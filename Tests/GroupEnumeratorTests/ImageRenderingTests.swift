@@ -11,8 +11,11 @@ import Testing
     .deletingLastPathComponent()
     .appendingPathComponent("Resources/Rendering")
 
-  let sample = AssetsLibrary(root: Sample.library)
-  let rendering = AssetsLibrary(root: Self.folder)
+  // No picture cache: these tests see the pictures drawn from the files (PictureCacheTests
+  // covers the cache), and never write into the test runner's own ~/.cache.
+  let sample = AssetsLibrary(root: Sample.library, options: LibraryOptions(pictureCache: .none))
+  let rendering = AssetsLibrary(
+    root: Self.folder, options: LibraryOptions(pictureCache: .none))
 
   func asset(_ name: String, in library: AssetsLibrary) async throws -> Asset {
     let assets = try await library.enumerate().assets
@@ -339,7 +342,8 @@ import Testing
 
 /// The legacy shapes, on the modern API.
 @Suite struct LegacyImageTests {
-  let rendering = AssetsLibrary(root: ImageRenderingTests.folder)
+  let rendering = AssetsLibrary(
+    root: ImageRenderingTests.folder, options: LibraryOptions(pictureCache: .none))
 
   func asset(_ name: String) async throws -> Asset {
     let assets = try await rendering.enumerate().assets

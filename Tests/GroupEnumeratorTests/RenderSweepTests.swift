@@ -11,7 +11,8 @@ import Testing
     guard let folders = ProcessInfo.processInfo.environment["GROUPENUMERATOR_RENDER_SWEEP"]
     else { return }
     for folder in folders.split(separator: ":").map(String.init) {
-      let library = AssetsLibrary(root: URL(fileURLWithPath: folder))
+      let library = AssetsLibrary(
+        root: URL(fileURLWithPath: folder), options: LibraryOptions(pictureCache: .none))
       let assets = try await library.enumerate().assets
       #expect(!assets.isEmpty, "\(folder)")
       var pictures = 0

@@ -23,6 +23,9 @@ public struct LibraryOptions: Sendable, Hashable {
   /// (docs/Performance.md has the cost). With an index, a file checked once is not
   /// checked again while it is unchanged.
   public var verifiesFileEnds: Bool
+  /// Where drawn pictures are kept for the next request. Default
+  /// ``PictureCacheLocation/freedesktop``, the desktop's shared thumbnail cache.
+  public var pictureCache: PictureCacheLocation
 
   /// Creates options.
   ///
@@ -33,11 +36,14 @@ public struct LibraryOptions: Sendable, Hashable {
   ///   - selection: Which files the walk keeps. Default: all.
   ///   - index: Where to keep the index of what was read. Default: no index.
   ///   - verifiesFileEnds: Whether every photo's end is checked. Default `false`.
+  ///   - pictureCache: Where drawn pictures are kept. Default: the desktop's thumbnail
+  ///     cache.
   public init(
     includesHiddenFiles: Bool = false, maximumConcurrency: Int? = nil,
     selection: FileSelection = .all, index: IndexLocation = .none,
-    verifiesFileEnds: Bool = false
+    verifiesFileEnds: Bool = false, pictureCache: PictureCacheLocation = .freedesktop
   ) {
+    self.pictureCache = pictureCache
     self.includesHiddenFiles = includesHiddenFiles
     self.selection = selection
     self.index = index

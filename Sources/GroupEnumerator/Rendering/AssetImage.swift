@@ -12,6 +12,10 @@ public struct AssetImage: Sendable, Hashable {
     case decodedImage
     /// A frame of the asset's movie.
     case videoFrame
+    /// A valid entry of the picture cache (``LibraryOptions/pictureCache``), drawn at the
+    /// target size: made earlier by this package, or by a file manager that follows the
+    /// freedesktop.org thumbnail standard (which records no source of its own).
+    case thumbnailCache
   }
 
   /// The encoded picture: JPEG or PNG (``isPNG``).

@@ -15,6 +15,13 @@ extension AssetsLibrary {
   /// With ``ImageDeliveryMode/opportunistic`` this returns the second, decoded picture;
   /// ``images(for:targetSize:contentMode:options:)`` yields both.
   ///
+  /// The library's picture cache (``LibraryOptions/pictureCache``; by default the
+  /// desktop's freedesktop.org thumbnail cache) is read first: a valid entry that covers
+  /// the target is drawn at it (``AssetImage/Source/thumbnailCache``). Otherwise, unless
+  /// an embedded thumbnail covers the target (``ImageDeliveryMode/fastFormat``), the
+  /// entry is drawn from the file, stored, and the picture drawn from it, so a miss and
+  /// the hit after it give the same bytes. Targets past 1024 pixels bypass the cache.
+  ///
   /// - Parameters:
   ///   - asset: An asset of this library.
   ///   - targetSize: The box to draw in, in pixels (1…16384 a side; fractions round up).
@@ -28,6 +35,9 @@ extension AssetsLibrary {
     options: ImageRequestOptions = ImageRequestOptions()
   ) async throws(ImageRequestError) -> AssetImage {
     let box = try Self.box(targetSize)
+    if let cached = try await cachedImage(for: asset, box, contentMode, options) {
+      return cached
+    }
     if options.deliveryMode == .fastFormat,
       let fast = try await embeddedImage(for: asset, box, contentMode, options, mustCover: true)
     {
@@ -91,7 +101,7 @@ extension AssetsLibrary {
 
   /// The still an asset is drawn from: a photo's or Live Photo's image (a motion photo's
   /// JPEG), else `nil` for a movie.
-  private static func still(of asset: Asset) -> AssetResource? {
+  static func still(of asset: Asset) -> AssetResource? {
     guard asset.type != .video else { return nil }
     return asset.resources.first { $0.role == .photo && $0.format?.isVideo != true }
   }
@@ -99,7 +109,7 @@ extension AssetsLibrary {
   /// The embedded thumbnail or preview drawn at the box, or `nil` when the file has none
   /// (or, with `mustCover`, none that covers the box without enlarging, or one whose
   /// shape differs from the image's: a letterboxed thumbnail).
-  private func embeddedImage(
+  func embeddedImage(
     for asset: Asset, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
     _ options: ImageRequestOptions, mustCover: Bool
   ) async throws(ImageRequestError) -> AssetImage? {
@@ -153,7 +163,7 @@ extension AssetsLibrary {
 
   /// The picture drawn from the file itself: the decoded still (for a RAW, or a file no
   /// decoder takes, its embedded preview), or a movie's frame.
-  private func drawnImage(
+  func drawnImage(
     for asset: Asset, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
     _ options: ImageRequestOptions
   ) async throws(ImageRequestError) -> AssetImage {
@@ -234,7 +244,7 @@ extension AssetsLibrary {
 
   /// Draws encoded bytes cut out of a file (a thumbnail or preview), turned by
   /// `orientation`.
-  private static func draw(
+  static func draw(
     _ bytes: [UInt8], name: String, _ box: (width: Int, height: Int),
     _ contentMode: ImageContentMode, _ options: ImageRequestOptions, orientation: Int,
     source: AssetImage.Source

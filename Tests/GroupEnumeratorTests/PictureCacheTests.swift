@@ -1,0 +1,558 @@
+import Foundation
+import Testing
+
+@testable import GroupEnumerator
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The picture cache (freedesktop.org thumbnail layout) on real files: copies of
+/// `Fixtures/Library` photos in a temporary library, a temporary cache folder, never the
+/// test runner's own `~/.cache`.
+@Suite struct PictureCacheTests {
+  /// A library of copied fixtures and a cache folder beside it, both temporary.
+  final class Workspace {
+    let library: TemporaryFolder
+    let cache: TemporaryFolder
+    var maximumBytes = 1 << 30
+
+    init() throws {
+      library = try TemporaryFolder()
+      cache = try TemporaryFolder()
+    }
+
+    var assetsLibrary: AssetsLibrary {
+      AssetsLibrary(
+        root: library.root,
+        options: LibraryOptions(
+          pictureCache: .directory(cache.root, maximumBytes: maximumBytes)))
+    }
+
+    func asset(_ path: String) async throws -> Asset {
+      let assets = try await assetsLibrary.enumerate().assets
+      return try #require(assets.first { $0.resources.contains { $0.path.description == path } })
+    }
+
+    /// The URI the cache records for a file of the library (no byte of the test's names
+    /// needs escaping).
+    func uri(_ path: String) -> String {
+      guard let resolved = realpath(library.path, nil) else { return "file://?" }
+      defer { free(resolved) }
+      return "file://" + String(cString: resolved) + "/" + path
+    }
+
+    /// The entry of the file at `path` in a size folder (`normal`, `large`, …) or in
+    /// `fail/groupenumerator-VERSION`.
+    func entryPath(_ path: String, in folder: String) -> String {
+      cache.path + "/" + folder + "/" + MD5.hex(Array(uri(path).utf8)) + ".png"
+    }
+  }
+
+  static let failFolder = "fail/groupenumerator-" + groupEnumeratorVersion
+
+  func draw(
+    _ library: AssetsLibrary, _ asset: Asset, _ side: Int, _ mode: ImageContentMode = .aspectFit
+  ) async throws(ImageRequestError) -> AssetImage {
+    try await library.image(
+      for: asset, targetSize: CGSize(width: side, height: side), contentMode: mode)
+  }
+
+  func status(_ path: String) -> stat? {
+    var result = stat()
+    return lstat(path, &result) == 0 ? result : nil
+  }
+
+  func contents(_ path: String) throws -> ThumbnailPNG.Contents {
+    try ThumbnailPNG.read(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+  }
+
+  func setModificationTime(_ path: String, seconds: Int) {
+    var times = [
+      timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0),
+    ]
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+  }
+
+  // MARK: Names
+
+  @Test func md5GivesRFC1321sKnownAnswers() {
+    let answers = [
+      "": "d41d8cd98f00b204e9800998ecf8427e",
+      "a": "0cc175b9c0f1b6a831c399e269772661",
+      "abc": "900150983cd24fb0d6963f7d28e17f72",
+      "message digest": "f96b697d7cb7938d525a2f31aaf161d0",
+      "abcdefghijklmnopqrstuvwxyz": "c3fcd3d76192e4007dfb496cca67e13b",
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789":
+        "d174ab98d277d9f5a5611c2c9f419d9f",
+      String(repeating: "1234567890", count: 8): "57edf4a22be3c955ac49da2e2107b67a",
+      // The thumbnail standard's own example name.
+      "file:///home/jens/photos/me.png": "c6ee772d9e49320e97ec29a7eb5b1697",
+    ]
+    for (message, digest) in answers {
+      #expect(MD5.hex(Array(message.utf8)) == digest, "\(message)")
+    }
+    // Lengths around the 56-byte padding edge and past one block.
+    let lengths = [55, 56, 63, 64, 65, 1000]
+    let digests = Set(lengths.map { MD5.hex([UInt8](repeating: 0x61, count: $0)) })
+    #expect(digests.count == lengths.count)
+    #expect(
+      MD5.hex([UInt8](repeating: 0x61, count: 1000)) == "cabe45dcc9ae5b66ba86600cca6b8ba8")
+  }
+
+  @Test func pathsAreEscapedAsGLibEscapesThem() {
+    // The answers of GLib's g_filename_to_uri (glib 2.74, Debian 12), which GNOME Files
+    // hashes: what it leaves and what it escapes.
+    var kept: [UInt8] = []
+    for byte in UInt8(1)...UInt8(255) where byte != UInt8(ascii: "/") {
+      if PictureCache.escaped([byte]).utf8.count == 1 { kept.append(byte) }
+    }
+    #expect(
+      String(decoding: kept, as: UTF8.self)
+        == "!$&'()*+,-.0123456789:=@ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~")
+    #expect(
+      PictureCache.escaped(Array("/tmp/a b/é;#?%[x].jpg".utf8))
+        == "/tmp/a%20b/%C3%A9%3B%23%3F%25%5Bx%5D.jpg")
+    #expect(PictureCache.escaped([0x2F, 0xFF, 0x0A]) == "/%FF%0A")
+  }
+
+  // MARK: The PNG chunks
+
+  /// A PNG libvips encodes from a fixture.
+  func fixturePNG(side: Int = 64) throws -> [UInt8] {
+    let bytes = Array(try Data(contentsOf: Sample.library.appendingPathComponent("IMG_0002.jpg")))
+    let picture = try ImageRenderer.draw(
+      encoded: bytes,
+      ImageRenderer.Request(
+        width: side, height: side, contentMode: .aspectFit, orientation: nil, encoding: .png,
+        jpegQuality: 85))
+    return Array(picture.data)
+  }
+
+  @Test func textChunksAreAddedAndReadBack() throws {
+    let png = try fixturePNG()
+    let written = try #require(
+      ThumbnailPNG.inserting(
+        text: [("Thumb::URI", "file:///a/b%20c.jpg"), ("Thumb::MTime", "1234567890")], into: png))
+    let read = try ThumbnailPNG.read(written)
+    #expect(read.width == 64 && read.height == 48)
+    #expect(read.text["Thumb::URI"] == "file:///a/b%20c.jpg")
+    #expect(read.text["Thumb::MTime"] == "1234567890")
+    // libvips still decodes it.
+    #expect(try ImageRenderer.decodeRGB(written).width == 64)
+    // A key that is not 1…79 bytes is refused.
+    #expect(ThumbnailPNG.inserting(text: [("", "x")], into: png) == nil)
+    #expect(
+      ThumbnailPNG.inserting(text: [(String(repeating: "k", count: 80), "x")], into: png) == nil)
+  }
+
+  @Test func malformedPNGsAreCorrupt() throws {
+    let png = try fixturePNG()
+    func reason(_ bytes: [UInt8]) -> String? {
+      do throws(ThumbnailPNG.Corrupt) {
+        _ = try ThumbnailPNG.read(bytes)
+        return nil
+      } catch {
+        return error.reason
+      }
+    }
+    #expect(reason(png) == nil)
+    #expect(reason([]) != nil)
+    #expect(reason(Array(png.prefix(png.count - 12))) != nil, "no IEND")
+    var flipped = png
+    flipped[png.count / 2] ^= 0x01
+    #expect(reason(flipped)?.contains("CRC") == true)
+    // Lengths that overflow or pass the end.
+    for length: [UInt8] in [
+      [0xFF, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xFF], [0x7F, 0xFF, 0xFF, 0xF0],
+    ] {
+      var bad = Array(png.prefix(33))
+      bad += length + Array("tEXt".utf8) + [UInt8](repeating: 0, count: 8)
+      #expect(reason(bad)?.contains("past the end") == true)
+    }
+  }
+
+  @Test func aMillionTinyChunksAreCorruptAfterABoundedCount() throws {
+    let png = try fixturePNG()
+    // A zero-length private chunk with its right CRC, a million times.
+    let body = Array("prVt".utf8)
+    let crc = CRC32.checksum(body)
+    let chunk = [0, 0, 0, 0] + body + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: crc >> $0) }
+    var flood = Array(png.prefix(33))
+    flood.reserveCapacity(33 + chunk.count * 1_000_000 + 12)
+    for _ in 0..<1_000_000 { flood += chunk }
+    flood += Array(png.suffix(12))
+    #expect(throws: ThumbnailPNG.Corrupt(reason: "it has more than 4096 chunks")) {
+      try ThumbnailPNG.read(flood)
+    }
+    // The same few chunks are fine.
+    let few = Array(png.prefix(33)) + chunk + chunk + Array(png.suffix(from: 33))
+    #expect(try ThumbnailPNG.read(few).width == 64)
+  }
+
+  // MARK: Entries
+
+  @Test func aMissWritesAnEntryAndTheNextRequestReadsIt() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    let first = try await draw(library, asset, 80)
+    #expect(first.source == .decodedImage)
+    #expect(first.pixelWidth == 80 && first.pixelHeight == 60)
+    // 80 × 80 is drawn from the 128-pixel entry, which holds the picture fitted in 128.
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let written = try #require(status(path))
+    #expect(written.st_mode & 0o777 == 0o600)
+    #expect(status(workspace.cache.path + "/normal")!.st_mode & 0o777 == 0o700)
+    let entry = try contents(path)
+    #expect(entry.width == 128 && entry.height == 96)
+    #expect(entry.text["Thumb::URI"] == workspace.uri("IMG_0002.jpg"))
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    #expect(entry.text["Thumb::MTime"] == String(file.st_mtim.tv_sec))
+    #expect(entry.text["Thumb::Size"] == "1099")
+    // No other size, no temporary file left.
+    for folder in ["large", "x-large", "xx-large"] {
+      #expect(status(workspace.entryPath("IMG_0002.jpg", in: folder)) == nil)
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: workspace.cache.path + "/normal").count
+        == 1)
+
+    let second = try await draw(library, asset, 80)
+    #expect(second.source == .thumbnailCache)
+    #expect(second.data == first.data)
+    let after = try #require(status(path))
+    #expect(after.st_ino == written.st_ino)
+    #expect(after.st_mtim.tv_sec == written.st_mtim.tv_sec)
+    #expect(after.st_mtim.tv_nsec == written.st_mtim.tv_nsec)
+  }
+
+  @Test func aChangedPhotoIsDrawnAgain() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let before = try #require(status(path))
+    // The copy (never the fixture) gets another modification time.
+    setModificationTime(workspace.library.path + "/IMG_0002.jpg", seconds: 1_000_000_000)
+    let redrawn = try await draw(library, asset, 80)
+    #expect(redrawn.source == .decodedImage)
+    let after = try #require(status(path))
+    #expect(after.st_ino != before.st_ino)
+    #expect(try contents(path).text["Thumb::MTime"] == "1000000000")
+    #expect(try await draw(library, asset, 80).source == .thumbnailCache)
+  }
+
+  @Test func corruptAndForeignEntriesAreDrawnAgainAndReplaced() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    let first = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+
+    // A byte flipped inside the picture data: the CRC fails.
+    var damaged = good
+    damaged[good.count - 30] ^= 0x40
+    try Data(damaged).write(to: URL(fileURLWithPath: path))
+    let afterDamage = try await draw(library, asset, 80)
+    #expect(afterDamage.source == .decodedImage)
+    #expect(afterDamage.data == first.data)
+    #expect(try contents(path).width == 128)
+
+    // Cut short, and garbage.
+    for bytes in [Array(good.prefix(100)), [UInt8](repeating: 0x41, count: 500)] {
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(try await draw(library, asset, 80).source == .decodedImage)
+      #expect(try contents(path).width == 128)
+    }
+
+    // An entry larger than its folder allows (the standard's 128 for `normal/`), with
+    // the right keys: not used, not even decoded.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    let oversized = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("IMG_0002.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 160)))
+    #expect(try ThumbnailPNG.read(oversized).width == 160)
+    try Data(oversized).write(to: URL(fileURLWithPath: path))
+    #expect(try await draw(library, asset, 80).source == .decodedImage)
+    #expect(try contents(path).width == 128)
+
+    // Another file's entry under this name (a collision, or a renamed file's): right
+    // size, right time, only the URI differs.
+    let foreign = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("other.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 128)))
+    try Data(foreign).write(to: URL(fileURLWithPath: path))
+    let afterForeign = try await draw(library, asset, 80)
+    #expect(afterForeign.source == .decodedImage)
+    #expect(try contents(path).text["Thumb::URI"] == workspace.uri("IMG_0002.jpg"))
+    #expect(try await draw(library, asset, 80).source == .thumbnailCache)
+  }
+
+  @Test func anEntryAFileManagerWroteIsReused() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    // Written by the standard's rules, as a file manager writes it: another picture
+    // (Resources/Rendering/upright.png, 96 × 64) with only the two required keys, in
+    // `normal/`, named after the MD5 of the URI.
+    let upright = Array(
+      try Data(contentsOf: ImageRenderingTests.folder.appendingPathComponent("upright.png")))
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    let entry = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("IMG_0002.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: upright))
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    try FileManager.default.createDirectory(
+      atPath: workspace.cache.path + "/normal", withIntermediateDirectories: true)
+    try Data(entry).write(to: URL(fileURLWithPath: path))
+    let before = try #require(status(path))
+
+    // 48 × 48 is covered by the 96 × 64 entry without enlarging it (the fixture is
+    // 160 × 120, so the picture shows the file manager's 3:2 shape).
+    let picture = try await draw(library, asset, 48)
+    #expect(picture.source == .thumbnailCache)
+    #expect(picture.pixelWidth == 48 && picture.pixelHeight == 32)
+    // Its pixels are the file manager's picture, not the fixture's.
+    let drawn = try ImageRenderer.decodeRGB(Array(picture.data))
+    let expected = try ImageRenderer.decodeRGB(
+      Array(
+        try ImageRenderer.draw(
+          encoded: upright,
+          ImageRenderer.Request(
+            width: 48, height: 48, contentMode: .aspectFit, orientation: 1, encoding: .jpeg,
+            jpegQuality: 85)
+        ).data))
+    #expect(drawn.pixels.count == expected.pixels.count)
+    var total = 0
+    for index in drawn.pixels.indices {
+      total += abs(Int(drawn.pixels[index]) - Int(expected.pixels[index]))
+    }
+    #expect(Double(total) / Double(drawn.pixels.count) < 4)
+    #expect(status(path)?.st_ino == before.st_ino)
+    // A box the 96 × 64 entry does not cover is drawn from the file, into `normal/`.
+    #expect(try await draw(library, asset, 120).source == .decodedImage)
+    #expect(try contents(path).width == 128)
+  }
+
+  @Test func fitAndFillUseTheSmallestSizeThatCovers() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    // 160 × 120: fitted in 120 × 120 it is 120 × 90 (the 128 entry covers it); filling
+    // 120 × 120 needs 160 × 120 (all of it: the 256 entry, never enlarged).
+    #expect(AssetsLibrary.neededSide(asset, (120, 120), .aspectFit) == 120)
+    #expect(AssetsLibrary.neededSide(asset, (120, 120), .aspectFill) == 160)
+    _ = try await draw(library, asset, 120, .aspectFit)
+    #expect(status(workspace.entryPath("IMG_0002.jpg", in: "normal")) != nil)
+    #expect(status(workspace.entryPath("IMG_0002.jpg", in: "large")) == nil)
+    let filled = try await draw(library, asset, 120, .aspectFill)
+    #expect(filled.pixelWidth == 120 && filled.pixelHeight == 120)
+    let large = try contents(workspace.entryPath("IMG_0002.jpg", in: "large"))
+    #expect(large.width == 160 && large.height == 120)
+    // A fit request then takes the smallest valid entry that covers it.
+    #expect(try await draw(library, asset, 100, .aspectFit).source == .thumbnailCache)
+    #expect(try await draw(library, asset, 140, .aspectFill).source == .thumbnailCache)
+    #expect(PictureCache.Size.smallest(atLeast: 1025) == nil)
+  }
+
+  @Test func anUndrawableFileGetsAFailureEntry() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("Broken/broken.jpg", as: "broken.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("broken.jpg")
+    var first: ImageRequestError?
+    do throws(ImageRequestError) {
+      _ = try await draw(library, asset, 80)
+    } catch {
+      first = error
+    }
+    guard case .undecodable(let name, _) = first else {
+      Issue.record("expected undecodable, got \(String(describing: first))")
+      return
+    }
+    #expect(name == "broken.jpg")
+    let path = workspace.entryPath("broken.jpg", in: Self.failFolder)
+    #expect(status(path)!.st_mode & 0o777 == 0o600)
+    let recorded = try contents(path)
+    #expect(recorded.text["Thumb::URI"] == workspace.uri("broken.jpg"))
+    #expect(recorded.text[PictureCache.failureKindKey] == "undecodable")
+    // The next request gives back what the entry records, without drawing: a reason
+    // written into the entry comes back.
+    let edited = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", recorded.text["Thumb::URI"]!),
+          ("Thumb::MTime", recorded.text["Thumb::MTime"]!),
+          (PictureCache.failureKindKey, "undecodable"),
+          (PictureCache.failureReasonKey, "recorded before"),
+        ], into: PictureCache.onePixelPNG))
+    try Data(edited).write(to: URL(fileURLWithPath: path))
+    do throws(ImageRequestError) {
+      _ = try await draw(library, asset, 80)
+      Issue.record("drawn")
+    } catch {
+      #expect(error == .undecodable(name: "broken.jpg", reason: "recorded before"))
+    }
+    // Once the file changes, it is tried again (and fails again, for its own reason).
+    setModificationTime(workspace.library.path + "/broken.jpg", seconds: 1_000_000_000)
+    do throws(ImageRequestError) {
+      _ = try await draw(library, asset, 80)
+      Issue.record("drawn")
+    } catch {
+      #expect(error == first)
+    }
+  }
+
+  @Test func aLivePhotoIsCachedUnderItsStill() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("DCIM/100APPLE/IMG_0200.HEIC", as: "IMG_0200.HEIC")
+    try workspace.library.add("DCIM/100APPLE/IMG_0200.MOV", as: "IMG_0200.MOV")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0200.HEIC")
+    #expect(asset.type == .livePhoto)
+    _ = try await draw(library, asset, 40)
+    #expect(status(workspace.entryPath("IMG_0200.HEIC", in: "normal")) != nil)
+    #expect(status(workspace.entryPath("IMG_0200.MOV", in: "normal")) == nil)
+    #expect(try await draw(library, asset, 40).source == .thumbnailCache)
+  }
+
+  @Test func aCacheInsideTheLibraryIsNeverWritten() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let inside = workspace.library.root.appendingPathComponent("cache")
+    let library = AssetsLibrary(
+      root: workspace.library.root, options: LibraryOptions(pictureCache: .directory(inside)))
+    let asset = try #require(try await library.enumerate().assets.first)
+    #expect(try await draw(library, asset, 80).source == .decodedImage)
+    #expect(try await draw(library, asset, 80).source == .decodedImage)
+    #expect(status(inside.path) == nil)
+  }
+
+  @Test func theDesktopCacheFollowsXDGCacheHome() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = AssetsLibrary(root: workspace.library.root)
+    #expect(library.options.pictureCache == .freedesktop)
+    let asset = try #require(try await library.enumerate().assets.first)
+    let environment = ["XDG_CACHE_HOME": workspace.cache.path, "HOME": "/nonexistent"]
+    let sources = try await PictureCache.$environmentForTesting.withValue(environment) {
+      () async throws -> [AssetImage.Source] in
+      [try await draw(library, asset, 80).source, try await draw(library, asset, 80).source]
+    }
+    #expect(sources == [.decodedImage, .thumbnailCache])
+    let name = MD5.hex(Array(workspace.uri("IMG_0002.jpg").utf8)) + ".png"
+    #expect(status(workspace.cache.path + "/thumbnails/normal/" + name) != nil)
+    #expect(status(workspace.cache.path + "/thumbnails")!.st_mode & 0o777 == 0o700)
+    // Without an absolute XDG_CACHE_HOME or HOME there is no cache.
+    #expect(PictureCache.folder(for: .freedesktop, environment: ["XDG_CACHE_HOME": "rel"]) == nil)
+    #expect(
+      PictureCache.folder(for: .freedesktop, environment: ["HOME": "/home/u"])?.path
+        == "/home/u/.cache/thumbnails")
+  }
+
+  @Test func aPrivateCacheDropsItsOldestEntriesPastItsBound() async throws {
+    let workspace = try Workspace()
+    // One photo twice: two entries of exactly one size.
+    try workspace.library.add("IMG_0002.jpg", as: "a.jpg")
+    try workspace.library.add("IMG_0002.jpg", as: "b.jpg")
+    let options = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    let first = try await workspace.asset("a.jpg")
+    let second = try await workspace.asset("b.jpg")
+    _ = try await workspace.assetsLibrary.image(
+      for: first, targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+      options: options)
+    let a = workspace.entryPath("a.jpg", in: "normal")
+    let size = Int(try #require(status(a)).st_size)
+    // The same cache, bounded to one and a half entries: the second entry pushes the
+    // first (older) out.
+    workspace.maximumBytes = size + size / 2
+    let library = workspace.assetsLibrary
+    _ = try await library.image(
+      for: second, targetSize: CGSize(width: 100, height: 100), contentMode: .aspectFit,
+      options: options)
+    #expect(status(a) == nil)
+    #expect(status(workspace.entryPath("b.jpg", in: "normal")) != nil)
+  }
+
+  // MARK: The caching manager
+
+  @Test func theCachingManagerFillsTheCacheForLaterRequests() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0001.JPG", as: "a.jpg")
+    try workspace.library.add("IMG_0002.jpg", as: "b.jpg")
+    try workspace.library.add("Videos/clip.mp4", as: "c.mp4")
+    try workspace.library.add("Broken/broken.jpg", as: "d.jpg")
+    let library = workspace.assetsLibrary
+    let assets = try await library.enumerate().assets
+    #expect(assets.count == 4)
+    let manager = CachingImageManager(library: library)
+    let box = CGSize(width: 80, height: 80)
+    manager.startCaching(assets: assets, targetSize: box, contentMode: .aspectFit)
+    manager.startCaching(assets: assets, targetSize: box, contentMode: .aspectFit)
+    await manager.waitUntilIdle()
+    for name in ["a.jpg", "b.jpg", "c.mp4"] {
+      #expect(status(workspace.entryPath(name, in: "normal")) != nil, "\(name)")
+    }
+    #expect(status(workspace.entryPath("d.jpg", in: Self.failFolder)) != nil)
+    for asset in assets where asset.name != "d.jpg" {
+      #expect(try await draw(library, asset, 80).source == .thumbnailCache, "\(asset.name)")
+    }
+    // Once stopped, nothing queued starts: one at a time, eight assets queued, stopped
+    // at once; what had started may finish, nothing more is drawn.
+    let copies = try TemporaryFolder()
+    for index in 0..<8 { try copies.add("IMG_0002.jpg", as: "copy-\(index).jpg") }
+    let cache = try TemporaryFolder()
+    let copyLibrary = AssetsLibrary(
+      root: copies.root, options: LibraryOptions(pictureCache: .directory(cache.root)))
+    let one = CachingImageManager(library: copyLibrary, maximumConcurrency: 1)
+    one.startCaching(
+      assets: try await copyLibrary.enumerate().assets, targetSize: box, contentMode: .aspectFit)
+    one.stopCachingAllImages()
+    let started = one.startedCount
+    await one.waitUntilIdle()
+    #expect(one.startedCount == started)
+    let written =
+      (try? FileManager.default.contentsOfDirectory(atPath: cache.path + "/normal").count) ?? 0
+    #expect(written <= started, "\(written) of \(started)")
+    // Stopped before it runs, nothing is drawn.
+    manager.startCaching(
+      assets: assets, targetSize: CGSize(width: 200, height: 200), contentMode: .aspectFill)
+    manager.stopCachingAllImages()
+    manager.stopCaching(assets: assets, targetSize: box, contentMode: .aspectFit)
+    await manager.waitUntilIdle()
+  }
+  @Test func theCachingManagerWorksThroughALongQueue() async throws {
+    let copies = try TemporaryFolder()
+    for index in 0..<80 { try copies.add("IMG_0002.jpg", as: "copy-\(index).jpg") }
+    let cache = try TemporaryFolder()
+    let library = AssetsLibrary(
+      root: copies.root, options: LibraryOptions(pictureCache: .directory(cache.root)))
+    let assets = try await library.enumerate().assets
+    let manager = CachingImageManager(library: library)
+    let box = CGSize(width: 64, height: 64)
+    // Overlapping batches in one call: each picture is queued once.
+    manager.startCaching(
+      assets: Array(assets[0..<50]) + Array(assets[30...]), targetSize: box,
+      contentMode: .aspectFit)
+    await manager.waitUntilIdle()
+    #expect(manager.startedCount == 80)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path + "/normal").count == 80)
+  }
+}

@@ -217,13 +217,15 @@ struct WorkerPicturesProcessTests {
     #expect(bad.stderr == "Error: '__picture-worker' was started with bad arguments.\n")
   }
 
-  /// Runs `Demo __picture-worker arguments` with standard input on /dev/null.
-  private func worker(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+  /// Runs `Demo __picture-worker arguments` with standard input on `input` (/dev/null).
+  private func worker(
+    _ arguments: [String], input: FileHandle = .nullDevice
+  ) throws -> (status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = [PictureWorker.subcommand] + arguments
     process.environment = ["SWIFT_BACKTRACE": "enable=no"]
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = input
     process.standardOutput = FileHandle.nullDevice
     let errors = Pipe()
     process.standardError = errors

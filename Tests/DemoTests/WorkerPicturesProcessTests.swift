@@ -206,6 +206,23 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
+  func theWorkerOpensTheLibraryWithTheDemosOptions() throws {
+    // A photo in a hidden folder is an asset only with --hidden: the worker must get it.
+    let folder = NSTemporaryDirectory() + "WorkerPictures-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: folder + "/.hidden", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.copyItem(
+      atPath: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0002.jpg").path,
+      toPath: folder + "/.hidden/a.jpg")
+    let drawn = try run(
+      demoExecutable,
+      ["thumbnail", ".hidden/a.jpg", folder, "--hidden", "--size", "32", "--output", "-"])
+    #expect(drawn.exited && drawn.status == 0 && drawn.stderr.isEmpty, "\(drawn.stderr)")
+    #expect(!drawn.stdout.isEmpty)
+  }
+
+  @Test(.timeLimit(.minutes(2)))
   func theWorkerSubcommandIsHiddenAndTakesOnlyItsOwnArguments() throws {
     let help = try run(demoExecutable, ["--help"])
     #expect(!help.stdout.contains("__picture"))

@@ -28,6 +28,12 @@ enum PictureWorker {
   /// renderer's budgets needs far less; past it, allocations fail and the decoder fails
   /// or the worker ends.
   static let memoryLimit: rlim_t = 1 << 30
+  /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make asan`,
+  /// `make tsan`): their shadow memory is mapped as data, so there the memory limit would
+  /// stop the worker before it draws anything, and it is left off.
+  static let isSanitized =
+    dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+
   /// How often the worker checks that the Demo that started it is still there.
   static let parentCheckInterval: DispatchTimeInterval = .milliseconds(500)
 
@@ -52,12 +58,14 @@ enum PictureWorker {
       standardError.write("Error: '\(subcommand)' was started with bad arguments.\n")
       return DemoCommand.usageFailure
     }
-    var limit = rlimit(rlim_cur: memoryLimit, rlim_max: memoryLimit)
-    var current = rlimit()
-    if getrlimit(Int32(RLIMIT_DATA.rawValue), &current) == 0, current.rlim_max < memoryLimit {
-      limit = rlimit(rlim_cur: current.rlim_max, rlim_max: current.rlim_max)
+    if !isSanitized {
+      var limit = rlimit(rlim_cur: memoryLimit, rlim_max: memoryLimit)
+      var current = rlimit()
+      if getrlimit(Int32(RLIMIT_DATA.rawValue), &current) == 0, current.rlim_max < memoryLimit {
+        limit = rlimit(rlim_cur: current.rlim_max, rlim_max: current.rlim_max)
+      }
+      _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
     }
-    _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
     // The frames get descriptors of their own; standard input and output become
     // /dev/null, so that nothing a C library prints can break a frame.
     let input = fcntl(0, F_DUPFD_CLOEXEC, 10)

@@ -141,7 +141,9 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(
+    .timeLimit(.minutes(2)),
+    .enabled(if: !PictureWorker.isSanitized, "a sanitizer's worker has no memory limit"))
   func theMemoryLimitStopsAWorkerThatAsksForTooMuch() async throws {
     // Without a limit the hook's worker would exit with status 3 after 4 GiB.
     let workers = pool(fault: "memory:IMG_0002.jpg")

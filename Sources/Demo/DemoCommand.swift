@@ -14,13 +14,14 @@ import Synchronization
     // Descriptors 0-2 that were closed at start are on /dev/null by now (a constructor in
     // CStandardDescriptors ran before the runtime); calling it keeps that object linked.
     _ = CStandardDescriptors_reopenedMask()
+    // A picture worker first closes what it inherited by mistake, so it is not counted.
+    if CommandLine.arguments.dropFirst().first == PictureWorker.subcommand {
+      exit(await PictureWorker.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
+    }
     if let shortage = DescriptorBudget.shortage() {
       var standardError = FileDescriptorStream.standardError()
       standardError.write(shortage)
       exit(DemoCommand.failure)
-    }
-    if CommandLine.arguments.dropFirst().first == PictureWorker.subcommand {
-      exit(await PictureWorker.run(arguments: Array(CommandLine.arguments.dropFirst(2))))
     }
     // A closed pipe becomes EPIPE on write, which FileDescriptorStream handles quietly.
     signal(SIGPIPE, SIG_IGN)
@@ -455,11 +456,14 @@ final class SharedTerminal: Sendable {
   }
 
   /// Where pictures of `library`'s assets are drawn: in up to `workers` worker processes
-  /// running `executable` (``WorkerPictures``), or in this process when it is `nil`.
+  /// running `executable` (``WorkerPictures``), or in this process when it is `nil` or
+  /// cannot be run (no /proc: a worker could not be given the library either).
   nonisolated static func pictureSource(
     _ library: AssetsLibrary, workers: Int, executable: String?
   ) -> any PictureSource {
-    guard let executable else { return InProcessPictures(library: library) }
+    guard let executable, access(executable, X_OK) == 0 else {
+      return InProcessPictures(library: library)
+    }
     return WorkerPictures(library: library, executable: executable, workers: workers)
   }
 

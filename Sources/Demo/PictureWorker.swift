@@ -28,11 +28,25 @@ enum PictureWorker {
   /// renderer's budgets needs far less; past it, allocations fail and the decoder fails
   /// or the worker ends.
   static let memoryLimit: rlim_t = 1 << 30
+  /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make asan`,
+  /// `make tsan`): their shadow memory is mapped as data, so there the memory limit would
+  /// stop the worker before it draws anything, and it is left off.
+  static let isSanitized =
+    dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+
   /// How often the worker checks that the Demo that started it is still there.
   static let parentCheckInterval: DispatchTimeInterval = .milliseconds(500)
 
+  /// Exit statuses (`sysexits.h`'s), each for one way a worker ends before it answers, so
+  /// that the Demo's message tells them apart.
+  static let malformedRequest: Int32 = 65
+  static let setupFailure: Int32 = 71
+  static let replyFailure: Int32 = 74
+
   /// Runs the worker with `arguments` (after the subcommand's name) and returns its exit
-  /// status: 0 when standard input ends, 64 for a bad command line or a terminal.
+  /// status: 0 when standard input ends, 64 for a bad command line or a terminal, 65 for
+  /// a request that is not a well-formed frame, 71 when its descriptors cannot be set up,
+  /// 74 when a reply cannot be written.
   static func run(arguments: [String]) async -> Int32 {
     var standardError = FileDescriptorStream.standardError()
     guard isatty(0) == 0 else {
@@ -44,19 +58,21 @@ enum PictureWorker {
       standardError.write("Error: '\(subcommand)' was started with bad arguments.\n")
       return DemoCommand.usageFailure
     }
-    var limit = rlimit(rlim_cur: memoryLimit, rlim_max: memoryLimit)
-    var current = rlimit()
-    if getrlimit(Int32(RLIMIT_DATA.rawValue), &current) == 0, current.rlim_max < memoryLimit {
-      limit = rlimit(rlim_cur: current.rlim_max, rlim_max: current.rlim_max)
+    if !isSanitized {
+      var limit = rlimit(rlim_cur: memoryLimit, rlim_max: memoryLimit)
+      var current = rlimit()
+      if getrlimit(Int32(RLIMIT_DATA.rawValue), &current) == 0, current.rlim_max < memoryLimit {
+        limit = rlimit(rlim_cur: current.rlim_max, rlim_max: current.rlim_max)
+      }
+      _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
     }
-    _ = setrlimit(Int32(RLIMIT_DATA.rawValue), &limit)
     // The frames get descriptors of their own; standard input and output become
     // /dev/null, so that nothing a C library prints can break a frame.
     let input = fcntl(0, F_DUPFD_CLOEXEC, 10)
     let output = fcntl(1, F_DUPFD_CLOEXEC, 10)
     let null = open("/dev/null", O_RDWR | O_CLOEXEC)
     guard input >= 0, output >= 0, null >= 0, dup2(null, 0) == 0, dup2(null, 1) == 1 else {
-      return DemoCommand.failure
+      return setupFailure
     }
     _ = close(null)
     let parent = getppid()
@@ -88,7 +104,7 @@ enum PictureWorker {
         }
       } catch {
         standardError.write("Error: '\(subcommand)' received \(error).\n")
-        return DemoCommand.failure
+        return malformedRequest
       }
       let reply: Result<AssetImage, PictureFailure>
       do throws(PictureFrames.Malformed) {
@@ -97,10 +113,10 @@ enum PictureWorker {
         reply = await picture(request, in: library)
       } catch {
         standardError.write("Error: '\(subcommand)' received \(error).\n")
-        return DemoCommand.failure
+        return malformedRequest
       }
       guard writeAll(PictureFrames.frame(PictureFrames.payload(of: reply)), to: output) else {
-        return DemoCommand.failure
+        return replyFailure
       }
     }
   }

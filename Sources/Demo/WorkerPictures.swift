@@ -61,11 +61,12 @@ actor WorkerPictures: PictureSource {
     let opened = open(library.root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     // Above the descriptors a spawn rearranges (0 to 3), so that no dup2 lands on itself.
     let moved = opened >= 0 ? fcntl(opened, F_DUPFD_CLOEXEC, 10) : -1
+    let code = errno
     if opened >= 0 { _ = close(opened) }
     rootDescriptor = moved
     rootFailure =
       moved >= 0
-      ? nil : "the library folder cannot be opened for the picture workers: \(Self.reason(errno))"
+      ? nil : "the library folder cannot be opened for the picture workers: \(Self.reason(code))"
   }
 
   deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import GroupEnumerator
 import Testing
 
@@ -130,6 +131,41 @@ struct PictureFramesTests {
     let reason = try #require(try PictureFrames.reply(from: payload).failureMessage)
     #expect(message.hasPrefix(reason))
     #expect(reason.utf8.count == PictureFrames.maximumReason - 1)
+  }
+}
+
+/// The pieces of the worker pool that need no process: its arguments and its messages.
+struct WorkerPartsTests {
+  @Test func theWorkerGetsTheOptionsThatDecideWhichFilesAreAssets() throws {
+    let options = LibraryOptions(
+      includesHiddenFiles: true,
+      selection: FileSelection(extensions: ["heic", ".JPG"], excluding: ["Trash", "--hidden"]),
+      index: .userCache, verifiesFileEnds: true)
+    let arguments = PictureWorker.arguments(for: options)
+    #expect(
+      arguments == [
+        "--hidden", "--verify", "--ext", "JPG", "--ext", "heic", "--exclude", "Trash", "--exclude",
+        "--hidden",
+      ])
+    let read = try #require(PictureWorker.libraryOptions(arguments))
+    #expect(read.includesHiddenFiles && read.verifiesFileEnds)
+    #expect(read.selection == options.selection)
+    // The index stays the Demo's.
+    #expect(read.index == .none)
+    #expect(PictureWorker.arguments(for: LibraryOptions()).isEmpty)
+    #expect(PictureWorker.libraryOptions(["--ext"]) == nil)
+    #expect(PictureWorker.libraryOptions(["--index", "x"]) == nil)
+  }
+
+  @Test func aWorkerStatusIsSaidInWords() {
+    #expect(WorkerProcess.describe(status: SIGSEGV) == "its picture worker was killed by SIGSEGV")
+    #expect(WorkerProcess.describe(status: SIGKILL) == "its picture worker was killed by SIGKILL")
+    #expect(WorkerProcess.describe(status: 40) == "its picture worker was killed by signal 40")
+    #expect(
+      WorkerProcess.describe(status: 3 << 8)
+        == "its picture worker exited with status 3 before answering")
+    #expect(WorkerProcess.seconds(.seconds(15)) == "15 s")
+    #expect(WorkerProcess.seconds(.milliseconds(1500)) == "1.5 s")
   }
 }
 

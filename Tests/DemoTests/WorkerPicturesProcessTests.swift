@@ -144,7 +144,9 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(
+    .timeLimit(.minutes(2)),
+    .enabled(if: !PictureWorker.isSanitized, "a sanitizer's worker has no memory limit"))
   func theMemoryLimitStopsAWorkerThatAsksForTooMuch() async throws {
     // Without a limit the hook's worker would exit with status 3 after 4 GiB.
     let workers = pool(fault: "memory:IMG_0002.jpg")
@@ -209,6 +211,23 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
+  func theWorkerOpensTheLibraryWithTheDemosOptions() throws {
+    // A photo in a hidden folder is an asset only with --hidden: the worker must get it.
+    let folder = NSTemporaryDirectory() + "WorkerPictures-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(
+      atPath: folder + "/.hidden", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.copyItem(
+      atPath: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0002.jpg").path,
+      toPath: folder + "/.hidden/a.jpg")
+    let drawn = try run(
+      demoExecutable,
+      ["thumbnail", ".hidden/a.jpg", folder, "--hidden", "--size", "32", "--output", "-"])
+    #expect(drawn.exited && drawn.status == 0 && drawn.stderr.isEmpty, "\(drawn.stderr)")
+    #expect(!drawn.stdout.isEmpty)
+  }
+
+  @Test(.timeLimit(.minutes(2)))
   func theWorkerSubcommandIsHiddenAndTakesOnlyItsOwnArguments() throws {
     let help = try run(demoExecutable, ["--help"])
     #expect(!help.stdout.contains("__picture"))
@@ -220,13 +239,15 @@ struct WorkerPicturesProcessTests {
     #expect(bad.stderr == "Error: '__picture-worker' was started with bad arguments.\n")
   }
 
-  /// Runs `Demo __picture-worker arguments` with standard input on /dev/null.
-  private func worker(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
+  /// Runs `Demo __picture-worker arguments` with standard input on `input` (/dev/null).
+  private func worker(
+    _ arguments: [String], input: FileHandle = .nullDevice
+  ) throws -> (status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = [PictureWorker.subcommand] + arguments
     process.environment = ["SWIFT_BACKTRACE": "enable=no"]
-    process.standardInput = FileHandle.nullDevice
+    process.standardInput = input
     process.standardOutput = FileHandle.nullDevice
     let errors = Pipe()
     process.standardError = errors

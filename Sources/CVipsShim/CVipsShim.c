@@ -203,7 +203,8 @@ static int validRequest(const CVipsShimRequest *request) {
          request->height >= 1 && request->height <= 16384 && request->orientation >= 0 &&
          request->orientation <= 8 && request->quality >= 1 && request->quality <= 100 &&
          request->encoding >= CVipsShim_encodeAutomatic &&
-         request->encoding <= CVipsShim_encodePNG;
+         request->encoding <= CVipsShim_encodePNG &&
+         (request->shrinkOnly == 0 || request->shrinkOnly == 1);
 }
 
 // Whether `orientation` turns the picture a quarter (EXIF 5-8).
@@ -396,8 +397,8 @@ int32_t CVipsShim_drawEncoded(
             (void *)bytes, length, &drawn, swap ? request->height : request->width, "height",
             swap ? request->width : request->height, "crop",
             request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
-            VIPS_SIZE_BOTH, "no_rotate", orientation != 0, "option_string", loadOptions,
-            NULL) != 0 ||
+            request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", orientation != 0,
+            "option_string", loadOptions, NULL) != 0 ||
         keep(&pipeline, drawn) == NULL) {
       status = vipsFailure(message, "cannot decode the image");
     } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
@@ -442,7 +443,7 @@ int32_t CVipsShim_drawRGB(
           tagged, &drawn, swap ? request->height : request->width, "height",
           swap ? request->width : request->height, "crop",
           request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
-          VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
+          request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
       keep(&pipeline, drawn) == NULL) {
     status = vipsFailure(message, "cannot scale the pixels");
   } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {

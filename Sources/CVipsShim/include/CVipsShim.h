@@ -58,6 +58,9 @@ typedef struct {
   int32_t quality;
   /* The most pixels (width × height, as the header says) that may be decoded. */
   uint64_t maxPixels;
+  /* 1: a picture smaller than the box keeps its size (never enlarged); 0: it is scaled up
+   * to the box. */
+  int32_t shrinkOnly;
 } CVipsShimRequest;
 
 /* A drawn picture. */

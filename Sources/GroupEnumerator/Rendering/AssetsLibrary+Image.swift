@@ -186,8 +186,9 @@ extension AssetsLibrary {
         let picture = try ImageRenderer.draw(
           encoded: bytes,
           ImageRenderer.Request(
-            width: box.width, height: box.height, contentMode: contentMode, orientation: nil,
-            encoding: options.encoding, jpegQuality: options.jpegQuality))
+            width: box.width, height: box.height, contentMode: contentMode,
+            orientation: options.isAsStored ? 1 : nil, encoding: options.encoding,
+            jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
         return .success(
           AssetImage(
             data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
@@ -244,8 +245,8 @@ extension AssetsLibrary {
         encoded: bytes,
         ImageRenderer.Request(
           width: box.width, height: box.height, contentMode: contentMode,
-          orientation: orientation, encoding: options.encoding,
-          jpegQuality: options.jpegQuality))
+          orientation: options.isAsStored ? 1 : orientation, encoding: options.encoding,
+          jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
       return AssetImage(
         data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
         pixelHeight: picture.height, source: source)
@@ -317,7 +318,7 @@ extension AssetsLibrary {
         ImageRenderer.Request(
           width: box.width, height: box.height, contentMode: contentMode,
           orientation: frame.orientation, encoding: options.encoding,
-          jpegQuality: options.jpegQuality))
+          jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
       return AssetImage(
         data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
         pixelHeight: picture.height, source: .videoFrame)

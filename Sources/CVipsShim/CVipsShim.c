@@ -16,6 +16,7 @@
 #include <vips/vips.h>
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,11 @@ static void ignoreLog(
 
 static void start(void) {
   if (loadVips() != 0) return;
+  // Buffers of a megabyte or more (a decoder's planes, libvips's regions, the file's
+  // bytes) are mapped and unmapped on their own rather than left in malloc's arenas:
+  // glibc otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB),
+  // and each thread's arena then keeps the largest buffers it has seen.
+  mallopt(M_MMAP_THRESHOLD, 128 << 10);
   if (p_vips_init("GroupEnumerator") != 0) {
     snprintf(startFailure, sizeof startFailure, "libvips could not be started");
     return;
@@ -511,3 +517,5 @@ int32_t CVipsShim_decodeRGB(
 void CVipsShim_free(void *bytes) { g_free(bytes); }
 
 void CVipsShim_freeMessage(char *message) { free(message); }
+
+void CVipsShim_returnFreedMemory(void) { malloc_trim(0); }

@@ -116,6 +116,15 @@ void CVipsShim_free(void *bytes);
 /* Frees a message returned by this module; NULL is allowed. */
 void CVipsShim_freeMessage(char *message);
 
+/*
+ * Hands memory freed back to the system (malloc_trim). A decoder's large buffers (a
+ * HEIF's planes, the file's bytes, libvips's regions) are freed into malloc's per-thread
+ * arenas, which keep them once glibc's mmap threshold has risen past their size; pictures
+ * drawn on several threads in turn would otherwise each leave their arena holding the
+ * largest buffer it has seen. Needs no libvips.
+ */
+void CVipsShim_returnFreedMemory(void);
+
 #ifdef __cplusplus
 }
 #endif

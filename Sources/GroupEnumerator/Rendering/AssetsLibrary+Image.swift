@@ -223,11 +223,15 @@ extension AssetsLibrary {
     let result: Result<Value, ImageRequestError> = await withCheckedContinuation {
       continuation in
       DispatchQueue.global(qos: .userInitiated).async {
+        let result: Result<Value, ImageRequestError>
         do throws(ImageRequestError) {
-          continuation.resume(returning: .success(try work()))
+          result = .success(try work())
         } catch {
-          continuation.resume(returning: .failure(error))
+          result = .failure(error)
         }
+        // The work's buffers (the file's bytes, the decoder's) are freed by now.
+        ImageRenderer.returnFreedMemory()
+        continuation.resume(returning: result)
       }
     }
     return try result.get()

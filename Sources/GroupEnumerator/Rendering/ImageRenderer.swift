@@ -59,6 +59,10 @@ enum ImageRenderer {
     }
   }
 
+  /// Hands the memory a picture's work freed back to the system (see
+  /// `CVipsShim_returnFreedMemory`); called once the work's buffers are released.
+  static func returnFreedMemory() { CVipsShim_returnFreedMemory() }
+
   /// Draws an encoded image (JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL, …).
   static func draw(encoded bytes: [UInt8], _ request: Request) throws(Failure) -> Picture {
     var shimRequest = try shim(request)

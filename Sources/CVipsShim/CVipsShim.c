@@ -122,10 +122,11 @@ static void ignoreLog(
 
 static void start(void) {
   if (loadVips() != 0) return;
-  // Buffers of a megabyte or more (a decoder's planes, libvips's regions, the file's
-  // bytes) are mapped and unmapped on their own rather than left in malloc's arenas:
-  // glibc otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB),
-  // and each thread's arena then keeps the largest buffers it has seen.
+  // Buffers of 128 KiB or more (a decoder's planes, libvips's regions, the file's bytes)
+  // are mapped and unmapped on their own rather than left in malloc's arenas: glibc
+  // otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB), and
+  // each thread's arena then keeps the largest buffers it has seen. Process-wide, from
+  // the first picture on (docs/Rendering.md says so).
   mallopt(M_MMAP_THRESHOLD, 128 << 10);
   if (p_vips_init("GroupEnumerator") != 0) {
     snprintf(startFailure, sizeof startFailure, "libvips could not be started");

@@ -41,27 +41,29 @@ let package = Package(
       dependencies: ["CGExiv2"],
       linkerSettings: [.linkedLibrary("gexiv2")]
     ),
-    // libvips's own pkg-config file carries `-pthread` (through gio-2.0), which SwiftPM
-    // refuses with a warning, as for gexiv2 above. libvips's headers sit in the default
-    // include path and need only glib's, gobject's and gio's headers, whose folders
-    // gobject-2.0.pc gives without `-pthread`; the module map links vips itself.
+    // libvips's headers only: the shim opens libvips with dlopen on the first picture, so
+    // a process that draws none never maps it (docs/Rendering.md). libvips's own
+    // pkg-config file would also carry `-pthread` (through gio-2.0), which SwiftPM refuses
+    // with a warning, as for gexiv2 above. Its headers sit in the default include path and
+    // need only glib's, gobject's and gio's headers, whose folders gobject-2.0.pc gives
+    // without `-pthread` (with glib and gobject, which gexiv2 links anyway).
     .systemLibrary(
       name: "CVips",
       pkgConfig: "gobject-2.0",
       providers: [.apt(["libvips-dev"])]
     ),
-    // The C wall around libvips (Rendering): plain-C header; loaders, limits and cache set
-    // once.
+    // The C wall around libvips (Rendering): plain-C header; libvips loaded, and its
+    // loaders, limits and cache set, once.
     .target(
       name: "CVipsShim",
       dependencies: ["CVips"],
-      linkerSettings: [.linkedLibrary("vips")]
+      linkerSettings: [.linkedLibrary("dl")]
     ),
-    // ffmpeg's libraries (their pkg-config files carry no `-pthread`); the headers sit in
-    // the multiarch include folder, the module map links the four libraries.
+    // ffmpeg's headers only (they sit in the multiarch include folder, so no pkg-config
+    // file is read: libavformat.pc would link the libraries). The shim opens the four
+    // libraries with dlopen on the first movie frame.
     .systemLibrary(
       name: "CFFmpeg",
-      pkgConfig: "libavformat",
       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
     ),
     // The C wall around ffmpeg (Rendering): a movie's representative frame, read with
@@ -69,10 +71,7 @@ let package = Package(
     .target(
       name: "CFFmpegShim",
       dependencies: ["CFFmpeg"],
-      linkerSettings: [
-        .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"),
-        .linkedLibrary("avutil"), .linkedLibrary("m"),
-      ]
+      linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]
     ),
     // A per-thread arena for libexif's many small allocations (LibExifReader).
     .target(

@@ -1,5 +1,12 @@
 // The wall around libvips: see include/CVipsShim.h.
 //
+// libvips is not linked: it is opened with dlopen on first use, and every libvips function
+// called here is resolved into a pointer of the header's own type (p_vips_...), so that a
+// process that draws no picture never maps libvips and the ~100 libraries it pulls in.
+// glib's and gobject's functions (g_free, g_object_unref, g_log_set_handler) are called
+// directly: the package links glib and gobject anyway (gexiv2 needs them), and libvips
+// shares those same loaded copies.
+//
 // Every image made during a call is recorded in a Pipeline and released when the call
 // returns, on every path. libvips reports errors through a process-wide buffer; each
 // failure takes (and clears) it into the caller's message.
@@ -8,9 +15,91 @@
 
 #include <vips/vips.h>
 
+#include <dlfcn.h>
+#include <malloc.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// Every libvips function the shim calls. A call to one missing from this list fails to
+// link (libvips is not linked), so the list cannot fall behind the code.
+#define CVIPSSHIM_FUNCTIONS(X)                                                             \
+  X(vips_area_unref)                                                                       \
+  X(vips_array_double_newv)                                                                \
+  X(vips_autorot)                                                                          \
+  X(vips_bandjoin)                                                                         \
+  X(vips_block_untrusted_set)                                                              \
+  X(vips_cache_set_max)                                                                    \
+  X(vips_cache_set_max_files)                                                              \
+  X(vips_cache_set_max_mem)                                                                \
+  X(vips_cast_uchar)                                                                       \
+  X(vips_colourspace)                                                                      \
+  X(vips_concurrency_set)                                                                  \
+  X(vips_copy)                                                                             \
+  X(vips_error_buffer_copy)                                                                \
+  X(vips_error_clear)                                                                      \
+  X(vips_extract_band)                                                                     \
+  X(vips_flatten)                                                                          \
+  X(vips_foreign_find_load_buffer)                                                         \
+  X(vips_format_sizeof)                                                                    \
+  X(vips_image_get_bands)                                                                  \
+  X(vips_image_get_format)                                                                 \
+  X(vips_image_get_height)                                                                 \
+  X(vips_image_get_int)                                                                    \
+  X(vips_image_get_interpretation)                                                         \
+  X(vips_image_get_typeof)                                                                 \
+  X(vips_image_get_width)                                                                  \
+  X(vips_image_hasalpha)                                                                   \
+  X(vips_image_new_from_buffer)                                                            \
+  X(vips_image_new_from_memory)                                                            \
+  X(vips_image_set_int)                                                                    \
+  X(vips_image_write_to_memory)                                                            \
+  X(vips_init)                                                                             \
+  X(vips_jpegsave_buffer)                                                                  \
+  X(vips_operation_block_set)                                                              \
+  X(vips_pngsave_buffer)                                                                   \
+  X(vips_thumbnail_buffer)                                                                 \
+  X(vips_thumbnail_image)
+
+// One pointer per function, of the function's own type (variadic ones stay variadic);
+// set once by loadVips, inside startOnce, and only read after it.
+#define CVIPSSHIM_DECLARE(name) static __typeof__(&name) p_##name;
+CVIPSSHIM_FUNCTIONS(CVIPSSHIM_DECLARE)
+#undef CVIPSSHIM_DECLARE
+
+// Why libvips could not be loaded or started (set inside startOnce).
+static char startFailure[512];
+
+// Opens libvips by the soname the headers were made for (libtool's current - age), so
+// the library loaded is always the one the prototypes describe, and resolves every
+// function. Returns 0, or -1 with startFailure set. The library is never closed: libvips
+// starts threads and registers types that outlive any call.
+static int loadVips(void) {
+  char soname[64];
+  snprintf(soname, sizeof soname, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+  void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(
+        startFailure, sizeof startFailure, "cannot load libvips (%s): %s", soname,
+        reason != NULL ? reason : "unknown error");
+    return -1;
+  }
+#define CVIPSSHIM_RESOLVE(name)                                                            \
+  dlerror();                                                                               \
+  p_##name = (__typeof__(&name))dlsym(library, #name);                                     \
+  if (p_##name == NULL) {                                                                  \
+    const char *reason = dlerror();                                                        \
+    snprintf(                                                                              \
+        startFailure, sizeof startFailure, "cannot load libvips (%s): %s", soname,         \
+        reason != NULL ? reason : "no symbol " #name);                                     \
+    return -1;                                                                             \
+  }
+  CVIPSSHIM_FUNCTIONS(CVIPSSHIM_RESOLVE)
+#undef CVIPSSHIM_RESOLVE
+  return 0;
+}
 
 // The loader options every load gets. libvips's JPEG loader cannot tell a cut-off file
 // from libjpeg's harmless warnings (extraneous bytes, an unknown JFIF revision), so any
@@ -32,22 +121,32 @@ static void ignoreLog(
 }
 
 static void start(void) {
-  if (vips_init("GroupEnumerator") != 0) return;
+  if (loadVips() != 0) return;
+  // Buffers of 128 KiB or more (a decoder's planes, libvips's regions, the file's bytes)
+  // are mapped and unmapped on their own rather than left in malloc's arenas: glibc
+  // otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB), and
+  // each thread's arena then keeps the largest buffers it has seen. Process-wide, from
+  // the first picture on (docs/Rendering.md says so).
+  mallopt(M_MMAP_THRESHOLD, 128 << 10);
+  if (p_vips_init("GroupEnumerator") != 0) {
+    snprintf(startFailure, sizeof startFailure, "libvips could not be started");
+    return;
+  }
   // Loaders libvips marks untrusted (ImageMagick, PDF, SVG, FITS, OpenSlide, Matlab,
   // Analyze, CSV, raw, vips, PPM, Radiance, JPEG 2000, OpenEXR) are refused; ImageMagick
   // is named as well in case a later build stops marking it.
-  vips_block_untrusted_set(TRUE);
-  vips_operation_block_set("VipsForeignLoadMagick", TRUE);
+  p_vips_block_untrusted_set(TRUE);
+  p_vips_operation_block_set("VipsForeignLoadMagick", TRUE);
   // libvips 8.14 marks its JPEG XL loader untrusted because libjxl was young; JPEG XL is
   // a camera and phone format, so it is let through (the loader list in isAllowedLoader
   // is what decides).
-  vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+  p_vips_operation_block_set("VipsForeignLoadJxl", FALSE);
   // No operation is cached between calls: each picture is drawn once.
-  vips_cache_set_max(0);
-  vips_cache_set_max_mem(0);
-  vips_cache_set_max_files(0);
+  p_vips_cache_set_max(0);
+  p_vips_cache_set_max_mem(0);
+  p_vips_cache_set_max_files(0);
   // Callers draw several pictures at once; one worker thread each bounds the threads.
-  vips_concurrency_set(1);
+  p_vips_concurrency_set(1);
   g_log_set_handler(
       "VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO |
                                G_LOG_LEVEL_DEBUG),
@@ -64,7 +163,7 @@ static void setMessage(char **message, const char *text) {
 
 // Fails with libvips's error text (which is cleared), else `fallback`.
 static int32_t vipsFailure(char **message, const char *fallback) {
-  char *text = vips_error_buffer_copy();
+  char *text = p_vips_error_buffer_copy();
   setMessage(message, text != NULL && text[0] != '\0' ? text : fallback);
   g_free(text);
   return CVipsShim_failed;
@@ -73,7 +172,7 @@ static int32_t vipsFailure(char **message, const char *fallback) {
 int32_t CVipsShim_initialize(char **message) {
   pthread_once(&startOnce, start);
   if (startStatus != CVipsShim_ok) {
-    setMessage(message, "libvips could not be started");
+    setMessage(message, startFailure);
   }
   return startStatus;
 }
@@ -111,7 +210,8 @@ static int validRequest(const CVipsShimRequest *request) {
          request->height >= 1 && request->height <= 16384 && request->orientation >= 0 &&
          request->orientation <= 8 && request->quality >= 1 && request->quality <= 100 &&
          request->encoding >= CVipsShim_encodeAutomatic &&
-         request->encoding <= CVipsShim_encodePNG;
+         request->encoding <= CVipsShim_encodePNG &&
+         (request->shrinkOnly == 0 || request->shrinkOnly == 1);
 }
 
 // Whether `orientation` turns the picture a quarter (EXIF 5-8).
@@ -121,27 +221,27 @@ static int isQuarterTurn(int32_t orientation) { return orientation >= 5 && orien
 static VipsImage *orient(Pipeline *pipeline, VipsImage *image, int32_t orientation) {
   if (orientation <= 1) return image;
   VipsImage *tagged = NULL;
-  if (vips_copy(image, &tagged, NULL) != 0 || keep(pipeline, tagged) == NULL) return NULL;
-  vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
+  if (p_vips_copy(image, &tagged, NULL) != 0 || keep(pipeline, tagged) == NULL) return NULL;
+  p_vips_image_set_int(tagged, VIPS_META_ORIENTATION, orientation);
   VipsImage *turned = NULL;
-  if (vips_autorot(tagged, &turned, NULL) != 0) return NULL;
+  if (p_vips_autorot(tagged, &turned, NULL) != 0) return NULL;
   return keep(pipeline, turned);
 }
 
 // Turns any band layout, depth or colour space into 8-bit sRGB or grey, alpha kept.
 static VipsImage *toEightBitRGB(Pipeline *pipeline, VipsImage *image) {
-  VipsInterpretation space = vips_image_get_interpretation(image);
+  VipsInterpretation space = p_vips_image_get_interpretation(image);
   if (space != VIPS_INTERPRETATION_sRGB && space != VIPS_INTERPRETATION_B_W) {
     VipsInterpretation target =
         (space == VIPS_INTERPRETATION_GREY16 || image->Bands <= 2) ? VIPS_INTERPRETATION_B_W
                                                                     : VIPS_INTERPRETATION_sRGB;
     VipsImage *converted = NULL;
-    if (vips_colourspace(image, &converted, target, NULL) != 0) return NULL;
+    if (p_vips_colourspace(image, &converted, target, NULL) != 0) return NULL;
     if ((image = keep(pipeline, converted)) == NULL) return NULL;
   }
-  if (vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+  if (p_vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
     VipsImage *cast = NULL;
-    if (vips_cast_uchar(image, &cast, NULL) != 0) return NULL;
+    if (p_vips_cast_uchar(image, &cast, NULL) != 0) return NULL;
     if ((image = keep(pipeline, cast)) == NULL) return NULL;
   }
   return image;
@@ -154,35 +254,35 @@ static int32_t encode(
   if ((image = toEightBitRGB(pipeline, image)) == NULL) {
     return vipsFailure(message, "cannot convert the picture to 8-bit sRGB");
   }
-  int hasAlpha = vips_image_hasalpha(image);
+  int hasAlpha = p_vips_image_hasalpha(image);
   int png = request->encoding == CVipsShim_encodePNG ||
             (request->encoding == CVipsShim_encodeAutomatic && hasAlpha);
   void *bytes = NULL;
   size_t length = 0;
   if (png) {
-    if (vips_pngsave_buffer(image, &bytes, &length, "strip", TRUE, "compression", 6, NULL) !=
+    if (p_vips_pngsave_buffer(image, &bytes, &length, "strip", TRUE, "compression", 6, NULL) !=
         0) {
       return vipsFailure(message, "cannot encode PNG");
     }
   } else {
     if (hasAlpha) {
-      VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
+      VipsArrayDouble *white = p_vips_array_double_newv(1, 255.0);
       VipsImage *flat = NULL;
-      int status = vips_flatten(image, &flat, "background", white, NULL);
-      vips_area_unref(VIPS_AREA(white));
+      int status = p_vips_flatten(image, &flat, "background", white, NULL);
+      p_vips_area_unref(VIPS_AREA(white));
       if (status != 0 || (image = keep(pipeline, flat)) == NULL) {
         return vipsFailure(message, "cannot flatten the alpha");
       }
     }
-    if (vips_jpegsave_buffer(
+    if (p_vips_jpegsave_buffer(
             image, &bytes, &length, "Q", request->quality, "strip", TRUE, NULL) != 0) {
       return vipsFailure(message, "cannot encode JPEG");
     }
   }
   picture->bytes = (uint8_t *)bytes;
   picture->length = length;
-  picture->width = vips_image_get_width(image);
-  picture->height = vips_image_get_height(image);
+  picture->width = p_vips_image_get_width(image);
+  picture->height = p_vips_image_get_height(image);
   picture->isPNG = png;
   return CVipsShim_ok;
 }
@@ -221,9 +321,9 @@ static int32_t openHeader(
     setMessage(message, "the file is empty");
     return CVipsShim_unsupported;
   }
-  const char *loader = vips_foreign_find_load_buffer(bytes, length);
+  const char *loader = p_vips_foreign_find_load_buffer(bytes, length);
   if (loader == NULL) {
-    vips_error_clear();
+    p_vips_error_clear();
     setMessage(message, "no image decoder recognises the file");
     return CVipsShim_unsupported;
   }
@@ -233,12 +333,12 @@ static int32_t openHeader(
     setMessage(message, text);
     return CVipsShim_unsupported;
   }
-  VipsImage *image = vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
+  VipsImage *image = p_vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
   if (image == NULL || keep(pipeline, image) == NULL) {
     return vipsFailure(message, "cannot read the image header");
   }
-  uint64_t width = (uint64_t)vips_image_get_width(image);
-  uint64_t height = (uint64_t)vips_image_get_height(image);
+  uint64_t width = (uint64_t)p_vips_image_get_width(image);
+  uint64_t height = (uint64_t)p_vips_image_get_height(image);
   if (width == 0 || height == 0 || width > maxPixels || height > maxPixels / width) {
     char text[160];
     snprintf(
@@ -254,15 +354,15 @@ static int32_t openHeader(
   // keeps every scan's coefficients, about two bytes a sample).
   int interlaced = 0;
   int progressive = 0;
-  if (vips_image_get_typeof(image, "interlaced") != 0) {
-    vips_image_get_int(image, "interlaced", &interlaced);
+  if (p_vips_image_get_typeof(image, "interlaced") != 0) {
+    p_vips_image_get_int(image, "interlaced", &interlaced);
   }
-  if (vips_image_get_typeof(image, "jpeg-multiscan") != 0) {
-    vips_image_get_int(image, "jpeg-multiscan", &progressive);
+  if (p_vips_image_get_typeof(image, "jpeg-multiscan") != 0) {
+    p_vips_image_get_int(image, "jpeg-multiscan", &progressive);
   }
   if (isWholeImageLoader(loader) || interlaced || progressive) {
-    uint64_t sample = (uint64_t)vips_format_sizeof(vips_image_get_format(image));
-    uint64_t bands = (uint64_t)vips_image_get_bands(image);
+    uint64_t sample = (uint64_t)p_vips_format_sizeof(p_vips_image_get_format(image));
+    uint64_t bands = (uint64_t)p_vips_image_get_bands(image);
     uint64_t pixels = width * height;
     if (sample == 0 || bands == 0 || bands > 16 || sample > 16 ||
         pixels > wholeImageBytes / 2 / sample / bands) {
@@ -294,18 +394,18 @@ int32_t CVipsShim_drawEncoded(
   VipsImage *header = NULL;
   status = openHeader(&pipeline, bytes, length, request->maxPixels, &header, message);
   if (status == CVipsShim_ok) {
-    picture->sourceWidth = vips_image_get_width(header);
-    picture->sourceHeight = vips_image_get_height(header);
+    picture->sourceWidth = p_vips_image_get_width(header);
+    picture->sourceHeight = p_vips_image_get_height(header);
     int32_t orientation = request->orientation;
     // A quarter turn applied afterwards swaps the box's sides.
     int swap = isQuarterTurn(orientation);
     VipsImage *drawn = NULL;
-    if (vips_thumbnail_buffer(
+    if (p_vips_thumbnail_buffer(
             (void *)bytes, length, &drawn, swap ? request->height : request->width, "height",
             swap ? request->width : request->height, "crop",
             request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
-            VIPS_SIZE_BOTH, "no_rotate", orientation != 0, "option_string", loadOptions,
-            NULL) != 0 ||
+            request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", orientation != 0,
+            "option_string", loadOptions, NULL) != 0 ||
         keep(&pipeline, drawn) == NULL) {
       status = vipsFailure(message, "cannot decode the image");
     } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
@@ -335,22 +435,22 @@ int32_t CVipsShim_drawRGB(
   Pipeline pipeline = {.count = 0};
   int32_t orientation = request->orientation == 0 ? 1 : request->orientation;
   int swap = isQuarterTurn(orientation);
-  VipsImage *image = vips_image_new_from_memory(
+  VipsImage *image = p_vips_image_new_from_memory(
       pixels, (size_t)width * (size_t)height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
   VipsImage *tagged = NULL;
   VipsImage *drawn = NULL;
   if (image == NULL || keep(&pipeline, image) == NULL) {
     status = vipsFailure(message, "cannot wrap the pixels");
   } else if (
-      vips_copy(image, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) != 0 ||
+      p_vips_copy(image, &tagged, "interpretation", VIPS_INTERPRETATION_sRGB, NULL) != 0 ||
       keep(&pipeline, tagged) == NULL) {
     status = vipsFailure(message, "cannot wrap the pixels");
   } else if (
-      vips_thumbnail_image(
+      p_vips_thumbnail_image(
           tagged, &drawn, swap ? request->height : request->width, "height",
           swap ? request->width : request->height, "crop",
           request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
-          VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
+          request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
       keep(&pipeline, drawn) == NULL) {
     status = vipsFailure(message, "cannot scale the pixels");
   } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
@@ -378,14 +478,14 @@ int32_t CVipsShim_decodeRGB(
   VipsImage *turned = NULL;
   if (status != CVipsShim_ok) {
     // openHeader said why.
-  } else if (vips_autorot(image, &turned, NULL) != 0 || keep(&pipeline, turned) == NULL) {
+  } else if (p_vips_autorot(image, &turned, NULL) != 0 || keep(&pipeline, turned) == NULL) {
     status = vipsFailure(message, "cannot orient the image");
   } else if ((image = toEightBitRGB(&pipeline, turned)) == NULL) {
     status = vipsFailure(message, "cannot convert the image");
   } else {
-    if (vips_image_hasalpha(image)) {
+    if (p_vips_image_hasalpha(image)) {
       VipsImage *opaque = NULL;
-      if (vips_extract_band(image, &opaque, 0, "n", image->Bands - 1, NULL) != 0 ||
+      if (p_vips_extract_band(image, &opaque, 0, "n", image->Bands - 1, NULL) != 0 ||
           keep(&pipeline, opaque) == NULL) {
         status = vipsFailure(message, "cannot drop the alpha");
       }
@@ -394,20 +494,20 @@ int32_t CVipsShim_decodeRGB(
     if (status == CVipsShim_ok && image->Bands == 1) {
       VipsImage *three = NULL;
       VipsImage *bands[3] = {image, image, image};
-      if (vips_bandjoin(bands, &three, 3, NULL) != 0 || keep(&pipeline, three) == NULL) {
+      if (p_vips_bandjoin(bands, &three, 3, NULL) != 0 || keep(&pipeline, three) == NULL) {
         status = vipsFailure(message, "cannot widen grey");
       }
       image = three;
     }
     if (status == CVipsShim_ok) {
       size_t size = 0;
-      void *memory = vips_image_write_to_memory(image, &size);
+      void *memory = p_vips_image_write_to_memory(image, &size);
       if (memory == NULL) {
         status = vipsFailure(message, "cannot decode the image");
       } else {
         *pixels = memory;
-        *width = vips_image_get_width(image);
-        *height = vips_image_get_height(image);
+        *width = p_vips_image_get_width(image);
+        *height = p_vips_image_get_height(image);
       }
     }
   }
@@ -418,3 +518,5 @@ int32_t CVipsShim_decodeRGB(
 void CVipsShim_free(void *bytes) { g_free(bytes); }
 
 void CVipsShim_freeMessage(char *message) { free(message); }
+
+void CVipsShim_returnFreedMemory(void) { malloc_trim(0); }

@@ -60,4 +60,97 @@ struct EdgeProcessTests {
     #expect(relative.status == 1)
     #expect(relative.stderr.contains(scratch + "/%FF/nope"), "\(relative.stderr)")
   }
+
+  // MARK: - libvips and ffmpeg are loaded on the first picture
+
+  /// The shared objects the dynamic loader mapped into one run of the Demo with
+  /// `arguments`, from its own log (`LD_DEBUG=files`: one `file=NAME` line per object, at
+  /// start and at each dlopen), and the run's outcome.
+  private func loadedObjects(_ arguments: [String], environment: [String: String] = [:])
+    throws -> (objects: Set<String>, outcome: Outcome)
+  {
+    let scratch = try ScratchFolder()
+    let outcome = try run(
+      demoExecutable, arguments,
+      environment: environment.merging([
+        "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": scratch.path + "/loader",
+      ]) { given, _ in given })
+    var objects = Set<String>()
+    for name in try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+    where name.hasPrefix("loader.") {
+      let log = try String(contentsOfFile: scratch.path + "/" + name, encoding: .utf8)
+      for line in log.split(separator: "\n") {
+        guard let start = line.range(of: "file=") else { continue }
+        objects.insert(String(line[start.upperBound...].prefix { $0 != " " && $0 != ";" }))
+      }
+    }
+    return (objects, outcome)
+  }
+
+  @Test func aListingLoadsNeitherLibvipsNorFFmpegAndTheFirstPictureLoadsThem() throws {
+    let library = DemoCommand.bundledLibrary.path
+    let listing = try loadedObjects(["--format", "csv", library])
+    #expect(listing.outcome.status == 0, "\(listing.outcome.stderr)")
+    // The log is read: the C library is in every process.
+    #expect(listing.objects.contains("libc.so.6"), "\(listing.objects.sorted())")
+    let drawing = ["libvips", "libavformat", "libavcodec", "libswscale", "libavutil"]
+    let listed = listing.objects.filter { object in drawing.contains { object.hasPrefix($0) } }
+    #expect(listed.isEmpty, "a listing loaded \(listed.sorted())")
+
+    let still = try loadedObjects([
+      "thumbnail", "IMG_0002.jpg", library, "--size", "80", "--output", "-",
+    ])
+    #expect(still.outcome.status == 0, "\(still.outcome.stderr)")
+    #expect(still.outcome.stdout.utf8.count > 100)
+    #expect(still.objects.contains { $0.hasPrefix("libvips.so.") })
+    #expect(!still.objects.contains { $0.hasPrefix("libavformat.so.") })
+
+    let movie = try loadedObjects([
+      "thumbnail", "Videos/clip.mp4", library, "--size", "80", "--output", "-",
+    ])
+    #expect(movie.outcome.status == 0, "\(movie.outcome.stderr)")
+    for prefix in ["libvips.so.", "libavformat.so.", "libavcodec.so.", "libswscale.so."] {
+      #expect(movie.objects.contains { $0.hasPrefix(prefix) }, "\(prefix)")
+    }
+  }
+
+  @Test func aLibraryThatCannotBeLoadedFailsThePictureWithTheLoadersReason() throws {
+    // A folder put first on LD_LIBRARY_PATH shadows one soname with a broken stand-in:
+    // for libvips an empty file (dlopen refuses it), for libavformat a copy of zlib
+    // (dlopen takes it, then every function is missing).
+    let scratch = try ScratchFolder()
+    let (noVips, noFormat) = (scratch.path + "/vips", scratch.path + "/avformat")
+    for folder in [noVips, noFormat] { mkdir(folder, 0o755) }
+    #expect(FileManager.default.createFile(atPath: noVips + "/libvips.so.42", contents: Data()))
+    // Read through the link libz.so.1 is.
+    let zlib = try Data(contentsOf: URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1"))
+    try zlib.write(to: URL(fileURLWithPath: noFormat + "/libavformat.so.59"))
+    let library = DemoCommand.bundledLibrary.path
+    // A listing needs neither.
+    let listing = try run(
+      demoExecutable, ["--format", "csv", library], environment: ["LD_LIBRARY_PATH": noVips])
+    #expect(listing.status == 0, "\(listing.stderr)")
+    #expect(listing.stdout.split(separator: "\r\n").count > 10)
+
+    let still = try run(
+      demoExecutable, ["thumbnail", "IMG_0002.jpg", library, "--size", "80", "--output", "-"],
+      environment: ["LD_LIBRARY_PATH": noVips])
+    #expect(still.exited && still.status == 1)
+    #expect(still.stdout.isEmpty)
+    #expect(
+      still.stderr
+        == "Error: The image decoder is unavailable: cannot load libvips (libvips.so.42): "
+        + noVips + "/libvips.so.42: file too short.\n", "\(still.stderr)")
+
+    let movie = try run(
+      demoExecutable,
+      ["thumbnail", "Videos/clip.mp4", library, "--size", "80", "--output", "-"],
+      environment: ["LD_LIBRARY_PATH": noFormat])
+    #expect(movie.exited && movie.status == 1)
+    #expect(movie.stdout.isEmpty)
+    #expect(
+      movie.stderr.hasPrefix(
+        "Error: The image decoder is unavailable: cannot load libavformat.so.59: " + noFormat
+          + "/libavformat.so.59: undefined symbol: "), "\(movie.stderr)")
+  }
 }

@@ -365,4 +365,58 @@ import Testing
     let movie = try await rendering.aspectRatioThumbnail(for: try await asset("portrait.mov"))
     #expect(movie.pixelWidth == 113 && movie.pixelHeight == 150)
   }
+
+  @Test(arguments: [3, 6, 8]) func theFullResolutionImageIsStoredWithItsOrientation(
+    orientation: Int
+  ) async throws {
+    let name = "orientation-\(orientation).jpg"
+    let (image, given) = try await rendering.fullResolutionImage(for: try await asset(name))
+    #expect(given == orientation)
+    #expect(image.source == .decodedImage)
+    // Every stored pixel, unturned (6 and 8 are stored 64x96), never enlarged to the
+    // 16,384-pixel box it is drawn in.
+    let quarter = orientation >= 5
+    #expect(image.pixelWidth == (quarter ? 64 : 96) && image.pixelHeight == (quarter ? 96 : 64))
+    #expect(!image.isPNG)
+    // Unturned: the file's own pixels, decoded without turning, are the same picture...
+    let stored = try ImageRenderer.draw(
+      encoded: Array(try Data(contentsOf: ImageRenderingTests.folder.appendingPathComponent(name))),
+      ImageRenderer.Request(
+        width: image.pixelWidth, height: image.pixelHeight, contentMode: .aspectFit,
+        orientation: 1, encoding: .png, jpegQuality: 90))
+    let drawn = try ImageRenderer.decodeRGB(Array(image.data))
+    let storedPixels = try ImageRenderer.decodeRGB(Array(stored.data))
+    #expect(drawn.width == storedPixels.width && drawn.height == storedPixels.height)
+    #expect(meanDifference(drawn.pixels, storedPixels.pixels) < 4)
+    // ... and the orientation given turns it upright.
+    let upright = try ImageRenderer.decodeRGB(
+      Array(
+        try Data(contentsOf: ImageRenderingTests.folder.appendingPathComponent("upright.png"))))
+    let turned = try ImageRenderer.draw(
+      encoded: Array(image.data),
+      ImageRenderer.Request(
+        width: 96, height: 64, contentMode: .aspectFit, orientation: given, encoding: .png,
+        jpegQuality: 90))
+    let turnedPixels = try ImageRenderer.decodeRGB(Array(turned.data))
+    #expect(turnedPixels.width == 96 && turnedPixels.height == 64)
+    #expect(meanDifference(turnedPixels.pixels, upright.pixels) < 4)
+    // Unturned is far from upright (3: upside down).
+    if orientation == 3 { #expect(meanDifference(drawn.pixels, upright.pixels) > 40) }
+  }
+
+  @Test func theFullResolutionImageOfAMovieIsItsFrameUpright() async throws {
+    let (image, orientation) = try await rendering.fullResolutionImage(
+      for: try await asset("portrait.mov"))
+    #expect(orientation == 1)
+    #expect(image.source == .videoFrame)
+    #expect(image.pixelWidth < image.pixelHeight)
+  }
+
+  /// The mean absolute difference of two same-sized RGB pictures, 0…255.
+  private func meanDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+    precondition(a.count == b.count && !a.isEmpty)
+    var total = 0
+    for index in a.indices { total += abs(Int(a[index]) - Int(b[index])) }
+    return Double(total) / Double(a.count)
+  }
 }

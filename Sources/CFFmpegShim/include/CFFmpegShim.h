@@ -11,6 +11,10 @@
  * a deadline (checked between reads and between packets), a packet budget, a pixel limit
  * on the decoded frame, and one decoder thread. ffmpeg's log is silenced.
  *
+ * The libraries are not linked: the first call opens them (dlopen), so a process that
+ * reads no movie never maps them; when they cannot be opened, every call returns
+ * CFFmpegShim_unavailable.
+ *
  * No ffmpeg type appears here. Pixels are owned by the caller (CFFmpegShim_free);
  * messages are malloc'd (CFFmpegShim_freeMessage).
  */
@@ -34,6 +38,9 @@ extern "C" {
 #define CFFmpegShim_noVideo (-4)
 /* The deadline or the packet budget ran out before a frame decoded. */
 #define CFFmpegShim_timedOut (-5)
+/* ffmpeg's libraries could not be loaded (missing, or a function missing); the message
+ * names the library and says why. */
+#define CFFmpegShim_unavailable (-6)
 
 /* What to read. */
 typedef struct {

@@ -4,9 +4,12 @@
 /*
  * A plain-C wall around libvips 8.14 (Debian 12), for drawing pictures.
  *
- * libvips is set up once, on first use (pthread_once): its untrusted loaders (ImageMagick,
- * PDF, SVG, FITS, OpenSlide, Analyze, CSV, raw, ...) are blocked, its operation cache is
- * off, it runs one worker thread per call, and its warnings are muted. Every function
+ * libvips is not linked: it is opened (dlopen) and set up once, on first use
+ * (pthread_once), so a process that draws no picture never maps it; when it cannot be
+ * opened, every function returns CVipsShim_unavailable with the loader's reason. Its
+ * untrusted loaders (ImageMagick, PDF, SVG, FITS, OpenSlide, Analyze, CSV, raw, ...) are
+ * blocked, its operation cache is off, it runs one worker thread per call, and its
+ * warnings are muted. Every function
  * checks the pixel count a loader reads from the header before anything is decoded (and,
  * for the formats decoded whole, the memory that takes); only the loaders of photo
  * formats are used (JPEG, PNG, HEIF/AVIF, WebP, TIFF, GIF, JPEG XL).
@@ -31,7 +34,8 @@ extern "C" {
 #define CVipsShim_tooLarge (-2)
 /* No allowed loader recognises the bytes. */
 #define CVipsShim_unsupported (-3)
-/* libvips could not be started. */
+/* libvips could not be loaded (missing, or a function missing) or started; the message
+ * says why. */
 #define CVipsShim_unavailable (-4)
 
 /* How the picture is encoded. */
@@ -58,6 +62,9 @@ typedef struct {
   int32_t quality;
   /* The most pixels (width × height, as the header says) that may be decoded. */
   uint64_t maxPixels;
+  /* 1: a picture smaller than the box keeps its size (never enlarged); 0: it is scaled up
+   * to the box. */
+  int32_t shrinkOnly;
 } CVipsShimRequest;
 
 /* A drawn picture. */
@@ -112,6 +119,15 @@ void CVipsShim_free(void *bytes);
 
 /* Frees a message returned by this module; NULL is allowed. */
 void CVipsShim_freeMessage(char *message);
+
+/*
+ * Hands memory freed back to the system (malloc_trim). A decoder's large buffers (a
+ * HEIF's planes, the file's bytes, libvips's regions) are freed into malloc's per-thread
+ * arenas, which keep them once glibc's mmap threshold has risen past their size; pictures
+ * drawn on several threads in turn would otherwise each leave their arena holding the
+ * largest buffer it has seen. Needs no libvips.
+ */
+void CVipsShim_returnFreedMemory(void);
 
 #ifdef __cplusplus
 }

@@ -54,4 +54,34 @@ extension AssetsLibrary {
       for: asset, targetSize: CGSize(width: width, height: height), contentMode: .aspectFit,
       options: ImageRequestOptions(deliveryMode: .highQualityFormat))
   }
+
+  /// `ALAssetRepresentation.fullResolutionImage`: every pixel of the picture as stored, the
+  /// orientation the file records not applied, with that orientation to apply
+  /// (`ALAssetRepresentation.orientation`). Decoded, never taken from an embedded
+  /// thumbnail; never enlarged.
+  ///
+  /// A HEIF's pixels come as libheif gives them, its `irot`/`imir` applied (they are part
+  /// of the image, not a tag), with orientation 1; a RAW's are its largest embedded preview;
+  /// a movie's frame comes turned upright, with orientation 1. A side over 16,384 pixels is
+  /// shrunk to it (aspect kept); more than 100 megapixels is ``ImageRequestError/tooLarge(name:reason:)``.
+  ///
+  /// - Parameter asset: An asset of this library.
+  /// - Returns: The JPEG (PNG when the source has alpha) picture, and the EXIF orientation
+  ///   (1…8) that turns it upright.
+  /// - Throws: ``ImageRequestError`` when the asset cannot be drawn.
+  public func fullResolutionImage(for asset: Asset) async throws(ImageRequestError) -> (
+    image: AssetImage, orientation: Int
+  ) {
+    var options = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    options.isAsStored = true
+    let side = Double(ImageRenderer.maximumSide)
+    let image = try await image(
+      for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit,
+      options: options)
+    let still = asset.resources.first { $0.role == .photo && $0.format?.isVideo != true }
+    guard asset.type != .video, let still, still.format != .heic, still.format != .avif,
+      let orientation = asset.metadata.orientation, (1...8).contains(orientation)
+    else { return (image, 1) }
+    return (image, orientation)
+  }
 }

@@ -196,8 +196,9 @@ extension AssetsLibrary {
         let picture = try ImageRenderer.draw(
           encoded: bytes,
           ImageRenderer.Request(
-            width: box.width, height: box.height, contentMode: contentMode, orientation: nil,
-            encoding: options.encoding, jpegQuality: options.jpegQuality))
+            width: box.width, height: box.height, contentMode: contentMode,
+            orientation: options.isAsStored ? 1 : nil, encoding: options.encoding,
+            jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
         return .success(
           AssetImage(
             data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
@@ -232,11 +233,15 @@ extension AssetsLibrary {
     let result: Result<Value, ImageRequestError> = await withCheckedContinuation {
       continuation in
       DispatchQueue.global(qos: .userInitiated).async {
+        let result: Result<Value, ImageRequestError>
         do throws(ImageRequestError) {
-          continuation.resume(returning: .success(try work()))
+          result = .success(try work())
         } catch {
-          continuation.resume(returning: .failure(error))
+          result = .failure(error)
         }
+        // The work's buffers (the file's bytes, the decoder's) are freed by now.
+        ImageRenderer.returnFreedMemory()
+        continuation.resume(returning: result)
       }
     }
     return try result.get()
@@ -254,8 +259,8 @@ extension AssetsLibrary {
         encoded: bytes,
         ImageRenderer.Request(
           width: box.width, height: box.height, contentMode: contentMode,
-          orientation: orientation, encoding: options.encoding,
-          jpegQuality: options.jpegQuality))
+          orientation: options.isAsStored ? 1 : orientation, encoding: options.encoding,
+          jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
       return AssetImage(
         data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
         pixelHeight: picture.height, source: source)
@@ -327,7 +332,7 @@ extension AssetsLibrary {
         ImageRenderer.Request(
           width: box.width, height: box.height, contentMode: contentMode,
           orientation: frame.orientation, encoding: options.encoding,
-          jpegQuality: options.jpegQuality))
+          jpegQuality: options.jpegQuality, shrinkOnly: options.isAsStored))
       return AssetImage(
         data: picture.data, isPNG: picture.isPNG, pixelWidth: picture.width,
         pixelHeight: picture.height, source: .videoFrame)

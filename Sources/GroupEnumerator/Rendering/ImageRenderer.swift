@@ -27,6 +27,8 @@ enum ImageRenderer {
     var orientation: Int?
     var encoding: ImageEncoding
     var jpegQuality: Int
+    /// Whether a picture smaller than the box keeps its size rather than being enlarged.
+    var shrinkOnly = false
   }
 
   /// A drawn picture.
@@ -56,6 +58,10 @@ enum ImageRenderer {
       }
     }
   }
+
+  /// Hands the memory a picture's work freed back to the system (see
+  /// `CVipsShim_returnFreedMemory`); called once the work's buffers are released.
+  static func returnFreedMemory() { CVipsShim_returnFreedMemory() }
 
   /// Draws an encoded image (JPEG, PNG, HEIF, AVIF, WebP, TIFF, GIF, JPEG XL, …).
   static func draw(encoded bytes: [UInt8], _ request: Request) throws(Failure) -> Picture {
@@ -119,7 +125,7 @@ enum ImageRenderer {
       width: Int32(request.width), height: Int32(request.height),
       fill: request.contentMode == .aspectFill ? 1 : 0, orientation: Int32(orientation),
       encoding: encoding, quality: Int32(min(max(request.jpegQuality, 1), 100)),
-      maxPixels: maximumPixels)
+      maxPixels: maximumPixels, shrinkOnly: request.shrinkOnly ? 1 : 0)
   }
 
   private static func finish(

@@ -49,6 +49,9 @@ public struct ImageRequestOptions: Sendable, Hashable {
   public var encoding: ImageEncoding
   /// JPEG quality, 1…100 (clamped); 85 by default.
   public var jpegQuality: Int
+  /// The still's pixels as stored (``AssetsLibrary/fullResolutionImage(for:)``): its EXIF
+  /// orientation not applied, and a picture smaller than the target never enlarged.
+  var isAsStored = false
 
   /// Creates options.
   ///

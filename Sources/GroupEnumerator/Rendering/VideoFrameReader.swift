@@ -55,6 +55,7 @@ enum VideoFrameReader {
     case CFFmpegShim_tooLarge: throw .tooLarge(text)
     case CFFmpegShim_unsupported, CFFmpegShim_noVideo: throw .unsupported(text)
     case CFFmpegShim_timedOut: throw .tooLarge(text)
+    case CFFmpegShim_unavailable: throw .unavailable(text)
     default: throw .failed(text)
     }
     guard let pixels = frame.pixels, frame.width > 0, frame.height > 0,

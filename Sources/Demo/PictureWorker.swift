@@ -84,6 +84,8 @@ enum PictureWorker {
     watchdog.resume()
     let library = AssetsLibrary(
       root: URL(fileURLWithPath: "/proc/self/fd/\(rootDescriptor)"), options: options)
+    // One walk for all the pictures this worker draws, not one per picture.
+    let finder = AssetFinder(library: library)
     let fault = ProcessInfo.processInfo.environment[faultVariable].flatMap(Fault.init)
     var reader = FrameReader(limit: PictureFrames.maximumRequest)
     var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -110,7 +112,7 @@ enum PictureWorker {
       do throws(PictureFrames.Malformed) {
         let request = try PictureFrames.request(from: payload)
         fault?.strike(on: request.path, output: output)
-        reply = await picture(request, in: library)
+        reply = await picture(request, in: library, finder: finder)
       } catch {
         standardError.write("Error: '\(subcommand)' received \(error).\n")
         return malformedRequest
@@ -185,11 +187,11 @@ enum PictureWorker {
 
   /// The picture `request` asks for, drawn in this process.
   private static func picture(
-    _ request: PictureFrames.Request, in library: AssetsLibrary
+    _ request: PictureFrames.Request, in library: AssetsLibrary, finder: AssetFinder
   ) async -> Result<AssetImage, PictureFailure> {
     let asset: Asset?
     do throws(LibraryError) {
-      asset = try await library.asset(at: request.path)
+      asset = try await finder.asset(at: request.path)
     } catch {
       return .failure(PictureFailure(message: error.description))
     }

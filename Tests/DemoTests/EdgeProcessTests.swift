@@ -87,7 +87,7 @@ struct EdgeProcessTests {
     return (objects, outcome)
   }
 
-  @Test func aListingLoadsNeitherLibvipsNorFFmpegAndTheFirstPictureLoadsThem() throws {
+  @Test func neitherAListingNorTheDemoDrawingInWorkersLoadsLibvipsOrFFmpeg() throws {
     let library = DemoCommand.bundledLibrary.path
     let listing = try loadedObjects(["--format", "csv", library])
     #expect(listing.outcome.status == 0, "\(listing.outcome.stderr)")
@@ -97,20 +97,17 @@ struct EdgeProcessTests {
     let listed = listing.objects.filter { object in drawing.contains { object.hasPrefix($0) } }
     #expect(listed.isEmpty, "a listing loaded \(listed.sorted())")
 
-    let still = try loadedObjects([
-      "thumbnail", "IMG_0002.jpg", library, "--size", "80", "--output", "-",
-    ])
-    #expect(still.outcome.status == 0, "\(still.outcome.stderr)")
-    #expect(still.outcome.stdout.utf8.count > 100)
-    #expect(still.objects.contains { $0.hasPrefix("libvips.so.") })
-    #expect(!still.objects.contains { $0.hasPrefix("libavformat.so.") })
-
-    let movie = try loadedObjects([
-      "thumbnail", "Videos/clip.mp4", library, "--size", "80", "--output", "-",
-    ])
-    #expect(movie.outcome.status == 0, "\(movie.outcome.stderr)")
-    for prefix in ["libvips.so.", "libavformat.so.", "libavcodec.so.", "libswscale.so."] {
-      #expect(movie.objects.contains { $0.hasPrefix(prefix) }, "\(prefix)")
+    // A picture is drawn in a worker process (the Demo started again): the Demo itself
+    // never loads a decoder. (The worker's own log ends when it closes the descriptors it
+    // inherited, before its first picture; the next test shows that it loads them then.)
+    for asset in ["IMG_0002.jpg", "Videos/clip.mp4"] {
+      let drawn = try loadedObjects([
+        "thumbnail", asset, library, "--size", "80", "--output", "-", "--no-cache",
+      ])
+      #expect(drawn.outcome.status == 0, "\(drawn.outcome.stderr)")
+      #expect(drawn.outcome.stdout.utf8.count > 100)
+      let loaded = drawn.objects.filter { object in drawing.contains { object.hasPrefix($0) } }
+      #expect(loaded.isEmpty, "drawing \(asset) loaded \(loaded.sorted()) in the Demo")
     }
   }
 

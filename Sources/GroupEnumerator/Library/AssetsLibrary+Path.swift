@@ -73,3 +73,62 @@ extension AssetsLibrary {
     return scan.otherFiles.first { $0.path == path }
   }
 }
+
+/// Finds assets by path against one walk of the library, made at the first lookup and kept:
+/// for a caller that looks up many assets in turn (the Demo's picture workers), where
+/// ``AssetsLibrary/asset(at:)`` would walk the whole library for each. Each asset is read
+/// from its files when it is looked up, as ``AssetsLibrary/asset(at:)`` reads it; a path the
+/// kept walk does not hold, or whose file has changed so that it is no longer an asset
+/// there, is looked up afresh.
+package actor AssetFinder {
+  private let library: AssetsLibrary
+  /// The open root, the kept walk, and each file's (and sidecar's) group in it.
+  private var walked: (root: LibraryRoot, scan: LibraryScan, groups: [LibraryPath: Int])?
+
+  package init(library: AssetsLibrary) {
+    self.library = library
+  }
+
+  /// The asset that has a file at `path`, or `nil`.
+  ///
+  /// - Throws: ``LibraryError`` for a missing, non-folder or unreadable root, or
+  ///   ``LibraryError/cancelled``.
+  package func asset(at path: LibraryPath) async throws(LibraryError) -> Asset? {
+    let (root, scan, groups) = try await walk()
+    // A file gone since the walk is looked up afresh too (it may be a folder now).
+    guard let index = groups[path],
+      BeneathOpener.status(in: root.descriptor, relativePath: path.bytes)?.kind == .regular
+    else { return try await library.asset(at: path) }
+    let holds: @Sendable (ScannedFile) -> Bool = { file in
+      file.path == path || file.sidecars.contains { $0.path == path }
+    }
+    let width = library.options.maximumConcurrency
+    var queue = try await GroupQueue.prepare(
+      group: scan.groups[index], filter: .all, fileSelection: holds, root: root, index: nil,
+      width: width)
+    while !queue.isEmpty {
+      let assets = try await queue.nextBatch(size: 2, root: root, index: nil, width: width)
+      if let found = assets.first(where: { $0.resources.contains { $0.path == path } }) {
+        return found
+      }
+    }
+    return try await library.asset(at: path)
+  }
+
+  /// The kept walk, made on the first call.
+  private func walk() async throws(LibraryError) -> (
+    LibraryRoot, LibraryScan, [LibraryPath: Int]
+  ) {
+    if let walked { return walked }
+    let (root, scan) = try await library.scanCancellable()
+    var groups: [LibraryPath: Int] = [:]
+    for (index, group) in scan.groups.enumerated() {
+      for file in group.files {
+        groups[file.path] = index
+        for sidecar in file.sidecars { groups[sidecar.path] = index }
+      }
+    }
+    walked = (root, scan, groups)
+    return (root, scan, groups)
+  }
+}

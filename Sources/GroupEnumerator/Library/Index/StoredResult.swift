@@ -297,8 +297,10 @@ enum StoredResult {
       let bytes = UnsafeBufferPointer(rebasing: input[offset..<offset + count])
       offset += count
       let isSame = path.bytes.withUnsafeBufferPointer { known in
-        known.count == count
-          && (count == 0 || memcmp(known.baseAddress!, bytes.baseAddress!, count) == 0)
+        guard known.count == count else { return false }
+        // Both empty when either has no address.
+        guard let left = known.baseAddress, let right = bytes.baseAddress else { return true }
+        return memcmp(left, right, count) == 0
       }
       return isSame ? path : LibraryPath(bytes: Array(bytes))
     }

@@ -72,10 +72,15 @@ enum JSONFormatter {
   /// One element of ``format(assets:)``'s array: the asset's object indented by two
   /// spaces, without the comma or newline that follow it.
   static func element(for asset: Asset) -> [UInt8] {
+    preparedElement(for: asset).withBytes { Array($0) }
+  }
+
+  /// ``element(for:)-(Asset)`` in the buffer it was written into.
+  static func preparedElement(for asset: Asset) -> JSONText {
     var writer = JSONWriter(level: 1, capacity: bytesPerAsset)
     writer.append("  ")
     writeObject(for: asset, groupName: groupName(of: asset), to: &writer)
-    return writer.bytes
+    return writer.finish()
   }
 
   /// The name of the asset's group.
@@ -102,10 +107,15 @@ enum JSONFormatter {
 
   /// One line of `--format ndjson`: the asset's object on one line, then a newline.
   static func line(for asset: Asset) -> [UInt8] {
+    preparedLine(for: asset).withBytes { Array($0) }
+  }
+
+  /// ``line(for:)-(Asset)`` in the buffer it was written into.
+  static func preparedLine(for asset: Asset) -> JSONText {
     var writer = JSONWriter(capacity: bytesPerAsset, compact: true)
     writeObject(for: asset, groupName: groupName(of: asset), to: &writer)
     writer.append("\n")
-    return writer.bytes
+    return writer.finish()
   }
 
   /// The `--format ndjson` line for a folder that could not be read:
@@ -187,9 +197,7 @@ enum JSONFormatter {
   private static func writeObject(
     for asset: Asset, groupName: String, to writer: inout JSONWriter
   ) {
-    let url = asset.urlString
-    let path = asset.path.escaped
-    let name = asset.name
+    let text = AssetText(asset)
     // Each read of `metadata` copies the whole struct, and `creationDate` picks among
     // its dates: read them once.
     let metadata = asset.metadata
@@ -198,17 +206,17 @@ enum JSONFormatter {
       json.key("id")
       json.string(uuid: asset.id)
       json.key("url")
-      json.string(url)
+      text.writeURL(to: &json)
       json.key("path")
-      json.string(path)
+      text.writePath(to: &json)
       json.key("name")
-      json.string(name)
+      text.writeName(to: &json)
       json.key("group")
       json.string(groupName)
       json.key("type")
       json.string(asset.type.rawValue)
       json.key("resources")
-      writeResources(of: asset, primary: (path, name), to: &json)
+      writeResources(of: asset, primary: text, to: &json)
       writeMeasures(of: asset, orientation: metadata.orientation, to: &json)
       writeDates(creationDate, dateTime: metadata.dateTime, to: &json)
       json.key("location")
@@ -227,7 +235,7 @@ enum JSONFormatter {
       if asset.type == .video {
         json.null()
       } else {
-        writeLegacyDictionary(for: asset, url: url, name: name, to: &json)
+        writeLegacyDictionary(for: asset, text: text, to: &json)
       }
       json.key("problems")
       writeProblems(of: asset, to: &json)
@@ -237,19 +245,23 @@ enum JSONFormatter {
   /// The `resources` array: `name`, `path` and `role` of each, and `byteRange` (`offset`,
   /// `length`) of one that is only a part of its file.
   ///
-  /// - Parameter primary: The escaped path and the name of the asset's own file, which
-  ///   its first resource usually shares (then they are not escaped again).
+  /// - Parameter primary: The text of the asset's own file, which its first resource
+  ///   usually shares (then it is not made again).
   private static func writeResources(
-    of asset: Asset, primary: (path: String, name: String), to writer: inout JSONWriter
+    of asset: Asset, primary: AssetText, to writer: inout JSONWriter
   ) {
     writer.array { array in
       for resource in asset.resources {
         let isPrimary = resource.path == asset.path
         array.object { json in
           json.key("name")
-          json.string(isPrimary ? primary.name : resource.name)
+          if isPrimary { primary.writeName(to: &json) } else { json.string(resource.name) }
           json.key("path")
-          json.string(isPrimary ? primary.path : resource.path.escaped)
+          if isPrimary {
+            primary.writePath(to: &json)
+          } else {
+            json.string(resource.path.escaped)
+          }
           json.key("role")
           json.string(resource.role.rawValue)
           if let range = resource.byteRange {
@@ -270,7 +282,7 @@ enum JSONFormatter {
   /// The asset's `resources` array on one line, as CSV's `resources` field holds it.
   static func compactResources(of asset: Asset) -> String {
     var writer = JSONWriter(compact: true)
-    writeResources(of: asset, primary: (asset.path.escaped, asset.name), to: &writer)
+    writeResources(of: asset, primary: AssetText(asset), to: &writer)
     return writer.text
   }
 
@@ -339,21 +351,21 @@ enum JSONFormatter {
   /// indented text without a final newline.
   static func legacyDictionary(for asset: Asset) -> String {
     var writer = JSONWriter()
-    writeLegacyDictionary(for: asset, url: asset.urlString, name: asset.name, to: &writer)
+    writeLegacyDictionary(for: asset, text: AssetText(asset), to: &writer)
     return writer.text
   }
 
-  /// Writes ``legacyDictionary(for:)`` with the asset's URL and name already made.
+  /// Writes ``legacyDictionary(for:)`` with the asset's URL and name already known.
   private static func writeLegacyDictionary(
-    for asset: Asset, url: String, name: String, to writer: inout JSONWriter
+    for asset: Asset, text: AssetText, to writer: inout JSONWriter
   ) {
     writer.object { json in
       json.key("photoDefaultPath")
-      json.string(url)
+      text.writeURL(to: &json)
       json.key("photoThumPath")
-      json.string(url)
+      text.writeURL(to: &json)
       json.key("photoName")
-      json.string(name)
+      text.writeName(to: &json)
       json.key("photoGPS")
       writeLegacyGPS(of: asset, to: &json)
       json.key("photoDateTime")
@@ -414,6 +426,95 @@ enum JSONFormatter {
       json.integer(group.counts[.livePhoto] ?? 0)
       json.key("videos")
       json.integer(group.counts[.video] ?? 0)
+    }
+  }
+}
+
+/// An asset's URL, path and name as JSON strings, written without making a `String` when
+/// the path needs no escaping (the usual case: printable ASCII without `%`, `"` or `\\`,
+/// whose escaped form is its bytes) and its extension is letters and digits (which the
+/// URL keeps as they are); else made as ``Asset/urlString``, ``LibraryPath/escaped`` and
+/// ``Asset/name`` make them. Either way the bytes written are the same.
+struct AssetText {
+  private enum Form {
+    /// The path's bytes, where its name starts and where its extension starts (after the
+    /// dot; the end when there is none).
+    case plain(bytes: [UInt8], name: Int, fileExtension: Int)
+    case text(url: String, path: String, name: String)
+  }
+
+  private let form: Form
+  private let id: UUID
+
+  init(_ asset: Asset) {
+    id = asset.id
+    let bytes = asset.path.bytes
+    if let form = AssetText.plainForm(of: bytes) {
+      self.form = form
+    } else {
+      form = .text(url: asset.urlString, path: asset.path.escaped, name: asset.name)
+    }
+  }
+
+  /// The plain form of a path, or `nil` when one of its bytes needs escaping or its
+  /// extension is not letters and digits.
+  private static func plainForm(of bytes: [UInt8]) -> Form? {
+    bytes.withUnsafeBufferPointer { path -> Form? in
+      var name = 0
+      var dot = -1
+      for (index, byte) in path.enumerated() {
+        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "%"), byte != UInt8(ascii: "\""),
+          byte != UInt8(ascii: "\\")
+        else { return nil }
+        if byte == UInt8(ascii: "/") {
+          name = index + 1
+          dot = -1
+        } else if byte == UInt8(ascii: ".") {
+          dot = index
+        }
+      }
+      // An extension follows a dot after the name's first byte (`.jpg` alone has none).
+      let fileExtension = dot > name ? dot + 1 : path.count
+      for byte in path[fileExtension...] {
+        let isAlphanumeric =
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+          || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+        guard isAlphanumeric else { return nil }
+      }
+      return .plain(bytes: bytes, name: name, fileExtension: fileExtension)
+    }
+  }
+
+  /// `"assets-library://asset/asset.EXT?id=UUID&ext=EXT"`.
+  func writeURL(to json: inout JSONWriter) {
+    switch form {
+    case .plain(let bytes, _, let fileExtension):
+      bytes.withUnsafeBufferPointer { path in
+        json.string(
+          assetURL: id, fileExtension: UnsafeBufferPointer(rebasing: path[fileExtension...]))
+      }
+    case .text(let url, _, _): json.string(url)
+    }
+  }
+
+  /// The path, escaped (``LibraryPath/escaped``).
+  func writePath(to json: inout JSONWriter) {
+    switch form {
+    case .plain(let bytes, _, _):
+      bytes.withUnsafeBufferPointer { json.string(plain: $0) }
+    case .text(_, let path, _): json.string(path)
+    }
+  }
+
+  /// The name, escaped (``Asset/name``).
+  func writeName(to json: inout JSONWriter) {
+    switch form {
+    case .plain(let bytes, let name, _):
+      bytes.withUnsafeBufferPointer {
+        json.string(plain: UnsafeBufferPointer(rebasing: $0[name...]))
+      }
+    case .text(_, _, let name): json.string(name)
     }
   }
 }

@@ -44,6 +44,9 @@ struct JSONWriter {
     isCompact = compact
   }
 
+  /// The text written, handed over without a copy: the writer must not be used again.
+  consuming func finish() -> JSONText { JSONText(buffer: buffer) }
+
   /// The text written so far.
   var text: String { buffer.withBytes { String(decoding: $0, as: UTF8.self) } }
 
@@ -145,6 +148,28 @@ struct JSONWriter {
     startValue()
     guard var value else { return append("null") }
     value.withUTF8 { JSONWriter.appendQuoted($0, to: buffer) }
+  }
+
+  /// A string value of UTF-8 bytes that need no escaping (no control character, `"` or
+  /// `\\`).
+  mutating func string(plain bytes: UnsafeBufferPointer<UInt8>) {
+    startValue()
+    buffer.append(UInt8(ascii: "\""))
+    buffer.append(bytes)
+    buffer.append(UInt8(ascii: "\""))
+  }
+
+  /// ``Asset/urlString`` as a string value, for an asset whose identifier is `id` and whose
+  /// extension `fileExtension` is letters and digits (which the URL keeps as they are).
+  mutating func string(assetURL id: UUID, fileExtension: UnsafeBufferPointer<UInt8>) {
+    startValue()
+    buffer.append("\"assets-library://asset/asset.")
+    buffer.append(fileExtension)
+    buffer.append("?id=")
+    JSONWriter.appendUUID(id, to: buffer)
+    buffer.append("&ext=")
+    buffer.append(fileExtension)
+    buffer.append(UInt8(ascii: "\""))
   }
 
   /// A string value that needs no escaping, such as a fixed word.
@@ -358,6 +383,23 @@ struct JSONWriter {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
   private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+/// The text a ``JSONWriter`` wrote, in the writer's own buffer: what a listing's workers
+/// hand to the one that writes the output, without copying it into an array.
+///
+/// `@unchecked Sendable` is safe: the buffer is written only by the writer that made it,
+/// before ``JSONWriter/finish()`` hands it over (the writer is consumed then, so nothing
+/// writes to it again), and this type only reads it. Whoever passes it to another thread
+/// publishes those writes as it publishes the value itself (the listing hands items over
+/// under a lock).
+struct JSONText: @unchecked Sendable {
+  fileprivate let buffer: ByteBuffer
+
+  /// Calls `body` with the text's UTF-8 bytes.
+  func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    buffer.withBytes(body)
+  }
 }
 
 /// A growable run of bytes with no copy-on-write checks: what ``JSONWriter`` writes into.

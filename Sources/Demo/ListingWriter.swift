@@ -43,11 +43,11 @@ struct JSONListingWriter: ListingWriter {
 
   func begin(to stream: inout some ByteOutputStream) {}
 
-  func prepare(_ asset: Asset) -> [UInt8] { JSONFormatter.element(for: asset) }
+  func prepare(_ asset: Asset) -> JSONText { JSONFormatter.preparedElement(for: asset) }
 
-  mutating func write(_ item: [UInt8], to stream: inout some ByteOutputStream) {
+  mutating func write(_ item: JSONText, to stream: inout some ByteOutputStream) {
     stream.write(count == 0 ? "[\n" : ",\n")
-    stream.write(bytes: item)
+    item.withBytes { stream.write(contentsOf: $0) }
     count += 1
   }
 
@@ -68,10 +68,10 @@ struct JSONListingWriter: ListingWriter {
 struct NDJSONListingWriter: ListingWriter {
   func begin(to stream: inout some ByteOutputStream) {}
 
-  func prepare(_ asset: Asset) -> [UInt8] { JSONFormatter.line(for: asset) }
+  func prepare(_ asset: Asset) -> JSONText { JSONFormatter.preparedLine(for: asset) }
 
-  func write(_ item: [UInt8], to stream: inout some ByteOutputStream) {
-    stream.write(bytes: item)
+  func write(_ item: JSONText, to stream: inout some ByteOutputStream) {
+    item.withBytes { stream.write(contentsOf: $0) }
   }
 
   func finish(_ end: ListingEnd, to stream: inout some ByteOutputStream) {

@@ -13,11 +13,14 @@ protocol ByteOutputStream: TextOutputStream, Sendable {
   var isBroken: Bool { get }
   /// Writes out what is buffered now (`Demo watch` writes each line at once).
   mutating func flush()
+  /// Appends `bytes`, which are UTF-8 text, without an array made for them.
+  mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>)
 }
 
 extension ByteOutputStream {
   var isBroken: Bool { false }
   mutating func flush() {}
+  mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>) { write(bytes: Array(bytes)) }
 }
 
 extension String: ByteOutputStream {
@@ -112,6 +115,17 @@ struct FileDescriptorStream: ByteOutputStream {
     }
     flush()
     writeOut(bytes)
+  }
+
+  /// Appends `bytes` as ``write(bytes:)`` does, copied once, into the buffer.
+  mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard !isBroken else { return }
+    guard buffer.count + bytes.count > capacity else {
+      buffer.append(contentsOf: bytes)
+      return
+    }
+    flush()
+    writeOut(Array(bytes))
   }
 
   /// Writes out everything buffered, retrying short writes and `EINTR`.

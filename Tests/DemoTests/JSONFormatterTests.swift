@@ -38,6 +38,27 @@ import Testing
     #expect(writer.text == #"{"a":[1,"x y"],"b":{}}"#)
   }
 
+  /// The URL, path and name written from a path's bytes (printable ASCII without `%`, `"`
+  /// or `\\`, an extension of letters and digits) are the text ``Asset/urlString``,
+  /// ``LibraryPath/escaped`` and ``Asset/name`` make; any other path takes those
+  /// strings, escaped as JSON.
+  @Test(arguments: [
+    "2019/IMG_0001.JPG", "a/b/c/photo.heic", "noextension", "dir.d/noext", ".jpg", "a/.hidden",
+    "x/trailing.", "x/two.dots.Png", "x/dash-ext.jp-g", "x/percent%41.jpg", "x/quote\".jpg",
+    "x/back\\slash.jpg", "x/caf\u{E9}.jpg", "x/\u{7F}.jpg", "x/tab\t.jpg", "x/space name.JPG",
+    "x/ext.caf\u{E9}",
+  ])
+  func assetTextIsTheTextTheAssetMakes(path: String) {
+    let asset = Asset(
+      path: LibraryPath(path), group: .savedPhotos, groupPath: .root, type: .photo,
+      resources: [AssetResource(path: LibraryPath(path), role: .photo, format: nil, fileSize: 1)],
+      fileModificationDate: Date(timeIntervalSinceReferenceDate: 0), metadata: MediaMetadata())
+    let text = AssetText(asset)
+    #expect(json { text.writeURL(to: &$0) } == JSONWriter.quoted(asset.urlString))
+    #expect(json { text.writePath(to: &$0) } == JSONWriter.quoted(asset.path.escaped))
+    #expect(json { text.writeName(to: &$0) } == JSONWriter.quoted(asset.name))
+  }
+
   /// The text of the one value `write` writes.
   private func json(_ write: (inout JSONWriter) -> Void) -> String {
     var writer = JSONWriter()

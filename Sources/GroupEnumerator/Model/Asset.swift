@@ -198,28 +198,33 @@ public struct Asset: Sendable, Hashable, Identifiable {
   /// the sidecars (an `.xmp` sidecar, then a Google Takeout `.json`), and last the file's
   /// modification time.
   public var creationDate: CaptureDate? {
-    let metadata = storage.metadata
-    let candidates: [CaptureDate?] =
-      switch type {
-      case .video:
-        // An AVCHD camera's recording time (MDPM) is its DateTimeOriginal.
-        [
-          metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
-          metadata.dateTimeOriginal, metadata.sidecarDate,
-        ]
-      case .photo:
-        [
-          metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
-          metadata.xmpDate, metadata.movieHeaderCreationDate, metadata.sidecarDate,
-        ]
-      case .livePhoto:
-        [
-          metadata.dateTimeOriginal, metadata.dateTimeDigitized, metadata.modificationDateTime,
-          metadata.xmpDate, metadata.quickTimeCreationDate, metadata.movieHeaderCreationDate,
-          metadata.sidecarDate,
-        ]
+    // The first date present, in the order above, each read in place: no array of
+    // candidates and no copy of the metadata (this runs once per asset listed).
+    switch type {
+    case .video:
+      // An AVCHD camera's recording time (MDPM) is its DateTimeOriginal.
+      let recorded = storage.metadata.quickTimeCreationDate
+      if let date = recorded ?? storage.metadata.movieHeaderCreationDate
+        ?? storage.metadata.dateTimeOriginal ?? storage.metadata.sidecarDate
+      {
+        return date
       }
-    for case let date? in candidates { return date }
+    case .photo:
+      if let date = storage.metadata.dateTimeOriginal ?? storage.metadata.dateTimeDigitized
+        ?? storage.metadata.modificationDateTime ?? storage.metadata.xmpDate
+        ?? storage.metadata.movieHeaderCreationDate ?? storage.metadata.sidecarDate
+      {
+        return date
+      }
+    case .livePhoto:
+      if let date = storage.metadata.dateTimeOriginal ?? storage.metadata.dateTimeDigitized
+        ?? storage.metadata.modificationDateTime ?? storage.metadata.xmpDate
+        ?? storage.metadata.quickTimeCreationDate ?? storage.metadata.movieHeaderCreationDate
+        ?? storage.metadata.sidecarDate
+      {
+        return date
+      }
+    }
     return CaptureDate(utc: fileModificationDate, source: .fileModificationTime)
   }
 }

@@ -69,7 +69,16 @@ enum StoredResult {
     _ bytes: ArraySlice<UInt8>, job: ReadJob, fileSize: Int64? = nil,
     needsCheckedEnd: Bool = false
   ) -> Asset? {
-    var reader = Reader(bytes: bytes)
+    bytes.withUnsafeBufferPointer {
+      decode(Reader(bytes: $0), job: job, fileSize: fileSize, needsCheckedEnd: needsCheckedEnd)
+    }
+  }
+
+  /// ``decode(_:job:fileSize:needsCheckedEnd:)`` from `reader`, which reads the bytes in
+  /// place.
+  private static func decode(
+    _ reader: consuming Reader, job: ReadJob, fileSize: Int64?, needsCheckedEnd: Bool
+  ) -> Asset? {
     guard reader.byte() == version, let checked = reader.byte(), checked <= 1,
       checked == 1 || !needsCheckedEnd,
       let type = reader.named(Names.types),
@@ -240,15 +249,16 @@ enum StoredResult {
 
   // MARK: - Reading
 
+  /// Reads a stored result in place, through a pointer valid for the reader's life (no
+  /// array bounds or reference counts per byte).
   struct Reader {
-    let input: ArraySlice<UInt8>
-    var offset: Int
+    let input: UnsafeBufferPointer<UInt8>
+    var offset = 0
     let end: Int
 
-    init(bytes: ArraySlice<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
       input = bytes
-      offset = bytes.startIndex
-      end = bytes.endIndex
+      end = bytes.count
     }
 
     var isAtEnd: Bool { offset == end }
@@ -284,10 +294,15 @@ enum StoredResult {
     /// first resource's are, else a new one.
     mutating func path(sameAs path: LibraryPath) -> LibraryPath? {
       guard let count = integer(), count >= 0, end - offset >= count else { return nil }
-      let range = offset..<offset + count
+      let bytes = UnsafeBufferPointer(rebasing: input[offset..<offset + count])
       offset += count
-      if input[range].elementsEqual(path.bytes) { return path }
-      return LibraryPath(bytes: Array(input[range]))
+      let isSame = path.bytes.withUnsafeBufferPointer { known in
+        guard known.count == count else { return false }
+        // Both empty when either has no address.
+        guard let left = known.baseAddress, let right = bytes.baseAddress else { return true }
+        return memcmp(left, right, count) == 0
+      }
+      return isSame ? path : LibraryPath(bytes: Array(bytes))
     }
 
     /// Text, refused unless it is valid UTF-8 (decoded, then compared with the bytes: a
@@ -296,7 +311,7 @@ enum StoredResult {
       guard let count = integer(), count >= 0, end - offset >= count else { return nil }
       let range = offset..<offset + count
       offset += count
-      return input[range].withUnsafeBufferPointer { String(validUTF8: $0) }
+      return String(validUTF8: UnsafeBufferPointer(rebasing: input[range]))
     }
 
     /// The case of `names` whose raw value is the next text, compared as bytes (no `String`
@@ -305,7 +320,7 @@ enum StoredResult {
       guard let count = integer(), count >= 0, end - offset >= count else { return nil }
       let range = offset..<offset + count
       offset += count
-      return input[range].withUnsafeBufferPointer { names.value(named: $0) }
+      return names.value(named: UnsafeBufferPointer(rebasing: input[range]))
     }
 
     mutating func bool() -> Bool? {

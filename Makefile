@@ -157,11 +157,19 @@ bench-check: deps bench-deps
 	$(SWIFT) build -c release --product Demo
 	python3 Benchmarks/bench-check.py --dir $(BENCH_DIR) --shared $(SHARED)
 
+# Pictures (issue 22): the release Demo's page of lib-camera-1k (its picture cache empty,
+# then warm) against `vipsthumbnail -s 80` in two processes plus one ffmpeg per movie, and
+# a plain JSON listing; medians of 3 rounds (docs/Rendering.md).
+bench-render: deps bench-deps
+	$(SWIFT) build -c release --product Demo
+	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR) --only camera-1k
+	python3 Benchmarks/render-bench.py --demo .build/release/Demo --library $(BENCH_DIR)/lib-camera-1k $(BENCH_ARGS)
+
 bench-libraries: bench-deps
 	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR)
 
 bench-deps:
-	@missing=""; for p in time libimage-exiftool-perl imagemagick ffmpeg; do \
+	@missing=""; for p in time libimage-exiftool-perl imagemagick ffmpeg libvips-tools; do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -72,9 +72,12 @@ window.addEventListener("load", function () {
 
 
 def run_demo(demo, library, output):
+    # The page's picture cache in the scratch folder beside the page, not the user's.
+    cache = os.path.join(os.path.dirname(output), "cache")
     result = subprocess.run(
         [demo, "--format", "html", "--output", output, "--no-progress", library],
-        capture_output=True, text=True, timeout=600)
+        capture_output=True, text=True, timeout=600,
+        env=dict(os.environ, XDG_CACHE_HOME=cache))
     if result.returncode != 0:
         sys.exit(f"check-page: the Demo failed ({result.returncode}): {result.stderr}")
 

@@ -24,6 +24,18 @@ struct HTMLPage {
   /// The side of the square the pictures fit in, in pixels (CSS pixels on the page).
   static let side = 80
 
+  /// The size a picture of `width` × `height` pixels is shown at: within the square,
+  /// proportions kept, never enlarged; each side at least 1.
+  static func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
+    let longest = max(width, height)
+    guard longest > side else { return (width, height) }
+    let scale = Double(side) / Double(longest)
+    return (
+      max(1, Int((Double(width) * scale).rounded())),
+      max(1, Int((Double(height) * scale).rounded()))
+    )
+  }
+
   let strings: Strings
   private let formatter: TableFormatter
   /// The group whose section is open.

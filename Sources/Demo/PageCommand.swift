@@ -61,7 +61,9 @@ extension DemoCommand {
     progressBar?.update(current: 0, total: assets.count)
     let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
     let writeFailure = await drawPictures(
-      of: assets, source: source, folder: folder,
+      of: assets, source: source,
+      stored: { await library.storedPicture(for: $0, fitting: HTMLPage.side) },
+      folder: folder,
       written: { asset, picture, count in
         index.write(page.row(asset, picture: picture))
         progressBar?.update(current: count, total: assets.count)
@@ -103,7 +105,8 @@ extension DemoCommand {
   /// many have been written; stops when `written` returns `false`, a picture cannot be
   /// written (returned), or the task is cancelled.
   private static func drawPictures(
-    of assets: [Asset], source: any PictureSource, folder: PageFolder,
+    of assets: [Asset], source: any PictureSource,
+    stored: @escaping @Sendable (Asset) async -> StoredPicture?, folder: PageFolder,
     written: (Asset, PagePicture, Int) -> Bool
   ) async -> PageFolder.Failure? {
     typealias Drawn = (index: Int, outcome: Result<PagePicture, PageFolder.Failure>)
@@ -117,7 +120,11 @@ extension DemoCommand {
           let index = next
           let asset = assets[index]
           group.addTask {
-            (index, await drawPicture(of: asset, number: index + 1, source: source, folder: folder))
+            (
+              index,
+              await drawPicture(
+                of: asset, number: index + 1, source: source, stored: stored, folder: folder)
+            )
           }
           next += 1
           running += 1
@@ -147,19 +154,35 @@ extension DemoCommand {
     }
   }
 
-  /// The picture of `asset` for the page's row `number`, written into the folder; a
-  /// placeholder with the reason when the source has none or gives one that is not a JPEG
-  /// or PNG within the square (a worker's output is checked too).
+  /// The picture of `asset` for the page's row `number`, written into the folder: the
+  /// picture cache's entry as it is stored when there is one (nothing decoded; shown
+  /// within the square by the browser), else a picture the source draws; a placeholder
+  /// with the reason when the source has none or gives one that is not a JPEG or PNG
+  /// within the square (a worker's output is checked too).
   nonisolated static func drawPicture(
-    of asset: Asset, number: Int, source: any PictureSource, folder: PageFolder
+    of asset: Asset, number: Int, source: any PictureSource,
+    stored: @Sendable (Asset) async -> StoredPicture? = { _ in nil }, folder: PageFolder
   ) async -> Result<PagePicture, PageFolder.Failure> {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    if let entry = await stored(asset), entry.bytes.starts(with: png), entry.width > 0,
+      entry.height > 0
+    {
+      let name = PageFolder.pictureName(number: number, isPNG: true)
+      do throws(PageFolder.Failure) {
+        try folder.writePicture(Data(entry.bytes), named: name)
+      } catch {
+        return .failure(error)
+      }
+      let (width, height) = HTMLPage.fitted(width: entry.width, height: entry.height)
+      return .success(
+        .file(path: PageFolder.picturesName + "/" + name, width: width, height: height))
+    }
     let image: AssetImage
     switch await source.picture(of: asset, side: HTMLPage.side, fills: false) {
     case .failure(let failure): return .success(.missing(reason: failure.message))
     case .success(let drawn): image = drawn
     }
     let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
-    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let signature = image.isPNG ? png : jpeg
     guard (1...HTMLPage.side).contains(image.pixelWidth),
       (1...HTMLPage.side).contains(image.pixelHeight),

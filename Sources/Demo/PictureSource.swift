@@ -20,6 +20,11 @@ protocol PictureSource: Sendable {
 }
 
 /// Draws pictures with the library in this process.
+///
+/// Every picture is decoded (``ImageDeliveryMode/highQualityFormat``), through the picture
+/// cache the library's options name: a picture drawn leaves the cache's entry behind
+/// (`fastFormat` would take an embedded thumbnail that covers the square and leave none),
+/// which a later page hands on as it is and a file manager reuses.
 struct InProcessPictures: PictureSource {
   let library: AssetsLibrary
 
@@ -28,7 +33,8 @@ struct InProcessPictures: PictureSource {
     do throws(ImageRequestError) {
       let image = try await library.image(
         for: asset, targetSize: CGSize(width: side, height: side),
-        contentMode: fills ? .aspectFill : .aspectFit)
+        contentMode: fills ? .aspectFill : .aspectFit,
+        options: ImageRequestOptions(deliveryMode: .highQualityFormat))
       return .success(image)
     } catch {
       return .failure(PictureFailure(message: error.description))

@@ -12,6 +12,14 @@ import Testing
     if: FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
     "needs Fixtures/Library"))
 struct HTMLPageTests {
+  @Test func aStoredPictureIsShownWithinTheSquareNeverEnlarged() {
+    #expect(HTMLPage.fitted(width: 128, height: 96) == (80, 60))
+    #expect(HTMLPage.fitted(width: 96, height: 128) == (60, 80))
+    #expect(HTMLPage.fitted(width: 1024, height: 1) == (80, 1))
+    #expect(HTMLPage.fitted(width: 64, height: 48) == (64, 48))
+    #expect(HTMLPage.fitted(width: 81, height: 81) == (80, 80))
+  }
+
   /// Runs the Demo in this process; a page is drawn without the desktop's thumbnail cache,
   /// so that no test writes into the user's `~/.cache`.
   private func run(_ arguments: [String]) async -> (Int32, String, String) {

@@ -37,7 +37,7 @@ struct PageProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
-  func aSecondPageTakesItsPicturesFromTheThumbnailCache() throws {
+  func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() throws {
     let scratch = try ScratchFolder()
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
     for name in ["first", "second"] {
@@ -47,20 +47,28 @@ struct PageProcessTests {
         environment: environment)
       #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
     }
-    // The workers drew into the desktop's cache folders; the second page's pictures are
-    // the first's, byte for byte.
-    let normal = try FileManager.default.contentsOfDirectory(
-      atPath: scratch.path + "/cache/thumbnails/normal")
-    #expect(normal.count >= 10 && normal.allSatisfy { $0.hasSuffix(".png") }, "\(normal)")
-    let pictures = try FileManager.default.contentsOfDirectory(
-      atPath: scratch.path + "/first/pictures"
-    ).sorted()
-    #expect(pictures.count >= 10)
-    for picture in pictures {
-      let first = FileManager.default.contents(atPath: scratch.path + "/first/pictures/" + picture)
-      let second = FileManager.default.contents(
-        atPath: scratch.path + "/second/pictures/" + picture)
-      #expect(first != nil && first == second, "\(picture)")
+    // The first page's workers drew into the desktop's cache folders; the second page
+    // hands those entries on byte for byte (nothing decoded), shown within 80 × 80.
+    let normal = scratch.path + "/cache/thumbnails/normal/"
+    let entries = Set(
+      try FileManager.default.contentsOfDirectory(atPath: normal).compactMap {
+        FileManager.default.contents(atPath: normal + $0)
+      })
+    #expect(entries.count >= 10)
+    let first = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.path + "/first/pictures")
+    let second = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.path + "/second/pictures")
+    #expect(first.count >= 10 && second.count == first.count, "\(first) \(second)")
+    for picture in second {
+      let bytes = try #require(
+        FileManager.default.contents(atPath: scratch.path + "/second/pictures/" + picture))
+      #expect(picture.hasSuffix(".png") && entries.contains(bytes), "\(picture)")
+    }
+    let page = try String(contentsOfFile: scratch.path + "/second/index.html", encoding: .utf8)
+    for size in page.matches(of: /<img src="[^"]+" width="(\d+)" height="(\d+)"/) {
+      let (width, height) = (Int(size.1) ?? 0, Int(size.2) ?? 0)
+      #expect((1...80).contains(width) && (1...80).contains(height))
     }
   }
 

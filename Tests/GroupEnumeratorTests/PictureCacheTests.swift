@@ -76,6 +76,41 @@ import Testing
 
   // MARK: Names
 
+  @Test func anEmbeddedThumbnailThatCoversTheEntryMakesItAndTheStoredPictureIsHandedOn()
+    async throws
+  {
+    let workspace = try Workspace()
+    // 320 x 240 of blue with a 160 x 120 thumbnail of green.
+    try FileManager.default.copyItem(
+      at: ImageRenderingTests.folder.appendingPathComponent("embedded-cover.jpg"),
+      to: workspace.library.root.appendingPathComponent("cover.jpg"))
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("cover.jpg")
+    let high = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    #expect(await library.storedPicture(for: asset, fitting: 80) == nil)
+    let first = try await library.image(
+      for: asset, targetSize: CGSize(width: 80, height: 80), contentMode: .aspectFit,
+      options: high)
+    // The entry was made from the thumbnail, not by decoding the image.
+    #expect(first.source == .embeddedThumbnail)
+    #expect((first.pixelWidth, first.pixelHeight) == (80, 60))
+    let entry = workspace.entryPath("cover.jpg", in: "normal")
+    let contents = try self.contents(entry)
+    #expect((contents.width, contents.height) == (128, 96))
+    let again = try await library.image(
+      for: asset, targetSize: CGSize(width: 80, height: 80), contentMode: .aspectFit,
+      options: high)
+    #expect(again.source == .thumbnailCache && again.data == first.data)
+    // Handed on as stored: the entry's bytes, not decoded.
+    let stored = try #require(await library.storedPicture(for: asset, fitting: 80))
+    #expect(stored.bytes == Array(try Data(contentsOf: URL(fileURLWithPath: entry))))
+    #expect((stored.width, stored.height) == (128, 96))
+    // No picture cache, nothing stored.
+    let uncached = AssetsLibrary(
+      root: workspace.library.root, options: LibraryOptions(pictureCache: .none))
+    #expect(await uncached.storedPicture(for: asset, fitting: 80) == nil)
+  }
+
   @Test func md5GivesRFC1321sKnownAnswers() {
     let answers = [
       "": "d41d8cd98f00b204e9800998ecf8427e",

@@ -1,5 +1,12 @@
 import Foundation
 
+/// A picture as the picture cache stores it: PNG bytes and their pixel size.
+package struct StoredPicture: Sendable, Hashable {
+  package let bytes: [UInt8]
+  package let width: Int
+  package let height: Int
+}
+
 extension AssetsLibrary {
   /// What the picture cache holds for one asset: the cache, the file's key, and a valid
   /// entry covering the request or a valid failure entry, when there is one.
@@ -53,6 +60,19 @@ extension AssetsLibrary {
       try Self.draw(
         made.bytes, name: name, box, contentMode, options, orientation: 1, source: made.source)
     }
+  }
+
+  /// The picture cache's valid entry for `asset` that fits a `side` × `side` box
+  /// (aspect-fit) with no pixel enlarged, as it is stored: PNG bytes checked (structure,
+  /// CRCs, the file's URI, modification time and size) but not decoded, for a caller that
+  /// hands them on as they are (the Demo's page, to a browser); `nil` when there is none,
+  /// or the cache does not apply.
+  package func storedPicture(for asset: Asset, fitting side: Int) async -> StoredPicture? {
+    guard (1...PictureCache.Size.xxLarge.rawValue).contains(side),
+      let lookup = try? await lookUpCache(for: asset, (side, side), .aspectFit),
+      let entry = lookup.entry
+    else { return nil }
+    return StoredPicture(bytes: entry.bytes, width: entry.width, height: entry.height)
   }
 
   /// Draws and stores the cache entry a request for `asset` in the box would use, unless
@@ -118,9 +138,17 @@ extension AssetsLibrary {
     }
     let drawn: AssetImage
     do throws(ImageRequestError) {
-      drawn = try await drawnImage(
-        for: asset, (side, side), .aspectFit,
-        ImageRequestOptions(deliveryMode: .highQualityFormat, encoding: .png))
+      // An embedded thumbnail that covers the entry (turned, with the image's shape, as
+      // `fastFormat` takes one) makes it without decoding the image: a camera JPEG's
+      // 160 × 120 thumbnail makes its `normal` entry.
+      let options = ImageRequestOptions(deliveryMode: .highQualityFormat, encoding: .png)
+      if let embedded = try? await embeddedImage(
+        for: asset, (side, side), .aspectFit, options, mustCover: true)
+      {
+        drawn = embedded
+      } else {
+        drawn = try await drawnImage(for: asset, (side, side), .aspectFit, options)
+      }
     } catch {
       let cache = lookup.cache
       let key = lookup.key

@@ -20,6 +20,10 @@
 #   progressive-claim.jpg progressive.jpg whose frame header claims 12000x8000 (96 MP: under
 #                         the pixel limit, over the memory libjpeg's scans would take).
 #   interlaced.png        upright.png as an interlaced PNG (vips pngsave --interlace).
+#   embedded-cover.jpg    320x240 of blue (python3 writes a PPM, vips saves it) with a 160x120
+#                         EXIF thumbnail of green (exiftool): large enough to make a picture
+#                         cache's 128-pixel entry, and unlike the image, so a test can tell
+#                         which one an entry was made from.
 #   garbage.png           4 KiB of bytes from a fixed seed, named .png (python3).
 #   garbage.mov           the same bytes, named .mov.
 #   cut-movie.mp4         fade-in.mp4 cut to its first 3000 bytes (head).
@@ -132,4 +136,15 @@ garbage = bytes(random.randrange(256) for _ in range(4096))
 open(sys.argv[3], "wb").write(garbage)
 open(sys.argv[3][:-len(".png")] + ".mov", "wb").write(garbage)
 PY
+# A thumbnail that covers a 128-pixel cache entry, unlike its image.
+python3 - "$work/blue.ppm" "$work/green.ppm" <<'PY'
+import sys
+for path, (width, height), rgb in ((sys.argv[1], (320, 240), b"\x20\x40\xd0"),
+                                   (sys.argv[2], (160, 120), b"\x20\xc0\x40")):
+    with open(path, "wb") as f:
+        f.write(b"P6 %d %d 255\n" % (width, height) + rgb * (width * height))
+PY
+vips jpegsave "$work/blue.ppm" "$out/embedded-cover.jpg" --Q 80 --strip
+vips jpegsave "$work/green.ppm" "$work/green.jpg" --Q 80 --strip
+exiftool -q -overwrite_original "-ThumbnailImage<=$work/green.jpg" "$out/embedded-cover.jpg"
 ls -l "$out"

@@ -459,12 +459,13 @@ final class SharedTerminal: Sendable {
   /// running `executable` (``WorkerPictures``), or in this process when it is `nil` or
   /// cannot be run (no /proc: a worker could not be given the library either).
   nonisolated static func pictureSource(
-    _ library: AssetsLibrary, workers: Int, executable: String?
+    _ library: AssetsLibrary, workers: Int, executable: String?, handsOnStored: Bool = false
   ) -> any PictureSource {
     guard let executable, access(executable, X_OK) == 0 else {
-      return InProcessPictures(library: library)
+      return InProcessPictures(library: library, handsOnStored: handsOnStored)
     }
-    return WorkerPictures(library: library, executable: executable, workers: workers)
+    return WorkerPictures(
+      library: library, executable: executable, workers: workers, handsOnStored: handsOnStored)
   }
 
   /// `Demo thumbnail`: writes a picture of the asset drawn in the `--size` square (fitted,

@@ -23,6 +23,9 @@ enum PagePicture: Sendable, Equatable {
 struct HTMLPage {
   /// The side of the square the pictures fit in, in pixels (CSS pixels on the page).
   static let side = 80
+  /// The largest stored picture the page hands on as it is: the picture cache's `normal`
+  /// size.
+  static let storedSide = 128
 
   /// The size a picture of `width` × `height` pixels is shown at: within the square,
   /// proportions kept, never enlarged; each side at least 1.

@@ -14,7 +14,8 @@ extension DemoCommand {
   nonisolated static func pagePictureSource(
     for library: AssetsLibrary, pictureWorker: String?
   ) -> any PictureSource {
-    pictureSource(library, workers: pageDrawingWidth, executable: pictureWorker)
+    pictureSource(
+      library, workers: pageDrawingWidth, executable: pictureWorker, handsOnStored: true)
   }
 
   /// `Demo --format html --output DIR`: reads the library (a progress bar), then draws an
@@ -184,12 +185,16 @@ extension DemoCommand {
     }
     let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
     let signature = image.isPNG ? png : jpeg
-    guard (1...HTMLPage.side).contains(image.pixelWidth),
-      (1...HTMLPage.side).contains(image.pixelHeight),
+    // A stored entry (PNG) may be up to the cache's `normal` size; the browser scales it.
+    let stored = image.isPNG && image.source == .thumbnailCache
+    let limit = stored ? HTMLPage.storedSide : HTMLPage.side
+    guard (1...limit).contains(image.pixelWidth), (1...limit).contains(image.pixelHeight),
       image.data.starts(with: signature)
     else {
       return .success(
-        .missing(reason: "the picture drawn is not a JPEG or PNG of at most 80 × 80 pixels"))
+        .missing(
+          reason: "the picture drawn is not a JPEG or PNG of at most 80 × 80 pixels"
+            + " (128 × 128 for a stored one)"))
     }
     let name = PageFolder.pictureName(number: number, isPNG: image.isPNG)
     do throws(PageFolder.Failure) {
@@ -197,9 +202,8 @@ extension DemoCommand {
     } catch {
       return .failure(error)
     }
+    let (width, height) = HTMLPage.fitted(width: image.pixelWidth, height: image.pixelHeight)
     return .success(
-      .file(
-        path: PageFolder.picturesName + "/" + name, width: image.pixelWidth,
-        height: image.pixelHeight))
+      .file(path: PageFolder.picturesName + "/" + name, width: width, height: height))
   }
 }

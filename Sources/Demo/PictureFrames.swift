@@ -27,7 +27,7 @@ enum PictureFrames {
   static let headerSize = 4
   /// Where a picture's pixels came from, as one byte.
   static let sourceCodes: [AssetImage.Source] = [
-    .embeddedThumbnail, .embeddedPreview, .decodedImage, .videoFrame,
+    .embeddedThumbnail, .embeddedPreview, .decodedImage, .videoFrame, .thumbnailCache,
   ]
 
   /// What a worker is asked: a picture of the asset at `path`.

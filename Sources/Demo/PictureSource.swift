@@ -21,20 +21,28 @@ protocol PictureSource: Sendable {
 
 /// Draws pictures with the library in this process.
 ///
-/// Every picture is decoded (``ImageDeliveryMode/highQualityFormat``), through the picture
-/// cache the library's options name: a picture drawn leaves the cache's entry behind
-/// (`fastFormat` would take an embedded thumbnail that covers the square and leave none),
-/// which a later page hands on as it is and a file manager reuses.
+/// With `handsOnStored` (the page), a picture that fits the square is the picture cache's
+/// entry as it is stored, drawn and stored first when there is none: one drawing per
+/// picture, and what a later page (or a file manager) reuses as it is. Otherwise, and where
+/// the cache does not apply, the picture is drawn at the size asked for.
 struct InProcessPictures: PictureSource {
   let library: AssetsLibrary
+  var handsOnStored = false
 
   func picture(of asset: Asset, side: Int, fills: Bool) async -> Result<AssetImage, PictureFailure>
   {
     do throws(ImageRequestError) {
+      if handsOnStored, !fills,
+        let stored = try await library.makeStoredPicture(for: asset, fitting: side)
+      {
+        return .success(
+          AssetImage(
+            data: Data(stored.bytes), isPNG: true, pixelWidth: stored.width,
+            pixelHeight: stored.height, source: .thumbnailCache))
+      }
       let image = try await library.image(
         for: asset, targetSize: CGSize(width: side, height: side),
-        contentMode: fills ? .aspectFill : .aspectFit,
-        options: ImageRequestOptions(deliveryMode: .highQualityFormat))
+        contentMode: fills ? .aspectFill : .aspectFit)
       return .success(image)
     } catch {
       return .failure(PictureFailure(message: error.description))

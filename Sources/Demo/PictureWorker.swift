@@ -40,6 +40,9 @@ enum PictureWorker {
   /// Exit statuses (`sysexits.h`'s), each for one way a worker ends before it answers, so
   /// that the Demo's message tells them apart.
   static let malformedRequest: Int32 = 65
+  /// The argument that makes a worker hand on the picture cache's stored entries
+  /// (``InProcessPictures/handsOnStored``), for the page.
+  static let storedArgument = "--stored"
   static let setupFailure: Int32 = 71
   static let replyFailure: Int32 = 74
 
@@ -54,7 +57,8 @@ enum PictureWorker {
       return DemoCommand.usageFailure
     }
     closeInheritedDescriptors()
-    guard let options = libraryOptions(arguments) else {
+    let handsOnStored = arguments.contains(storedArgument)
+    guard let options = libraryOptions(arguments.filter { $0 != storedArgument }) else {
       standardError.write("Error: '\(subcommand)' was started with bad arguments.\n")
       return DemoCommand.usageFailure
     }
@@ -112,7 +116,8 @@ enum PictureWorker {
       do throws(PictureFrames.Malformed) {
         let request = try PictureFrames.request(from: payload)
         fault?.strike(on: request.path, output: output)
-        reply = await picture(request, in: library, finder: finder)
+        reply = await picture(
+          request, in: library, finder: finder, handsOnStored: handsOnStored)
       } catch {
         standardError.write("Error: '\(subcommand)' received \(error).\n")
         return malformedRequest
@@ -187,7 +192,8 @@ enum PictureWorker {
 
   /// The picture `request` asks for, drawn in this process.
   private static func picture(
-    _ request: PictureFrames.Request, in library: AssetsLibrary, finder: AssetFinder
+    _ request: PictureFrames.Request, in library: AssetsLibrary, finder: AssetFinder,
+    handsOnStored: Bool
   ) async -> Result<AssetImage, PictureFailure> {
     let asset: Asset?
     do throws(LibraryError) {
@@ -198,7 +204,7 @@ enum PictureWorker {
     guard let asset else {
       return .failure(PictureFailure(message: "No asset has a file at '\(request.path.escaped)'."))
     }
-    return await InProcessPictures(library: library).picture(
+    return await InProcessPictures(library: library, handsOnStored: handsOnStored).picture(
       of: asset, side: request.side, fills: request.fills)
   }
 

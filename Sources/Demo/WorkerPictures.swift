@@ -49,12 +49,17 @@ actor WorkerPictures: PictureSource {
   ///   - deadline: How long one picture may take.
   ///   - environment: Variables added to the workers' environment (tests use the fault
   ///     hook, ``PictureWorker/faultVariable``).
+  ///   - handsOnStored: Whether the workers hand on the picture cache's stored entries
+  ///     (``InProcessPictures/handsOnStored``).
   init(
     library: AssetsLibrary, executable: String = "/proc/self/exe", workers: Int = 2,
-    deadline: Duration = defaultDeadline, environment: [String: String] = [:]
+    deadline: Duration = defaultDeadline, environment: [String: String] = [:],
+    handsOnStored: Bool = false
   ) {
     self.executable = executable
-    arguments = ["Demo", PictureWorker.subcommand] + PictureWorker.arguments(for: library.options)
+    arguments =
+      ["Demo", PictureWorker.subcommand] + PictureWorker.arguments(for: library.options)
+      + (handsOnStored ? [PictureWorker.storedArgument] : [])
     extraEnvironment = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     self.deadline = deadline
     capacity = max(1, min(workers, ProcessInfo.processInfo.activeProcessorCount))

@@ -26,6 +26,11 @@ struct PictureFramesTests {
     return found
   }
 
+  @Test func everySourceOfAPictureHasItsCode() {
+    #expect(PictureFrames.sourceCodes.count == AssetImage.Source.allCases.count)
+    #expect(Set(PictureFrames.sourceCodes) == Set(AssetImage.Source.allCases))
+  }
+
   @Test func requestsAndRepliesSurviveTheTripWhateverTheChunks() throws {
     let request = PictureFrames.Request(
       path: LibraryPath(bytes: Array("DCIM/\u{202E}gpj.exe".utf8) + [0xFF]), side: 80, fills: true)

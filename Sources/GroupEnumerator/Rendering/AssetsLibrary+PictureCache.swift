@@ -75,6 +75,30 @@ extension AssetsLibrary {
     return StoredPicture(bytes: entry.bytes, width: entry.width, height: entry.height)
   }
 
+  /// The picture cache's entry for `asset` that fits a `side` × `side` box, as
+  /// ``storedPicture(for:fitting:)`` gives it, drawn from the file and stored first when
+  /// there is none; `nil` when the cache does not apply.
+  ///
+  /// - Throws: ``ImageRequestError`` when the file cannot be drawn (it then gets a failure
+  ///   entry, whose error later calls throw again).
+  package func makeStoredPicture(for asset: Asset, fitting side: Int)
+    async throws(ImageRequestError) -> StoredPicture?
+  {
+    guard (1...PictureCache.Size.xxLarge.rawValue).contains(side),
+      let lookup = try await lookUpCache(for: asset, (side, side), .aspectFit)
+    else { return nil }
+    if let entry = lookup.entry {
+      return StoredPicture(bytes: entry.bytes, width: entry.width, height: entry.height)
+    }
+    if let failure = lookup.failure { throw failure }
+    let made = try await makeCacheEntry(for: asset, lookup)
+    guard
+      Self.covers(
+        made.width, made.height, size: lookup.size, (side, side), .aspectFit, asset: asset)
+    else { return nil }
+    return StoredPicture(bytes: made.bytes, width: made.width, height: made.height)
+  }
+
   /// Draws and stores the cache entry a request for `asset` in the box would use, unless
   /// a valid one (or a valid failure entry) is there already (``CachingImageManager``).
   ///

@@ -14,6 +14,7 @@
 #include "CVipsShim.h"
 
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 #include <dlfcn.h>
 #include <malloc.h>
@@ -60,7 +61,8 @@
   X(vips_operation_block_set)                                                              \
   X(vips_pngsave_buffer)                                                                   \
   X(vips_thumbnail_buffer)                                                                 \
-  X(vips_thumbnail_image)
+  X(vips_thumbnail_image)                                                                  \
+  X(vips_vector_set_enabled)
 
 // One pointer per function, of the function's own type (variadic ones stay variadic);
 // set once by loadVips, inside startOnce, and only read after it.
@@ -141,6 +143,11 @@ static void start(void) {
   // a camera and phone format, so it is let through (the loader list in isAllowedLoader
   // is what decides).
   p_vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+  // No code is generated at run time: liborc's vector programs (compiled on first use into
+  // executable memory) crashed a process drawing several pictures at once, and code made
+  // while untrusted files are decoded is a risk of its own. libvips falls back to its C
+  // paths.
+  p_vips_vector_set_enabled(FALSE);
   // No operation is cached between calls: each picture is drawn once.
   p_vips_cache_set_max(0);
   p_vips_cache_set_max_mem(0);

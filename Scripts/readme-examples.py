@@ -17,6 +17,7 @@ Fence markers (after ```swift, separated by spaces):
 See docs/Testing.md.
 """
 import argparse
+import os
 import pathlib
 import re
 import subprocess
@@ -157,9 +158,12 @@ def main():
             print(f"  compiled  {e.where()} (no-run)")
             continue
         try:
+            # A picture an example draws goes to a cache in the scratch package, not the
+            # user's ~/.cache/thumbnails.
             run = subprocess.run(
                 [str(binaries / e.name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, errors="replace", timeout=arguments.timeout, cwd=consumer)
+                text=True, errors="replace", timeout=arguments.timeout, cwd=consumer,
+                env=dict(os.environ, XDG_CACHE_HOME=str(consumer / "cache")))
         except subprocess.TimeoutExpired:
             print(f"  FAILED    {e.where()}: still running after {arguments.timeout:.0f} s")
             failures += 1

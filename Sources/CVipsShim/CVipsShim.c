@@ -64,6 +64,20 @@
   X(vips_thumbnail_image)                                                                  \
   X(vips_vector_set_enabled)
 
+// Whether a sanitizer's allocator stands in for glibc's (AddressSanitizer, ThreadSanitizer):
+// glibc's malloc_trim and mallopt then act on arenas nothing allocates from, and
+// malloc_trim was seen to crash there.
+static int isSanitized(void) {
+  // Looked up once (-1: not yet); racing threads store the same answer.
+  static int answer = -1;
+  int known = __atomic_load_n(&answer, __ATOMIC_RELAXED);
+  if (known < 0) {
+    known = dlsym(RTLD_DEFAULT, "__asan_init") != NULL || dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+    __atomic_store_n(&answer, known, __ATOMIC_RELAXED);
+  }
+  return known;
+}
+
 // One pointer per function, of the function's own type (variadic ones stay variadic);
 // set once by loadVips, inside startOnce, and only read after it.
 #define CVIPSSHIM_DECLARE(name) static __typeof__(&name) p_##name;
@@ -129,7 +143,7 @@ static void start(void) {
   // otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB), and
   // each thread's arena then keeps the largest buffers it has seen. Process-wide, from
   // the first picture on (docs/Rendering.md says so).
-  mallopt(M_MMAP_THRESHOLD, 128 << 10);
+  if (!isSanitized()) mallopt(M_MMAP_THRESHOLD, 128 << 10);
   if (p_vips_init("GroupEnumerator") != 0) {
     snprintf(startFailure, sizeof startFailure, "libvips could not be started");
     return;
@@ -526,4 +540,6 @@ void CVipsShim_free(void *bytes) { g_free(bytes); }
 
 void CVipsShim_freeMessage(char *message) { free(message); }
 
-void CVipsShim_returnFreedMemory(void) { malloc_trim(0); }
+void CVipsShim_returnFreedMemory(void) {
+  if (!isSanitized()) malloc_trim(0);
+}

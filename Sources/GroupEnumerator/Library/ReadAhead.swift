@@ -69,7 +69,7 @@ struct ReadAhead: Sendable {
       let position = taken()
       guard position < count else { return }
       guard root.readTally.isCold else {
-        usleep(1000)
+        CurrentProcess.sleep(microseconds: 1000)
         continue
       }
       let next = cursor.next.load(ordering: .relaxed)
@@ -78,7 +78,7 @@ struct ReadAhead: Sendable {
         continue
       }
       guard next < min(count, position + distance) else {
-        usleep(100)
+        CurrentProcess.sleep(microseconds: 100)
         continue
       }
       guard

@@ -32,19 +32,18 @@ extension IndexStore {
   /// catalog), one this code cannot read, and an index of a newer schema are refused, as is
   /// an empty file beside a `-wal` that is not (another program's database being written).
   static func ownership(ofIndexAt path: String) -> Ownership {
-    var status = stat()
-    guard lstat(path, &status) == 0 else {
-      return errno == ENOENT
+    let status: FileStatus
+    do throws(SystemCallError) {
+      status = try FileSystem.status(atPath: path, followsLinks: false)
+    } catch {
+      return error.errno == .noSuchFileOrDirectory
         ? neighbours(of: path)
-        : .refused(
-          reason: "it cannot be examined"
-            + " (\(String(cString: strerror(errno))))")
+        : .refused(reason: "it cannot be examined (\(error.errno.text))")
     }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      return .refused(
-        reason: "it is not a regular file (it is \(FileStatus(status).kind.description))")
+    guard status.kind == .regular else {
+      return .refused(reason: "it is not a regular file (it is \(status.kind.description))")
     }
-    guard status.st_size > 0 else { return neighbours(of: path) }
+    guard status.size > 0 else { return neighbours(of: path) }
     guard
       let descriptor = try? FileDescriptor.open(
         path, options: [.closeOnExec, .nonBlocking, .noFollow, .noControllingTerminal])
@@ -113,8 +112,9 @@ extension IndexStore {
   /// empty file is what creating any database leaves for a moment (another run of ours
   /// creating this index too): rolling it back can only leave the file empty.
   private static func neighbours(of path: String) -> Ownership {
-    var status = stat()
-    if lstat(path + "-wal", &status) == 0, status.st_size > 0 {
+    if let status = try? FileSystem.status(atPath: path + "-wal", followsLinks: false),
+      status.size > 0
+    {
       return .refused(
         reason: "its '-wal' file beside it is not empty: another program's database being"
           + " written")

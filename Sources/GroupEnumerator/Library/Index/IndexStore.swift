@@ -283,7 +283,6 @@ final class IndexStore: Sendable {
 
   /// The size of the file at `path` (0 when it cannot be examined).
   static func fileSize(atPath path: String) -> Int64 {
-    var status = stat()
-    return stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    (try? FileSystem.status(atPath: path).size) ?? 0
   }
 }

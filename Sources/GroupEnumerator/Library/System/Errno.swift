@@ -35,12 +35,22 @@ struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
   static let interrupted = Errno(rawValue: EINTR)
   /// `ENOSYS`.
   static let noFunction = Errno(rawValue: ENOSYS)
+  /// `EEXIST`.
+  static let fileExists = Errno(rawValue: EEXIST)
+  /// `ENOSPC`: for inotify, the user's `max_user_watches` reached.
+  static let noSpace = Errno(rawValue: ENOSPC)
+  /// `ENOMEM`.
+  static let outOfMemory = Errno(rawValue: ENOMEM)
+
+  /// The C library's text for the value (`No such file or directory`).
+  ///
+  /// The corresponding C function is `strerror`.
+  var text: String {
+    strerror(rawValue).map { String(cString: $0) } ?? "error \(rawValue)"
+  }
 
   /// `errno 2: No such file or directory`: the number, then the C library's text.
-  var description: String {
-    let text = strerror(rawValue).map { String(cString: $0) } ?? "error \(rawValue)"
-    return "errno \(rawValue): \(text)"
-  }
+  var description: String { "errno \(rawValue): \(text)" }
 }
 
 /// A failed system call: which C function failed, and its `errno`.

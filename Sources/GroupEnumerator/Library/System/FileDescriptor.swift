@@ -7,9 +7,9 @@ import Foundation
 
 /// An open file descriptor, and the system calls made on one.
 ///
-/// This folder (`Library/System/`) is the only place the library calls the C library for
-/// files and folders; everything else speaks these Swift types. Every open is read-only:
-/// there is no way to ask for write access. Calls interrupted by a signal (`EINTR`) are
+/// This folder (`Library/System/`) is the only place the library calls the operating
+/// system (`Scripts/check-layers.py` checks it); everything else speaks these Swift types.
+/// Every open is read-only: there is no way to ask for write access. Calls interrupted by a signal (`EINTR`) are
 /// retried. The value does not own the descriptor: whoever opened it calls ``close()``.
 struct FileDescriptor: Sendable, Hashable {
   /// The raw descriptor.
@@ -172,6 +172,33 @@ struct FileDescriptor: Sendable, Hashable {
     }
   }
 
+  /// Reads up to `buffer.count` bytes at the file offset, moving it (for a descriptor that
+  /// has no offset to read at, such as inotify's).
+  ///
+  /// The corresponding C function is `read`.
+  ///
+  /// - Returns: How many bytes were read; 0 at the end of the file.
+  /// - Throws: `EAGAIN` when a non-blocking descriptor has nothing to read now.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return 0 }
+    while true {
+      let got = Glibc.read(rawValue, base, buffer.count)
+      if got >= 0 { return got }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "read", errno: code) }
+    }
+  }
+
+  /// Waits at most `milliseconds` (0: not at all) until there is something to read.
+  /// A wait interrupted by a signal, or one that fails, answers `false`, as a wait that
+  /// timed out does: the caller waits again.
+  ///
+  /// The corresponding C function is `poll`.
+  func waitUntilReadable(milliseconds: Int32) -> Bool {
+    var request = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+    return poll(&request, 1, max(0, milliseconds)) > 0
+  }
+
   /// Tells the kernel that `length` bytes from `offset` will be read soon, so that it
   /// starts reading them from the disk now and returns without waiting for them. Advice
   /// changes no result, so a failure is ignored.
@@ -219,6 +246,8 @@ struct FileStatus: Sendable, Hashable {
   let modificationDate: Date
   /// The device and inode: equal for two names of the same file.
   let identity: FileIdentity
+  /// How many names the file has (0 once a folder or file was deleted while open).
+  let linkCount: UInt64
 
   init(_ status: stat) {
     switch status.st_mode & S_IFMT {
@@ -236,6 +265,7 @@ struct FileStatus: Sendable, Hashable {
       timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec)
         / 1_000_000_000)
     identity = FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    linkCount = UInt64(status.st_nlink)
   }
 }
 

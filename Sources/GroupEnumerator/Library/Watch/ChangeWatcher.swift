@@ -1,11 +1,6 @@
-internal import CSystemShim
 import Dispatch
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-  internal import Glibc
-#endif
 
 /// Watches a library with inotify and turns what the kernel reports into
 /// ``LibraryChange``s, one per call to ``next()``.
@@ -20,32 +15,35 @@ import Synchronization
 /// The watcher holds the inotify instance and the open root; both are closed when it
 /// ends (the root disappears, the task is cancelled) or when the last reference to it
 /// goes.
+///
+/// This file holds the watch's life and its readings; ChangeWatcher+Events.swift its
+/// events and folder watches, which is why the state below is internal, not private.
 actor ChangeWatcher {
-  private let library: AssetsLibrary
-  private let interval: Duration
-  private var root: LibraryRoot?
-  private var inotify: Inotify?
-  private var folders = WatchedFolders()
+  let library: AssetsLibrary
+  let interval: Duration
+  var root: LibraryRoot?
+  var inotify: Inotify?
+  var folders = WatchedFolders()
   /// What the watch last knew of the library (read by tests).
   private(set) var snapshot = LibrarySnapshot()
-  private var dirty = DirtyFolders()
-  private var pending: Set<LibraryPath> = []
-  private var needsWatchSync = false
-  private var isRootGone = false
-  private var lastEmission: ContinuousClock.Instant?
-  private var lastRescan = ContinuousClock.now
+  var dirty = DirtyFolders()
+  var pending: Set<LibraryPath> = []
+  var needsWatchSync = false
+  var isRootGone = false
+  var lastEmission: ContinuousClock.Instant?
+  var lastRescan = ContinuousClock.now
   /// How long the last reading of the whole library took.
-  private var wholeReadingTime = Duration.zero
+  var wholeReadingTime = Duration.zero
   /// Whether the rescans for unwatched folders have been warned of (again once every
   /// folder was watched for a while).
-  private var hasWarnedOfRescans = false
+  var hasWarnedOfRescans = false
   /// Whether a whole reading's memory is to be given back once the watch is idle.
-  private var needsTrim = false
+  var needsTrim = false
   /// Warnings not yet taken by ``takeWarnings()``.
-  private var warnings: [String] = []
+  var warnings: [String] = []
   private var isFinished = false
   /// How many times the kernel's event queue overflowed (a diagnostic for tests).
-  private(set) var overflows = 0
+  var overflows = 0
   /// How many times each folder was listed since the watch started, the first reading
   /// included (a diagnostic for tests; as large as the library's set of folders).
   private(set) var listings: [LibraryPath: Int] = [:]
@@ -156,178 +154,6 @@ actor ChangeWatcher {
     isFinished = true
     inotify = nil
     root = nil
-  }
-
-  // MARK: - Events
-
-  /// Waits until some folder is to be read again, then gathers events until the burst
-  /// settles and the coalescing interval since the last change has passed.
-  private func gather() async throws(LibraryError) {
-    let clock = ContinuousClock()
-    while dirty.isEmpty && !needsWatchSync && !isRootGone {
-      if Task.isCancelled { throw .cancelled }
-      handle(await waitForEvents(milliseconds: ChangeWatcher.pollMilliseconds))
-      checkRoot()
-      if needsTrim, dirty.isEmpty {
-        // Idle after a whole reading: its assets, released by now, are given back.
-        needsTrim = false
-        trimMemory()
-      }
-      let rescanInterval = max(
-        ChangeWatcher.rescanInterval, wholeReadingTime * ChangeWatcher.rescanCostFactor)
-      if folders.isIncomplete, clock.now - lastRescan >= rescanInterval {
-        dirty.markEverything()
-        needsWatchSync = true
-      }
-    }
-    var deadline = clock.now + ChangeWatcher.settlingTime
-    if let lastEmission { deadline = max(deadline, lastEmission + interval) }
-    while !isRootGone, clock.now < deadline {
-      if Task.isCancelled { throw .cancelled }
-      let left = deadline - clock.now
-      let milliseconds =
-        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-      handle(await waitForEvents(milliseconds: Int32(clamping: max(1, milliseconds))))
-    }
-    if Task.isCancelled { throw .cancelled }
-  }
-
-  /// Waits at most `milliseconds` for events on a global queue (never on the cooperative
-  /// pool), and reads all that are queued.
-  private func waitForEvents(milliseconds: Int32) async -> [InotifyEvent] {
-    guard let inotify else { return [] }
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global(qos: .utility).async {
-        let ready = inotify.waitForEvents(milliseconds: milliseconds)
-        continuation.resume(returning: ready ? inotify.readEvents() : [])
-      }
-    }
-  }
-
-  /// Marks what the events name: the folder of each changed file, the whole tree of a
-  /// folder that appeared, moved or went away, everything after an overflow.
-  private func handle(_ events: [InotifyEvent]) {
-    for event in events {
-      if event.has(UInt32(IN_Q_OVERFLOW)) {
-        overflows += 1
-        dirty.markEverything()
-        needsWatchSync = true
-        continue
-      }
-      if event.watch == folders.rootWatch,
-        event.has(UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_UNMOUNT))
-      {
-        isRootGone = true
-        continue
-      }
-      if event.has(UInt32(IN_IGNORED)) {
-        folders.forget(event.watch)
-        continue
-      }
-      guard let folder = folders.path(of: event.watch) else { continue }
-      guard !event.name.isEmpty else {
-        // The folder itself was deleted or moved: its parent's event names it too.
-        if event.has(UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)) {
-          dirty.subtrees.insert(folder)
-          needsWatchSync = true
-        }
-        continue
-      }
-      let path = folder.appending(event.name)
-      dirty.folders.insert(folder)
-      if event.isFolder {
-        let moves =
-          UInt32(IN_CREATE) | UInt32(IN_DELETE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO)
-        if event.has(moves) {
-          dirty.subtrees.insert(path)
-          needsWatchSync = true
-        }
-        continue
-      }
-      if event.has(UInt32(IN_MODIFY))
-        || (event.has(UInt32(IN_CREATE)) && !isCompleteOnCreation(path))
-      {
-        pending.insert(path)
-      }
-      let finished =
-        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_DELETE)
-      if event.has(finished) { pending.remove(path) }
-    }
-  }
-
-  /// Whether the entry just created at `path` is complete already: not a regular file, or
-  /// a name given to a file that has content already — a second name of an existing file
-  /// (`ln`), or a file written unnamed (`O_TMPFILE`) and then linked in (`linkat`), as
-  /// programs that write atomically do. No `IN_CLOSE_WRITE` follows a link under the
-  /// new name (an unnamed file's writes and close name it `#` and its inode number), so
-  /// holding such a file back would hold it forever. A new file that is still being
-  /// written names itself in its `IN_MODIFY` events, which hold it back again.
-  ///
-  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
-  private func isCompleteOnCreation(_ path: LibraryPath) -> Bool {
-    guard let root else { return false }
-    var status = stat()
-    let name = path.bytes.map { CChar(bitPattern: $0) } + [0]
-    guard fstatat(root.descriptor.rawValue, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
-      return false
-    }
-    return status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 || status.st_size > 0
-  }
-
-  /// Marks the root gone when it was deleted: its link count is 0. (The kernel sends
-  /// `IN_DELETE_SELF` only once the last descriptor of the folder is closed, and the
-  /// root is held open, here and by callers that name it as `/proc/self/fd/N`.)
-  ///
-  /// The corresponding C function is `fstat`.
-  private func checkRoot() {
-    guard let root, let status = try? root.descriptor.statusRecord() else { return }
-    if status.st_nlink == 0 { isRootGone = true }
-  }
-
-  /// Watches folders that appeared, follows moved ones and drops those that left, off
-  /// the cooperative pool: walks only `subtrees` (the root: the whole library).
-  private func synchronizeWatches(_ subtrees: Set<LibraryPath> = [.root]) async {
-    needsWatchSync = false
-    guard let root, let inotify else { return }
-    let options = library.options
-    let current = folders
-    folders = await withCheckedContinuation { continuation in
-      DispatchQueue.global(qos: .utility).async {
-        var folders = current
-        folders.synchronize(
-          subtrees: subtrees, root: root, inotify: inotify, options: options,
-          isCancelled: { false })
-        continuation.resume(returning: folders)
-      }
-    }
-    if folders.isIncomplete, !hasWarnedOfRescans {
-      hasWarnedOfRescans = true
-      warnings.append(ChangeWatcher.rescanWarning(limit: ChangeWatcher.userWatchLimit()))
-    } else if !folders.isIncomplete {
-      hasWarnedOfRescans = false
-    }
-  }
-
-  /// The user's limit of inotify watches: the smaller of `fs.inotify.max_user_watches`
-  /// and, in a user namespace, `user.max_inotify_watches`; `nil` when neither can be read.
-  private static func userWatchLimit() -> Int? {
-    let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"]
-      .compactMap { path in
-        (try? String(contentsOfFile: path, encoding: .utf8))
-          .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-      }
-    return limits.min()
-  }
-
-  /// What the watch says when some folder cannot be watched: why, what it does instead,
-  /// and the setting to raise.
-  static func rescanWarning(limit: Int?) -> String {
-    let current = limit.map { " (limit \($0))" } ?? ""
-    return "Some folders cannot be watched: this user's inotify watches are used up"
-      + "\(current), so the whole library is read again every"
-      + " \(rescanInterval.components.seconds) s or more while it lasts. Raise the limit"
-      + " to watch every folder: sysctl fs.inotify.max_user_watches"
-      + " (user.max_inotify_watches in a user namespace)."
   }
 
   // MARK: - Reading
@@ -473,9 +299,7 @@ actor ChangeWatcher {
   /// Gives the memory freed by a reading of the whole library back to the system (the
   /// reading's assets are many small blocks the allocator would otherwise keep), so that
   /// an idle watch holds only its snapshot.
-  ///
-  /// The corresponding C function is `malloc_trim`, through `CSystemShim`.
-  private func trimMemory() {
-    CSystemShim_trimHeap()
+  func trimMemory() {
+    CurrentProcess.trimHeap()
   }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  internal import Glibc
-#endif
-
 /// The inotify watches on the folders of a library: which watch is which folder, kept in
 /// step with the tree by walking it again (``synchronize(root:inotify:options:)``).
 ///
@@ -122,7 +118,7 @@ struct WatchedFolders {
       } catch {
         // ENOSPC: max_user_watches reached. The folder's files are still read by every
         // rescan; the watcher rescans on a timer while any folder is unwatched.
-        if error.errno.rawValue == ENOSPC || error.errno.rawValue == ENOMEM { incomplete = true }
+        if error.errno == .noSpace || error.errno == .outOfMemory { incomplete = true }
       }
       guard depth < WatchedFolders.maximumDepth,
         let stream = try? DirectoryStream(folder)

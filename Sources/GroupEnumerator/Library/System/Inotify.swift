@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Synchronization
 /// its number (as ``LibraryRoot`` does for the root).
 final class Inotify: Sendable {
   /// The inotify descriptor.
-  let descriptor: Int32
+  let descriptor: FileDescriptor
   /// At most this many watches, as if `max_user_watches` were reached beyond (`nil`: only
   /// the kernel's limit); a stand-in for the sysctl in tests, which must not change it.
   private let watchLimit: Int?
@@ -26,10 +27,10 @@ final class Inotify: Sendable {
   /// `IN_DONT_FOLLOW` is not set: folders are watched through `/proc/self/fd/N`, a link to
   /// the folder already opened beneath the root without following any link, which must be
   /// followed; `IN_ONLYDIR` makes sure it is still a folder.
-  static let folderMask: UInt32 =
-    UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_FROM) | UInt32(IN_MOVED_TO) | UInt32(IN_CREATE)
-    | UInt32(IN_DELETE) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ATTRIB)
-    | UInt32(IN_MODIFY) | UInt32(IN_ONLYDIR)
+  static let folderMask: InotifyEvent.Mask = [
+    .closedAfterWriting, .movedFrom, .movedTo, .created, .deleted, .folderDeleted,
+    .folderMoved, .attributesChanged, .modified, .onlyFolder,
+  ]
 
   /// Creates an inotify instance.
   ///
@@ -44,12 +45,12 @@ final class Inotify: Sendable {
     guard descriptor >= 0 else {
       throw SystemCallError(function: "inotify_init1", errno: .current)
     }
-    self.descriptor = descriptor
+    self.descriptor = FileDescriptor(rawValue: descriptor)
     self.watchLimit = watchLimit
   }
 
   deinit {
-    _ = Glibc.close(descriptor)
+    descriptor.close()
   }
 
   /// Watches the open folder `folder` (by its descriptor, so no path is resolved again).
@@ -58,11 +59,11 @@ final class Inotify: Sendable {
   ///
   /// - Returns: The watch descriptor; the same one again for a folder already watched.
   /// - Throws: `ENOSPC` when the user's `max_user_watches` is reached.
-  func addWatch(folder: FileDescriptor, mask: UInt32 = Inotify.folderMask)
+  func addWatch(folder: FileDescriptor, mask: InotifyEvent.Mask = Inotify.folderMask)
     throws(SystemCallError) -> Int32
   {
     let path = "/proc/self/fd/\(folder.rawValue)"
-    let watch = inotify_add_watch(descriptor, path, mask)
+    let watch = inotify_add_watch(descriptor.rawValue, path, mask.rawValue)
     guard watch >= 0 else { throw SystemCallError(function: "inotify_add_watch", errno: .current) }
     if let watchLimit {
       let isAllowed = watches.withLock { watches in
@@ -72,8 +73,8 @@ final class Inotify: Sendable {
         return true
       }
       guard isAllowed else {
-        _ = inotify_rm_watch(descriptor, watch)
-        throw SystemCallError(function: "inotify_add_watch", errno: Errno(rawValue: ENOSPC))
+        _ = inotify_rm_watch(descriptor.rawValue, watch)
+        throw SystemCallError(function: "inotify_add_watch", errno: .noSpace)
       }
     }
     return watch
@@ -83,7 +84,7 @@ final class Inotify: Sendable {
   ///
   /// The corresponding C function is `inotify_rm_watch`.
   func removeWatch(_ watch: Int32) {
-    _ = inotify_rm_watch(descriptor, watch)
+    _ = inotify_rm_watch(descriptor.rawValue, watch)
     if watchLimit != nil { _ = watches.withLock { $0.remove(watch) } }
   }
 
@@ -93,8 +94,7 @@ final class Inotify: Sendable {
   ///
   /// - Returns: Whether events are waiting.
   func waitForEvents(milliseconds: Int32) -> Bool {
-    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&request, 1, max(0, milliseconds)) > 0
+    descriptor.waitUntilReadable(milliseconds: milliseconds)
   }
 
   /// Reads every event queued now, without waiting.
@@ -109,9 +109,8 @@ final class Inotify: Sendable {
       byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
     defer { buffer.deallocate() }
     while events.count < limit {
-      let count = read(descriptor, buffer.baseAddress, capacity)
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
+      // Nothing queued (`EAGAIN`) or a failure ends the reading.
+      guard let count = try? descriptor.read(into: buffer), count > 0 else { break }
       events += Inotify.parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
     return events
@@ -131,10 +130,23 @@ final class Inotify: Sendable {
       guard length <= bytes.count - offset - header else { break }
       let nameBytes = bytes[(offset + header)..<(offset + header + length)]
       let name = Array(nameBytes.prefix { $0 != 0 })
-      events.append(InotifyEvent(watch: watch, mask: mask, cookie: cookie, name: name))
+      events.append(
+        InotifyEvent(
+          watch: watch, mask: InotifyEvent.Mask(rawValue: mask), cookie: cookie, name: name))
       offset += header + length
     }
     return events
+  }
+
+  /// The user's limit of inotify watches: the smaller of `fs.inotify.max_user_watches`
+  /// and, in a user namespace, `user.max_inotify_watches`; `nil` when neither can be read.
+  static func userWatchLimit() -> Int? {
+    let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"]
+      .compactMap { path in
+        (try? String(contentsOfFile: path, encoding: .utf8))
+          .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      }
+    return limits.min()
   }
 }
 
@@ -142,13 +154,48 @@ final class Inotify: Sendable {
 /// folder (empty for events about the folder itself).
 struct InotifyEvent: Sendable, Hashable {
   var watch: Int32
-  var mask: UInt32
+  var mask: Mask
   var cookie: UInt32
   var name: [UInt8]
 
+  /// The bits of an event's mask, and of what a watch asks for.
+  struct Mask: OptionSet, Sendable, Hashable {
+    let rawValue: UInt32
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// `IN_CLOSE_WRITE`: a file open for writing was closed.
+    static let closedAfterWriting = Mask(rawValue: UInt32(IN_CLOSE_WRITE))
+    /// `IN_MOVED_FROM`: an entry was moved out of the folder (or renamed from).
+    static let movedFrom = Mask(rawValue: UInt32(IN_MOVED_FROM))
+    /// `IN_MOVED_TO`: an entry was moved into the folder (or renamed to).
+    static let movedTo = Mask(rawValue: UInt32(IN_MOVED_TO))
+    /// `IN_CREATE`: an entry was created.
+    static let created = Mask(rawValue: UInt32(IN_CREATE))
+    /// `IN_DELETE`: an entry was deleted.
+    static let deleted = Mask(rawValue: UInt32(IN_DELETE))
+    /// `IN_DELETE_SELF`: the watched folder itself was deleted.
+    static let folderDeleted = Mask(rawValue: UInt32(IN_DELETE_SELF))
+    /// `IN_MOVE_SELF`: the watched folder itself was moved.
+    static let folderMoved = Mask(rawValue: UInt32(IN_MOVE_SELF))
+    /// `IN_ATTRIB`: an entry's metadata (times, permissions, links) changed.
+    static let attributesChanged = Mask(rawValue: UInt32(IN_ATTRIB))
+    /// `IN_MODIFY`: a file was written to.
+    static let modified = Mask(rawValue: UInt32(IN_MODIFY))
+    /// `IN_ONLYDIR`: watch only if it is a folder (asked for, never reported).
+    static let onlyFolder = Mask(rawValue: UInt32(IN_ONLYDIR))
+    /// `IN_UNMOUNT`: the file system of the watched folder was unmounted.
+    static let unmounted = Mask(rawValue: UInt32(IN_UNMOUNT))
+    /// `IN_IGNORED`: the watch was removed (by ``Inotify/removeWatch(_:)`` or the kernel).
+    static let watchRemoved = Mask(rawValue: UInt32(IN_IGNORED))
+    /// `IN_Q_OVERFLOW`: the kernel's event queue overflowed; events were lost.
+    static let queueOverflowed = Mask(rawValue: UInt32(IN_Q_OVERFLOW))
+    /// `IN_ISDIR`: the entry is a folder.
+    static let isFolder = Mask(rawValue: UInt32(IN_ISDIR))
+  }
+
   /// Whether the mask has any of `bits`.
-  func has(_ bits: UInt32) -> Bool { mask & bits != 0 }
+  func has(_ bits: Mask) -> Bool { !mask.isDisjoint(with: bits) }
 
   /// Whether the entry is a folder (`IN_ISDIR`).
-  var isFolder: Bool { has(UInt32(IN_ISDIR)) }
+  var isFolder: Bool { has(.isFolder) }
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#endif
+
+/// The system calls made on paths rather than on open descriptors: for the index's file and
+/// its folders, which are named by path (the library itself is only read through
+/// descriptors opened beneath its root, ``FileDescriptor``).
+///
+/// Creating a folder and removing a file are the only calls here that change anything;
+/// the index uses them for its own folder and files, which are never inside the library.
+/// Each failure is a ``SystemCallError`` naming the C function and its `errno`.
+enum FileSystem {
+  /// The status of the file at `path`; with `followsLinks` false, a symbolic link is
+  /// described, not followed.
+  ///
+  /// The corresponding C functions are `stat` and `lstat`.
+  static func status(atPath path: String, followsLinks: Bool = true) throws(SystemCallError)
+    -> FileStatus
+  {
+    var status = stat()
+    if followsLinks {
+      guard stat(path, &status) == 0 else {
+        throw SystemCallError(function: "stat", errno: .current)
+      }
+    } else {
+      guard lstat(path, &status) == 0 else {
+        throw SystemCallError(function: "lstat", errno: .current)
+      }
+    }
+    return FileStatus(status)
+  }
+
+  /// Creates the folder `path` with the permission bits `permissions` (less the umask);
+  /// the folder above it must exist.
+  ///
+  /// The corresponding C function is `mkdir`.
+  ///
+  /// - Throws: `EEXIST` when something exists at `path` already.
+  static func makeFolder(atPath path: String, permissions: UInt32) throws(SystemCallError) {
+    guard mkdir(path, mode_t(permissions)) == 0 else {
+      throw SystemCallError(function: "mkdir", errno: .current)
+    }
+  }
+
+  /// Removes the name `path` (not a folder).
+  ///
+  /// The corresponding C function is `unlink`.
+  static func removeFile(atPath path: String) throws(SystemCallError) {
+    guard unlink(path) == 0 else {
+      throw SystemCallError(function: "unlink", errno: .current)
+    }
+  }
+
+  /// The absolute path of `path` with every symbolic link, `.` and `..` resolved, as
+  /// bytes (a path need not be UTF-8); every part of it must exist.
+  ///
+  /// The corresponding C function is `realpath`.
+  static func canonicalPath(_ path: String) throws(SystemCallError) -> [UInt8] {
+    guard let resolved = realpath(path, nil) else {
+      throw SystemCallError(function: "realpath", errno: .current)
+    }
+    defer { free(resolved) }
+    return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+  }
+}

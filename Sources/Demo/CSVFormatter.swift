@@ -15,13 +15,18 @@ import GroupEnumerator
 /// none), written as `--format json` writes them, so a message holding `;` or `,` stays
 /// one element and control characters stay escaped (`\u001b`).
 enum CSVFormatter {
-  /// The header row's fields, in column order.
-  static let assetColumns = [
-    "id", "url", "path", "name", "group", "type", "resources", "width", "height", "orientation",
-    "duration",
-    "creationDate", "creationDateSource", "dateTime", "latitude", "longitude", "altitude",
-    "fileSize", "hasThumbnail", "make", "model", "lensModel", "problems",
-  ]
+  /// The header row's fields, in column order: the asset object's keys, with
+  /// `location`'s members in its place and no `legacy`.
+  static let assetColumns: [String] = {
+    // Every record has the same columns whatever the asset holds, so any asset names them.
+    let placeholder = Asset(
+      path: LibraryPath(bytes: Array("a".utf8)), group: .savedPhotos, groupPath: .root,
+      type: .photo, resources: [], fileModificationDate: Date(timeIntervalSince1970: 0),
+      metadata: MediaMetadata())
+    var visitor = CSVFieldVisitor()
+    AssetSchema.visit(placeholder, with: &visitor)
+    return visitor.columns
+  }()
 
   /// The group columns of `Demo groups --format csv`.
   static let groupColumns = [
@@ -37,25 +42,9 @@ enum CSVFormatter {
 
   /// The fields of one asset, in ``assetColumns`` order.
   static func fields(for asset: Asset) -> [String] {
-    let group = AssetGroup(kind: asset.group, path: asset.groupPath)
-    let location = asset.location
-    return [
-      asset.id.uuidString, asset.urlString, OutputHygiene.csvText(asset.path.escaped),
-      OutputHygiene.csvText(asset.name), OutputHygiene.csvText(group.name), asset.type.rawValue,
-      OutputHygiene.csvText(JSONFormatter.compactResources(of: asset)),
-      text(asset.pixelWidth), text(asset.pixelHeight),
-      text(asset.metadata.orientation), text(asset.duration),
-      asset.creationDate?.iso8601 ?? "", asset.creationDate?.source.rawValue ?? "",
-      OutputHygiene.csvText(asset.metadata.dateTime ?? ""),
-      text(location?.latitude, decimalPlaces: Location.coordinateDecimalPlaces),
-      text(location?.longitude, decimalPlaces: Location.coordinateDecimalPlaces),
-      text(location?.altitude, decimalPlaces: Location.altitudeDecimalPlaces),
-      String(asset.fileSize), String(asset.metadata.hasThumbnail),
-      OutputHygiene.csvText(asset.metadata.make ?? ""),
-      OutputHygiene.csvText(asset.metadata.model ?? ""),
-      OutputHygiene.csvText(asset.metadata.lensModel ?? ""),
-      OutputHygiene.csvText(JSONFormatter.compactProblems(of: asset)),
-    ]
+    var visitor = CSVFieldVisitor()
+    AssetSchema.visit(asset, with: &visitor)
+    return visitor.fields
   }
 
   /// The fields of a file that is not an asset, in ``assetColumns`` order: `path`,
@@ -101,16 +90,87 @@ enum CSVFormatter {
     guard needsQuotes else { return field }
     return "\"" + field.replacing("\"", with: "\"\"") + "\""
   }
+}
 
-  private static func text(_ value: Int?) -> String { value.map(String.init) ?? "" }
+/// Makes the fields of one CSV record from the asset object that ``AssetSchema`` walks,
+/// and the column names from its keys.
+///
+/// Text goes through ``OutputHygiene/csvText(_:)``; values the Demo makes itself (the
+/// identifier, the URL, dates, numbers) are written as they are. `location`'s members are
+/// columns of their own, `resources` and `problems` compact JSON arrays, and `legacy` is
+/// left out. Absent values are empty fields.
+private struct CSVFieldVisitor: AssetSchemaVisitor {
+  private(set) var columns: [String] = []
+  private(set) var fields: [String] = []
 
-  private static func text(_ value: Double?) -> String {
-    guard let value, value.isFinite else { return "" }
-    return value.description
+  private mutating func field(_ key: StaticString, _ value: String) {
+    columns.append(key.description)
+    fields.append(value)
   }
 
-  private static func text(_ value: Double?, decimalPlaces places: Int) -> String {
-    guard let value, value.isFinite else { return "" }
-    return DecimalText.fixed(value, decimalPlaces: places)
+  mutating func string(_ key: StaticString, _ value: String?) {
+    field(key, OutputHygiene.csvText(value ?? ""))
   }
+
+  mutating func integer<Value: FixedWidthInteger & Encodable>(
+    _ key: StaticString, _ value: Value?
+  ) {
+    field(key, value.map { String($0) } ?? "")
+  }
+
+  mutating func number(_ key: StaticString, _ value: Double?) {
+    guard let value, value.isFinite else { return field(key, "") }
+    field(key, value.description)
+  }
+
+  mutating func number(_ key: StaticString, _ value: Double?, decimalPlaces places: Int) {
+    guard let value, value.isFinite else { return field(key, "") }
+    field(key, DecimalText.fixed(value, decimalPlaces: places))
+  }
+
+  mutating func bool(_ key: StaticString, _ value: Bool) { field(key, String(value)) }
+
+  mutating func null(_ key: StaticString) { field(key, "") }
+
+  /// An object's members are columns of their own.
+  mutating func object(_ key: StaticString, _ members: (inout CSVFieldVisitor) -> Void) {
+    members(&self)
+  }
+
+  /// A field has no room for objects: the one array of them, `resources`, is written
+  /// as JSON by ``resources(_:of:)``.
+  mutating func objects<Elements: Sequence>(
+    _ key: StaticString, _ elements: Elements,
+    _ members: (inout CSVFieldVisitor, Elements.Element) -> Void
+  ) {
+    field(key, "")
+  }
+
+  mutating func strings(_ key: StaticString, _ values: [String]) {
+    var writer = JSONWriter(compact: true)
+    writer.array { array in
+      for value in values { array.string(value) }
+    }
+    field(key, OutputHygiene.csvText(writer.text))
+  }
+
+  mutating func identifier(_ key: StaticString, _ id: UUID) { field(key, id.uuidString) }
+
+  mutating func url(_ key: StaticString, of asset: Asset) { field(key, asset.urlString) }
+
+  mutating func date(_ key: StaticString, _ date: CaptureDate?) {
+    field(key, date?.iso8601 ?? "")
+  }
+
+  mutating func resources(_ key: StaticString, of asset: Asset) {
+    field(key, OutputHygiene.csvText(JSONFormatter.compactResources(of: asset)))
+  }
+
+  /// `latitude`, `longitude` and `altitude` are columns, empty without GPS.
+  mutating func location(_ key: StaticString, _ location: Location?) {
+    AssetSchema.visit(location, with: &self)
+  }
+
+  /// The legacy dictionary repeats the URL, name, GPS and date: CSV leaves it out.
+  mutating func legacy(_ key: StaticString, of asset: Asset?) {}
 }

@@ -143,8 +143,8 @@ struct TableFormatter {
 
   /// `yyyy/MM/dd HH:mm:ss` from the date's wall-clock fields, as the file recorded them:
   /// the camera's local time, or UTC for a movie header or the file's modification time,
-  /// which the Source column names (`file time (UTC)`), as JSON's `creationDate` and
-  /// `creationDateSource` give them.
+  /// which the Source column names (`file time (UTC)`), as JSON's `creationDate` and its
+  /// source give them.
   func takenDate(_ date: CaptureDate?) -> String {
     guard let date else { return strings.unknownDate }
     return TableFormatter.pad(date.year, 4) + "/" + TableFormatter.pad(date.month, 2) + "/"

@@ -91,7 +91,8 @@ extension LibraryChange {
   /// change: each key whose set is not empty.
   public var legacyUserInfo: [String: Set<URL>] {
     var info: [String: Set<URL>] = [:]
-    let assets = changedAssetURLs
+    // `ALAssetLibraryUpdatedAssetsKey` carries every inserted, updated and deleted asset.
+    let assets = Set((insertedAssets + updatedAssets + deletedAssets).map(\.url))
     if !assets.isEmpty { info[ALAssetLibraryUpdatedAssetsKey] = assets }
     let groups: [(String, [AssetGroup])] = [
       (ALAssetLibraryInsertedAssetGroupsKey, insertedGroups),

@@ -26,14 +26,29 @@ public enum LegacyGPS: Sendable, Hashable {
   /// `["Latitude": Double, "LatitudeRef": "N"|"S", "Longitude": Double, "LongitudeRef":
   /// "E"|"W"]`, or exactly `["Latitude": "0.0", "Longitude": "0.0"]`.
   public var dictionary: [String: any Sendable] {
-    switch self {
+    var builder = LegacyDictionaryBuilder()
+    AssetSchema.visit(self, with: &builder)
+    return builder.dictionary
+  }
+}
+
+extension AssetSchema {
+  /// Calls `visitor` for the members of `photoGPS`: `Latitude`, `LatitudeRef`,
+  /// `Longitude` and `LongitudeRef`, or only `Latitude` and `Longitude` holding
+  /// ``LegacyGPS/missingCoordinateText`` without a location.
+  @inlinable
+  package static func visit<Visitor: AssetSchemaVisitor>(
+    _ gps: LegacyGPS, with visitor: inout Visitor
+  ) {
+    switch gps {
     case .coordinates(let latitude, let longitude):
-      [
-        "Latitude": latitude.degrees, "LatitudeRef": latitude.reference,
-        "Longitude": longitude.degrees, "LongitudeRef": longitude.reference,
-      ]
+      visitor.number("Latitude", latitude.degrees)
+      visitor.string("LatitudeRef", latitude.reference)
+      visitor.number("Longitude", longitude.degrees)
+      visitor.string("LongitudeRef", longitude.reference)
     case .missing:
-      ["Latitude": LegacyGPS.missingCoordinateText, "Longitude": LegacyGPS.missingCoordinateText]
+      visitor.string("Latitude", LegacyGPS.missingCoordinateText)
+      visitor.string("Longitude", LegacyGPS.missingCoordinateText)
     }
   }
 }

@@ -18,14 +18,9 @@ extension Asset {
   /// The modern equivalents are ``url``, ``name``, ``location`` and
   /// ``MediaMetadata/dateTime``.
   public var legacyDictionary: LegacyPhotoDictionary {
-    let url = urlString
-    return [
-      "photoDefaultPath": url,
-      "photoThumPath": url,
-      "photoName": name,
-      "photoGPS": legacyGPS.dictionary,
-      "photoDateTime": legacyDateTime,
-    ]
+    var builder = LegacyDictionaryBuilder()
+    AssetSchema.visitLegacy(self, with: &builder)
+    return builder.dictionary
   }
 
   /// `photoGPS` of ``legacyDictionary``.
@@ -33,6 +28,79 @@ extension Asset {
 
   /// `photoDateTime` of ``legacyDictionary``: the raw TIFF DateTime, or `"0"`.
   public var legacyDateTime: String { metadata.dateTime ?? "0" }
+}
+
+extension AssetSchema {
+  /// Calls `visitor` for the members of `asset`'s legacy dictionary, in the order JSON
+  /// writes them: the keys of ``Asset/legacyDictionary`` and of the `legacy` member.
+  @inlinable
+  package static func visitLegacy<Visitor: AssetSchemaVisitor>(
+    _ asset: Asset, with visitor: inout Visitor
+  ) {
+    visitor.url("photoDefaultPath", of: asset)
+    visitor.url("photoThumPath", of: asset)
+    visitor.name("photoName", of: asset)
+    let gps = asset.legacyGPS
+    visitor.object("photoGPS") { AssetSchema.visit(gps, with: &$0) }
+    visitor.string("photoDateTime", asset.legacyDateTime)
+  }
+}
+
+extension AssetSchemaVisitor {
+  @inlinable
+  package mutating func legacy(_ key: StaticString, of asset: Asset?) {
+    guard let asset else { return null(key) }
+    object(key) { AssetSchema.visitLegacy(asset, with: &$0) }
+  }
+}
+
+/// Collects what a legacy walk visits into a dictionary: texts as `String`, numbers as
+/// `Double`, objects as nested dictionaries.
+struct LegacyDictionaryBuilder: AssetSchemaVisitor {
+  private(set) var dictionary: [String: any Sendable] = [:]
+
+  private mutating func set(_ key: StaticString, _ value: (any Sendable)?) {
+    guard let value else { return }
+    dictionary[key.description] = value
+  }
+
+  mutating func string(_ key: StaticString, _ value: String?) { set(key, value) }
+
+  mutating func integer<Value: FixedWidthInteger & Encodable>(
+    _ key: StaticString, _ value: Value?
+  ) {
+    set(key, value.map { Int64(clamping: $0) })
+  }
+
+  mutating func number(_ key: StaticString, _ value: Double?) { set(key, value) }
+
+  mutating func number(_ key: StaticString, _ value: Double?, decimalPlaces places: Int) {
+    set(key, value.map { Location.rounded($0, decimalPlaces: places) })
+  }
+
+  mutating func bool(_ key: StaticString, _ value: Bool) { set(key, value) }
+
+  mutating func null(_ key: StaticString) {}
+
+  mutating func object(_ key: StaticString, _ members: (inout Self) -> Void) {
+    var nested = LegacyDictionaryBuilder()
+    members(&nested)
+    set(key, nested.dictionary)
+  }
+
+  mutating func objects<Elements: Sequence>(
+    _ key: StaticString, _ elements: Elements, _ members: (inout Self, Elements.Element) -> Void
+  ) {
+    set(
+      key,
+      elements.map { element in
+        var nested = LegacyDictionaryBuilder()
+        members(&nested, element)
+        return nested.dictionary
+      })
+  }
+
+  mutating func strings(_ key: StaticString, _ values: [String]) { set(key, values) }
 }
 
 /// A running legacy enumeration; ``cancel()`` stops it and makes it call `fail` with

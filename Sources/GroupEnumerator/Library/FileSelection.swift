@@ -53,7 +53,7 @@ public struct FileSelection: Sendable, Hashable {
     let normalized = extensions.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 }
     self.extensions = Set(normalized)
     self.excludedPatterns = patterns
-    self.extensionBytes = Set(normalized.map { FileSelection.lowercased(Array($0.utf8)) })
+    self.extensionBytes = Set(normalized.map { LibraryPath.lowercasedASCII($0.utf8) })
     self.patterns = patterns.compactMap(FileSelection.pattern)
   }
 
@@ -69,8 +69,8 @@ public struct FileSelection: Sendable, Hashable {
   public func includesFile(at path: LibraryPath) -> Bool {
     if !extensionBytes.isEmpty {
       let name = path.lastComponentBytes
-      guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex,
-        extensionBytes.contains(FileSelection.lowercased(Array(name[(dot + 1)...])))
+      guard let start = LibraryPath.extensionStart(inName: name),
+        extensionBytes.contains(LibraryPath.lowercasedASCII(name[start...]))
       else { return false }
     }
     return !patterns.contains { matches($0, path: path, isFolder: false) }
@@ -93,9 +93,5 @@ public struct FileSelection: Sendable, Hashable {
       cString: bytes.map { CChar(bitPattern: $0) } + [0],
       matchesWholePath: bytes.contains(UInt8(ascii: "/")) || text.hasPrefix("/"),
       matchesFoldersOnly: foldersOnly)
-  }
-
-  private static func lowercased(_ bytes: [UInt8]) -> [UInt8] {
-    bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
   }
 }

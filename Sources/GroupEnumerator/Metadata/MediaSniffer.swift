@@ -183,20 +183,14 @@ enum MediaSniffer {
     "xcf", "exr",
   ]
 
-  /// The text after the last `.`, lower-cased in ASCII; `nil` when there is none, when
-  /// the name is only an extension (`.jpg` is a hidden file's name), or when it is not
-  /// plain ASCII (no media extension is).
+  /// The name's extension (``LibraryPath/extensionStart(inName:)``) lower-cased in
+  /// ASCII; `nil` when it has none, or when it is empty, longer than 8 bytes or not plain
+  /// ASCII (no media or sidecar extension is).
   static func lowercasedExtension(of name: [UInt8]) -> String? {
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else {
-      return nil
-    }
-    let ext = name[(dot + 1)...]
+    guard let start = LibraryPath.extensionStart(inName: name) else { return nil }
+    let ext = name[start...]
     guard !ext.isEmpty, ext.count <= 8, ext.allSatisfy({ $0 < 0x80 }) else { return nil }
-    return String(decoding: ext.map(lowercasedASCII), as: UTF8.self)
-  }
-
-  private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
-    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+    return String(decoding: LibraryPath.lowercasedASCII(ext), as: UTF8.self)
   }
 
   // MARK: - Signatures

@@ -89,7 +89,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
   public let id: UUID
   /// The asset's primary file (the still of a Live Photo).
   public let path: LibraryPath
-  /// The group the asset belongs to (its Camera Roll or album).
+  /// The kind of group the asset belongs to (the Camera Roll or an album), not the group
+  /// itself: with ``groupPath`` it names the group,
+  /// `AssetGroup(kind: asset.group, path: asset.groupPath)`.
   public let group: AssetGroup.Kind
   /// The path of the group's folder (the root for the Camera Roll).
   public let groupPath: LibraryPath

@@ -48,8 +48,31 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   /// ``lastComponent``; empty when the name has no dot after its first byte.
   public var fileExtension: String {
     let name = lastComponentBytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return "" }
-    return LibraryPath.escape(Array(name[(dot + 1)...]))
+    guard let start = LibraryPath.extensionStart(inName: name) else { return "" }
+    return LibraryPath.escape(Array(name[start...]))
+  }
+
+  /// Where the extension of the file name `name` starts: just after its last `.`, when
+  /// that dot is not the name's first byte (`.jpg` is a hidden file's name, not an
+  /// extension); `nil` when the name has none. An extension may be empty (`IMG_0001.`).
+  ///
+  /// The one rule for what a file's extension is: the asset URL, the `--ext` selection
+  /// and the reader chosen by name all find it here, and compare it as
+  /// ``lowercasedASCII(_:)`` makes it.
+  @inlinable
+  package static func extensionStart<Name: BidirectionalCollection<UInt8>>(
+    inName name: Name
+  ) -> Name.Index? {
+    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else {
+      return nil
+    }
+    return name.index(after: dot)
+  }
+
+  /// `bytes` with the ASCII capitals made small letters and every other byte kept: how
+  /// extensions compare (`JPG` is `jpg`, `É` stays `É`).
+  package static func lowercasedASCII(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
   }
 
   /// The path without its last component (the root for a top-level name).

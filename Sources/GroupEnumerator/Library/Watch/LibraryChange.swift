@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What changed in a library between two moments: the assets and groups that appeared,
 /// changed or went away, as ``AssetsLibrary/changes(coalescing:)`` reports them.
@@ -51,11 +51,5 @@ public struct LibraryChange: Sendable, Hashable {
   public var isEmpty: Bool {
     insertedAssets.isEmpty && updatedAssets.isEmpty && deletedAssets.isEmpty
       && insertedGroups.isEmpty && updatedGroups.isEmpty && deletedGroups.isEmpty
-  }
-
-  /// The URLs of every inserted, updated and deleted asset: what
-  /// `ALAssetLibraryUpdatedAssetsKey` carries (see ``Foundation/Notification/Name/ALAssetsLibraryChanged``).
-  public var changedAssetURLs: Set<URL> {
-    Set((insertedAssets + updatedAssets + deletedAssets).map(\.url))
   }
 }

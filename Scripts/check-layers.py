@@ -38,7 +38,8 @@ Library/System: any call qualified `Glibc.`, any `CSystemShim_` function and `im
 CSystemShim`. C types and constants (`stat`, `ENOENT`) are not calls and are not
 flagged, nor is `errno` (only meaningful right after a call, which is flagged); neither
 are the C library's string and memory helpers (`strlen`, `free`, `memcpy`), which reach
-no operating-system resource.
+no operating-system resource, nor Foundation's Swift APIs (`ProcessInfo`, `String(
+contentsOfFile:)`), which are not C calls.
 Exit status 1 lists the offending uses as file:line.
 
 Usage: Scripts/check-layers.py [--root Sources/GroupEnumerator]

@@ -39,7 +39,9 @@ test-deps: deps
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# The format check, then the metadata layers' one-way uses (Scripts/check-layers.py).
+# The format check, then Scripts/check-layers.py: the layers' one-way uses (Metadata,
+# Model, Library and its System, Index and Watch, Rendering, Legacy), and no system call
+# outside Library/System (docs/Contributing.md).
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 	python3 Scripts/check-layers.py

@@ -5,7 +5,7 @@ Library/System calls the operating system.
 GroupEnumerator is one Swift module, so the compiler lets any file use any type and any C
 function. This script stands in for module boundaries. First, it collects the names of
 the types declared at the top level of each layer (the folders of Metadata, Model,
-Library/System, the rest of Library, Rendering, Legacy), then flags every use of such a
+Library/System, Library/Index, Library/Watch, the rest of Library, Rendering, Legacy), then flags every use of such a
 name in a layer that may not depend on it. Second, it flags every call of a C function
 that reaches the operating system (SYSTEM_CALLS) outside Library/System.
 
@@ -17,6 +17,8 @@ that reaches the operating system (SYSTEM_CALLS) outside Library/System.
     routing (Metadata/*.swift: the reader table, the sniffer) -> everything in Metadata
     Library (the engine, the index, the watch) -> everything but Rendering and Legacy;
       nothing in Metadata or Model uses Library
+    Library/Index (the index) -> the same but Library/Watch: the watch builds on the
+      index, never the other way
     Library/System (the OS wall: FileDescriptor, FileSystem, Inotify, Errno) -> nothing
       of the module; every other layer of Library may use it, Metadata and Model may not
     Rendering (pictures: libvips, ffmpeg) -> Library, Metadata, Model; nothing below it
@@ -36,7 +38,8 @@ Library/System: any call qualified `Glibc.`, any `CSystemShim_` function and `im
 CSystemShim`. C types and constants (`stat`, `ENOENT`) are not calls and are not
 flagged, nor is `errno` (only meaningful right after a call, which is flagged); neither
 are the C library's string and memory helpers (`strlen`, `free`, `memcpy`), which reach
-no operating-system resource.
+no operating-system resource, nor Foundation's Swift APIs (`ProcessInfo`, `String(
+contentsOfFile:)`), which are not C calls.
 Exit status 1 lists the offending uses as file:line.
 
 Usage: Scripts/check-layers.py [--root Sources/GroupEnumerator]
@@ -66,12 +69,20 @@ ALLOWED = {
     "Routing": FORMATS + BELOW_FORMATS,
     "System": [],  # the OS wall: only the C library and Foundation
     "Library": None,  # may use everything but what DENIED says; its types are collected
+    "Index": None,  # Library/Index: the same, and not the watch
+    "Watch": None,  # Library/Watch: the same as Library
     "Rendering": None,  # the same: it draws with what Library, Metadata and Model give
     "Legacy": None,  # the same: the ALAssetsLibrary shapes are built on everything
 }
 
 # layer -> layers it may not use, for the layers ALLOWED lets use everything
-DENIED = {"Library": ["Rendering", "Legacy"], "Rendering": ["Legacy"], "Legacy": []}
+DENIED = {
+    "Library": ["Rendering", "Legacy"],
+    "Index": ["Rendering", "Legacy", "Watch"],
+    "Watch": ["Rendering", "Legacy"],
+    "Rendering": ["Legacy"],
+    "Legacy": [],
+}
 
 # The C functions that reach the operating system — files, folders, descriptors, inotify
 # and poll, the text of an errno, the environment, the process, sleeping, loading
@@ -136,6 +147,10 @@ def layer_of(path: pathlib.Path, root: pathlib.Path) -> str | None:
     parts = path.relative_to(root).parts
     if parts[:2] == ("Library", "System"):
         return "System"
+    if parts[:2] == ("Library", "Index"):
+        return "Index"
+    if parts[:2] == ("Library", "Watch"):
+        return "Watch"
     if parts[0] in ("Model", "Library", "Rendering", "Legacy"):
         return parts[0]
     if parts[0] != "Metadata":

@@ -18,11 +18,9 @@ import Synchronization
 /// advising thread.
 struct ReadAhead: Sendable {
   /// How many files ahead of the workers the advice goes; 0 (the default) turns the
-  /// read-ahead off. On this project's 2-core VM the cold bench measured no gain at
-  /// depths 1, 8, 16 and 32 (the Demo already reads at the speed of one thread reading
-  /// 16 KiB of every file: docs/Performance.md), so it is off until a device shows one.
-  /// `GROUPENUMERATOR_READ_AHEAD=N` turns it on at depth N (for benchmarks, e.g. on a USB
-  /// disk or a network mount).
+  /// read-ahead off: it has shown no gain on the disks measured (docs/Performance.md), so
+  /// it is off until a device shows one. `GROUPENUMERATOR_READ_AHEAD=N` turns it on at
+  /// depth N (for benchmarks, e.g. on a USB disk or a network mount).
   static let depth: Int = {
     let value = ProcessInfo.processInfo.environment["GROUPENUMERATOR_READ_AHEAD"]
     return max(0, value.flatMap { Int($0) } ?? 0)

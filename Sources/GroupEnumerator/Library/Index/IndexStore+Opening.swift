@@ -1,8 +1,9 @@
 import Foundation
 
+/// Opening the index: where it is (IndexStore+File.swift), whether its file may be used
+/// (IndexStore+Ownership.swift), then SQLite's connections, with the schema checked
+/// (IndexStore+Schema.swift) and a damaged file replaced once.
 extension IndexStore {
-  // MARK: - Opening
-
   /// The environment variable that sets how long (in milliseconds, 0 to 600000) a call
   /// waits for another process's lock on the index; for tests, which hold a lock longer
   /// than a short wait. Without it the wait is ``busyTimeoutMilliseconds``.

@@ -1,8 +1,9 @@
 import Foundation
 
+/// The index's tables: a new index gets them, an existing one is checked against this
+/// version's schema and root, and one of another schema or root is emptied and made
+/// again.
 extension IndexStore {
-  // MARK: - Schema
-
   /// Sets the connection up, creates the tables of a new index, and checks an existing
   /// one.
   ///

@@ -136,10 +136,9 @@ DECLARATION = re.compile(
 NAME = re.compile(r"\b[A-Z]\w*\b")
 
 
-# Uses that are known and waiting for their fix: (layer, type name). TEMPORARY: the asset's
-# Codable form still writes the legacy dictionary's GPS with LegacyGPS; it goes once the
-# asset schema has one writer of its own (a branch under way) and Model uses no Legacy.
-KNOWN: set[tuple[str, str]] = {("Model", "LegacyGPS")}
+# Uses that are known and waiting for their fix: (layer, type name). Empty: every use runs
+# one way.
+KNOWN: set[tuple[str, str]] = set()
 
 
 def layer_of(path: pathlib.Path, root: pathlib.Path) -> str | None:

@@ -57,8 +57,8 @@ struct CommandLineProcessTests {
 
   @Test func theIssuesCommandsExitZero() throws {
     let library = Self.library
-    let output = NSTemporaryDirectory() + "CommandLineProcessTests-\(UUID().uuidString).jpg"
-    defer { try? FileManager.default.removeItem(atPath: output) }
+    let scratch = try TemporaryFolder("CommandLineProcessTests")
+    let output = scratch.absolute("thumbnail.jpg")
     for arguments in [
       ["groups", library], ["groups", "--library", library],
       ["lookup", "IMG_0001.JPG", "--library", library], ["lookup", "IMG_0001.JPG", library],

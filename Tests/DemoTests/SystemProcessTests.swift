@@ -70,6 +70,10 @@ enum SystemProbe {
         rawValue: (mountUnavailable ?? "") + "; set \(mountVariable)=1 to make this a failure"))
   }
 
+  /// `true` when a test that needs a read-only bind mount may go on; records a failure
+  /// when none can be made although ``mountVariable`` demands it.
+  static func mayMount() -> Bool { proceed(unless: mountUnavailable, demandedBy: mountVariable) }
+
   /// `true` when the test may go on; records a failure when its machinery is missing
   /// although the environment demands the test.
   static func proceed(unless reason: String?, demandedBy variable: String) -> Bool {

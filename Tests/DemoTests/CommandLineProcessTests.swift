@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Demo
@@ -16,31 +15,7 @@ struct CommandLineProcessTests {
 
   /// Runs the Demo in `directory` (no shell).
   private func demo(_ arguments: [String], in directory: String? = nil) throws -> Outcome {
-    guard let directory else { return try run(demoExecutable, arguments) }
-    let process = Process()
-    process.executableURL = demoExecutable
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
-    let (out, err) = (Pipe(), Pipe())
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let collected = Mutex<[Data]>([Data(), Data()])
-    let readers = DispatchGroup()
-    for (index, pipe) in [out, err].enumerated() {
-      DispatchQueue.global().async(group: readers) {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        collected.withLock { $0[index] = data }
-      }
-    }
-    process.waitUntilExit()
-    readers.wait()
-    let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }
-    return Outcome(
-      status: process.terminationStatus, exited: process.terminationReason == .exit,
-      stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    try run(demoExecutable, arguments, in: directory)
   }
 
   @Test func lookupByAnyFileOfALivePhotoPrintsTheLivePhoto() throws {

@@ -19,7 +19,7 @@ struct PageProcessTests {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "html", "--output", scratch.path + "/page", "--lang", "ja"]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)

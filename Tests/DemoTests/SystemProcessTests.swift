@@ -309,7 +309,7 @@ struct SystemProcessTests {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "json", library]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -353,7 +353,7 @@ struct SystemProcessTests {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "json", library]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let (output, errors) = (Pipe(), Pipe())
     process.standardOutput = output
     process.standardError = errors
@@ -428,7 +428,7 @@ struct SystemProcessTests {
     process.arguments = [
       "-f", "%M", "-o", peak, demoExecutable.path, "--format", "csv", library,
     ]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: listing))
     let errors = Pipe()
     process.standardError = errors

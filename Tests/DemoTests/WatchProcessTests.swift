@@ -19,7 +19,7 @@ final class WatchProcess: Sendable {
     process = Process()
     process.executableURL = launcher ?? demoExecutable
     process.arguments = launcher == nil ? ["watch", library] : arguments
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err

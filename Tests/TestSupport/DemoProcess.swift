@@ -34,14 +34,15 @@ public struct Outcome: Sendable {
 }
 
 /// Runs `executable` with `arguments` (no shell) and `environment` added to
-/// ``processEnvironment``, killing it after `limit`.
+/// ``processEnvironment``, in `directory` when given, killing it after `limit`.
 public func run(
   _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-  limit: Duration = .seconds(30)
+  in directory: String? = nil, limit: Duration = .seconds(30)
 ) throws -> Outcome {
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
+  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
   process.environment = processEnvironment.merging(environment) { _, given in given }
   let (out, err) = (Pipe(), Pipe())
   process.standardOutput = out

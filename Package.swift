@@ -101,16 +101,22 @@ let package = Package(
       dependencies: ["GroupEnumerator"],
       path: "Benchmarks/LibraryBench"
     ),
+    // What both test targets share: temporary folders, the committed fixtures' places,
+    // the Demo process runner. Foundation only, and in no product.
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "GroupEnumeratorTests",
       // CZlib compresses the text chunks PNGMetadataReaderTests builds.
-      dependencies: ["GroupEnumerator", "CZlib"],
+      dependencies: ["GroupEnumerator", "CZlib", "TestSupport"],
       // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
       exclude: ["Resources"]
     ),
     .testTarget(
       name: "DemoTests",
-      dependencies: ["Demo", "GroupEnumerator"]
+      dependencies: ["Demo", "GroupEnumerator", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6],

@@ -114,41 +114,15 @@ open(f'{lib}/camera.mrw', 'wb').write(b'\0MRM' + struct.pack('>I', len(blocks)) 
 PY
 
 # --- AVCHD M2TS -------------------------------------------------------------------------------
-# x264 at 160x120 (coded 160x128: the SPS crops 8 rows), 2 s at 10 fps, as raw H.264; then an
-# SEI unit of unregistered user data with the MDPM UUID and the recording date
-# 2008-12-31 23:16:24 +01:00 (tags 0x18 and 0x19, BCD) goes before the first slice, and the
-# stream is put in an M2TS (192-byte packets) without re-encoding (through an MP4, which
-# gives the raw stream its timestamps).
+# x264 at 160x120 (coded 160x128: the SPS crops 8 rows), 2 s at 10 fps, as raw H.264; then
+# insert-mdpm.py puts the recording date 2008-12-31 23:16:24 +01:00 (MDPM tags 0x18 and
+# 0x19, BCD) before the first slice, and the stream is put in an M2TS (192-byte packets)
+# without re-encoding (through an MP4, which gives the raw stream its timestamps).
 ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i 'testsrc=size=160x120:rate=10:duration=2' \
   -c:v libx264 -preset veryslow -crf 40 -pix_fmt yuv420p -threads 1 -x264-params threads=1 \
   -fflags +bitexact -flags:v +bitexact -map_metadata -1 -f h264 "$TMP/avchd.264"
-python3 - "$TMP/avchd.264" <<'PY'
-import sys
-path = sys.argv[1]
-data = open(path, 'rb').read()
-uuid = bytes.fromhex('17ee8c60f84d11d98cd60800200c9a66')
-# MDPM: a count, then 5-byte entries. 0x18: zone byte 0x02 (+1 h), year 20 08, month 12;
-# 0x19: day 31, 23:16:24 (all BCD).
-mdpm = b'MDPM' + bytes([2, 0x18, 0x02, 0x20, 0x08, 0x12, 0x19, 0x31, 0x23, 0x16, 0x24])
-payload = uuid + mdpm
-sei = bytes([5, len(payload)]) + payload + b'\x80'  # type 5, size, rbsp trailing bits
-rbsp, zeros = bytearray(), 0  # emulation prevention (H.264 7.4.1)
-for b in sei:
-    if zeros >= 2 and b <= 3:
-        rbsp.append(3)
-        zeros = 0
-    rbsp.append(b)
-    zeros = zeros + 1 if b == 0 else 0
-unit = b'\x00\x00\x00\x01' + bytes([0x06]) + bytes(rbsp)
-# Before the first IDR slice (NAL type 5).
-i = 0
-while True:
-    i = data.index(b'\x00\x00\x01', i) + 3
-    if data[i] & 0x1F == 5:
-        start = i - 4 if data[i - 4] == 0 else i - 3
-        break
-open(path, 'wb').write(data[:start] + unit + data[start:])
-PY
+# MDPM entries: 0x18: zone byte 0x02 (+1 h), year 20 08, month 12; 0x19: day 31, 23:16:24.
+python3 "$HERE/insert-mdpm.py" "$TMP/avchd.264" 18=02200812 19=31231624
 ffmpeg -nostdin -hide_banner -loglevel error -r 10 -i "$TMP/avchd.264" -c copy -fflags +bitexact \
   "$TMP/avchd.mp4"
 ffmpeg -nostdin -hide_banner -loglevel error -i "$TMP/avchd.mp4" -c copy -fflags +bitexact \

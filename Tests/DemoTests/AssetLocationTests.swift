@@ -9,13 +9,14 @@ import Testing
 /// folders (links included).
 @Suite struct AssetLocationTests {
   /// `<tmp>/AssetLocationTests-<UUID>/{Library/{a.jpg, Album/b.jpg, link.jpg -> a.jpg},
-  /// outside.jpg, LinkToLibrary -> Library}`, removed on deinit.
+  /// outside.jpg, LinkToLibrary -> Library}`, removed with the value.
   private final class Layout {
-    let base: String
+    let folder: TemporaryFolder
+    var base: String { folder.path }
     var root: String { base + "/Library" }
 
     init() throws {
-      base = NSTemporaryDirectory() + "AssetLocationTests-\(UUID().uuidString)"
+      folder = try TemporaryFolder("AssetLocationTests")
       let manager = FileManager.default
       try manager.createDirectory(
         atPath: base + "/Library/Album", withIntermediateDirectories: true)
@@ -27,8 +28,6 @@ import Testing
       try manager.createSymbolicLink(
         atPath: base + "/LinkToLibrary", withDestinationPath: "Library")
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: base) }
   }
 
   private func resolved(

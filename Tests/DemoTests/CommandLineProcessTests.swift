@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import Demo
@@ -16,31 +15,7 @@ struct CommandLineProcessTests {
 
   /// Runs the Demo in `directory` (no shell).
   private func demo(_ arguments: [String], in directory: String? = nil) throws -> Outcome {
-    guard let directory else { return try run(demoExecutable, arguments) }
-    let process = Process()
-    process.executableURL = demoExecutable
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
-    let (out, err) = (Pipe(), Pipe())
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let collected = Mutex<[Data]>([Data(), Data()])
-    let readers = DispatchGroup()
-    for (index, pipe) in [out, err].enumerated() {
-      DispatchQueue.global().async(group: readers) {
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        collected.withLock { $0[index] = data }
-      }
-    }
-    process.waitUntilExit()
-    readers.wait()
-    let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }
-    return Outcome(
-      status: process.terminationStatus, exited: process.terminationReason == .exit,
-      stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+    try run(demoExecutable, arguments, in: directory)
   }
 
   @Test func lookupByAnyFileOfALivePhotoPrintsTheLivePhoto() throws {
@@ -57,8 +32,8 @@ struct CommandLineProcessTests {
 
   @Test func theIssuesCommandsExitZero() throws {
     let library = Self.library
-    let output = NSTemporaryDirectory() + "CommandLineProcessTests-\(UUID().uuidString).jpg"
-    defer { try? FileManager.default.removeItem(atPath: output) }
+    let scratch = try TemporaryFolder("CommandLineProcessTests")
+    let output = scratch.absolute("thumbnail.jpg")
     for arguments in [
       ["groups", library], ["groups", "--library", library],
       ["lookup", "IMG_0001.JPG", "--library", library], ["lookup", "IMG_0001.JPG", library],

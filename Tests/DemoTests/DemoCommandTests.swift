@@ -5,18 +5,6 @@ import Testing
 @testable import Demo
 
 @MainActor @Suite struct DemoCommandTests {
-  private struct Outcome {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-  }
-
-  private func run(_ arguments: [String]) async -> Outcome {
-    var stdout = TextBuffer()
-    var stderr = TextBuffer()
-    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
-    return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
-  }
 
   @Test func versionPrintsOneLine() async {
     let outcome = await run(["--version"])
@@ -252,9 +240,8 @@ import Testing
 
   @Test func thumbnailTakesAPathAndTheLibraryAsAnArgument() async throws {
     let library = DemoCommand.bundledLibrary.path
-    let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("thumbnail-\(UUID().uuidString).jpg").path
-    defer { try? FileManager.default.removeItem(atPath: output) }
+    let scratch = try TemporaryFolder("DemoCommandTests")
+    let output = scratch.absolute("thumbnail.jpg")
     let outcome = await run([
       "thumbnail", "Trips/Kyoto 2019/trip-02.jpg", library, "--output", output,
     ])

@@ -17,13 +17,6 @@ struct DemoEndToEndTests {
     "fileSize", "hasThumbnail", "make", "model", "lensModel", "legacy", "problems",
   ]
 
-  private func run(_ arguments: [String]) async -> (Int32, String, String) {
-    var stdout = TextBuffer()
-    var stderr = TextBuffer()
-    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
-    return (status, stdout.text, stderr.text)
-  }
-
   /// The keys of each object of a JSON array as JSONFormatter lays it out (objects open
   /// with `  {`, their keys sit at four spaces), in order.
   private func keysOfEachObject(_ text: String) -> [[String]] {
@@ -68,10 +61,8 @@ struct DemoEndToEndTests {
   }
 
   @Test func everyRegularFileIsListedOnceAndAFileNoReaderTakesSaysWhatItIs() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("DemoEveryFile-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("DemoEveryFile")
+    let folder = scratch.root
     try FileManager.default.copyItem(
       at: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"),
       to: folder.appendingPathComponent("IMG_1.JPG"))
@@ -162,9 +153,8 @@ struct DemoEndToEndTests {
   }
 
   @Test func thumbnailWritesTheEmbeddedJPEGByteForByte() async throws {
-    let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("thumbnail-\(UUID().uuidString).jpg")
-    defer { try? FileManager.default.removeItem(at: output) }
+    let scratch = try TemporaryFolder("DemoEndToEndTests")
+    let output = scratch.root.appendingPathComponent("thumbnail.jpg")
     let url = try await url(of: "Trips/Kyoto 2019/trip-02.jpg")
     let (status, stdout, errors) = await run(["thumbnail", url, "--output", output.path])
     #expect(status == 0)
@@ -187,10 +177,8 @@ struct DemoEndToEndTests {
   }
 
   @Test func thumbnailWithASizeDrawsAnyAsset() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("pictures-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("pictures")
+    let folder = scratch.root
     // A photo with no embedded thumbnail, a movie and a Live Photo: each a JPEG. (Never
     // through the test runner's own thumbnail cache: DemoProcessCacheTests uses one.)
     for (path, arguments, prefix) in [

@@ -6,67 +6,6 @@ import Testing
 @testable import Demo
 @testable import GroupEnumerator
 
-/// The built `Demo` executable: SwiftPM puts it next to the test bundle.
-let demoExecutable = URL(fileURLWithPath: CommandLine.arguments[0])
-  .deletingLastPathComponent().appendingPathComponent("Demo")
-
-/// What a finished `Demo` process did.
-struct Outcome {
-  var status: Int32
-  var exited: Bool
-  var stdout: String
-  var stderr: String
-}
-
-/// Runs `executable` with `arguments` (no shell) and `environment` added to a minimal
-/// one, killing it after `limit`.
-func run(
-  _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-  limit: Duration = .seconds(30)
-) throws -> Outcome {
-  let process = Process()
-  process.executableURL = executable
-  process.arguments = arguments
-  process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"].merging(
-    environment
-  ) { _, given in given }
-  let (out, err) = (Pipe(), Pipe())
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let deadline = ContinuousClock.now + limit
-  // Read both pipes to the end, so a large output cannot fill a pipe and stall the child.
-  let collected = Mutex<[Data]>([Data(), Data()])
-  let readers = DispatchGroup()
-  for (index, pipe) in [out, err].enumerated() {
-    DispatchQueue.global().async(group: readers) {
-      let data = pipe.fileHandleForReading.readDataToEndOfFile()
-      collected.withLock { $0[index] = data }
-    }
-  }
-  while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-  if process.isRunning { process.terminate() }
-  process.waitUntilExit()
-  readers.wait()
-  let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }
-  return Outcome(
-    status: process.terminationStatus, exited: process.terminationReason == .exit,
-    stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self)
-  )
-}
-
-/// A copy of `Fixtures/Library` in a fresh temporary folder, removed on deinit.
-final class LibraryCopy {
-  let path: String
-
-  init() throws {
-    path = NSTemporaryDirectory() + "DemoProcessTests-\(UUID().uuidString)"
-    try FileManager.default.copyItem(atPath: DemoCommand.bundledLibrary.path, toPath: path)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
 @Suite(
   .enabled(
     if: FileManager.default.isExecutableFile(atPath: demoExecutable.path)
@@ -193,9 +132,8 @@ struct DemoProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func aNameThatIsNotUTF8RoundTripsThroughLookup() async throws {
-    let folder = NSTemporaryDirectory() + "DemoProcessTests-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = try TemporaryFolder("DemoProcessTests")
+    let folder = scratch.path
     let photo = try [UInt8](
       Data(contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG")))
     let name = Array(folder.utf8) + Array("/bad".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8)

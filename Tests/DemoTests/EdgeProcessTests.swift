@@ -32,8 +32,9 @@ struct EdgeProcessTests {
   }
 
   @Test func aLibraryBelowAFolderNamedFFOpensByEveryPath() throws {
-    let scratch = NSTemporaryDirectory() + "EdgeProcessTests-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    // The folder is removed by bytes, so its 0xFF name goes too.
+    let folder = try TemporaryFolder("EdgeProcessTests")
+    let scratch = folder.path
     // printf makes the byte 0xFF, which no Swift String can hold.
     let setup = try run(
       URL(fileURLWithPath: "/bin/sh"),
@@ -69,7 +70,7 @@ struct EdgeProcessTests {
   private func loadedObjects(_ arguments: [String], environment: [String: String] = [:])
     throws -> (objects: Set<String>, outcome: Outcome)
   {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("EdgeProcessTests")
     let outcome = try run(
       demoExecutable, arguments,
       environment: environment.merging([
@@ -115,7 +116,7 @@ struct EdgeProcessTests {
     // A folder put first on LD_LIBRARY_PATH shadows one soname with a broken stand-in:
     // for libvips an empty file (dlopen refuses it), for libavformat a copy of zlib
     // (dlopen takes it, then every function is missing).
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("EdgeProcessTests")
     let (noVips, noFormat) = (scratch.path + "/vips", scratch.path + "/avformat")
     for folder in [noVips, noFormat] { mkdir(folder, 0o755) }
     #expect(FileManager.default.createFile(atPath: noVips + "/libvips.so.42", contents: Data()))

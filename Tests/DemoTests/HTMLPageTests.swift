@@ -20,23 +20,6 @@ struct HTMLPageTests {
     #expect(HTMLPage.fitted(width: 81, height: 81) == (80, 80))
   }
 
-  /// Runs the Demo in this process; a page is drawn without the desktop's thumbnail cache,
-  /// so that no test writes into the user's `~/.cache`.
-  private func run(_ arguments: [String]) async -> (Int32, String, String) {
-    var stdout = TextBuffer()
-    var stderr = TextBuffer()
-    let arguments = arguments.contains("html") ? arguments + ["--no-cache"] : arguments
-    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
-    return (status, stdout.text, stderr.text)
-  }
-
-  private func temporaryFolder(_ label: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("HTMLPage-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-  }
-
   /// The `<img …>` tags of `page`: their `src`, `width` and `height`.
   private func images(in page: String) -> [(src: String, width: Int, height: Int)] {
     page.components(separatedBy: "<img ").dropFirst().compactMap { tag in
@@ -77,8 +60,8 @@ struct HTMLPageTests {
   }
 
   @Test func thePageOfTheFixturesHasARowAndAPictureOrAReasonPerAsset() async throws {
-    let folder = try temporaryFolder("fixtures")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-fixtures")
+    let folder = scratch.root
     let output = folder.appendingPathComponent("page")
     let (status, stdout, errors) = await run(["--format", "html", "--output", output.path])
     #expect(status == 0)
@@ -128,8 +111,8 @@ struct HTMLPageTests {
   }
 
   @Test func hostileNamesAreTextOnThePage() async throws {
-    let folder = try temporaryFolder("hostile")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-hostile")
+    let folder = scratch.root
     let library = folder.appendingPathComponent("library")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     // `<script>alert(1)</script>.jpg` holds a slash, so it is a folder (an album) and a
@@ -167,8 +150,8 @@ struct HTMLPageTests {
   }
 
   @Test func thePageIsInTheLanguageAsked() async throws {
-    let folder = try temporaryFolder("ja")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-ja")
+    let folder = scratch.root
     let output = folder.appendingPathComponent("page")
     let (status, _, _) = await run(["--format", "html", "--output", output.path, "--lang", "ja"])
     #expect(status == 0)
@@ -183,8 +166,8 @@ struct HTMLPageTests {
   }
 
   @Test func theOutputFolderMustBeNewEmptyOrAnEarlierPageWithForce() async throws {
-    let folder = try temporaryFolder("folder")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-folder")
+    let folder = scratch.root
     let output = folder.appendingPathComponent("page")
     let arguments = ["--format", "html", "--output", output.path]
     #expect(await run(arguments).0 == 0)
@@ -239,8 +222,8 @@ struct HTMLPageTests {
   }
 
   @Test func thePageIsNeverWrittenInsideTheLibrary() async throws {
-    let folder = try temporaryFolder("inside")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-inside")
+    let folder = scratch.root
     let library = folder.appendingPathComponent("library")
     try FileManager.default.createDirectory(
       at: library.appendingPathComponent("album"), withIntermediateDirectories: true)
@@ -263,8 +246,8 @@ struct HTMLPageTests {
   }
 
   @Test func anEmptyLibraryHasAPageWithNoRows() async throws {
-    let folder = try temporaryFolder("empty")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-empty")
+    let folder = scratch.root
     let library = folder.appendingPathComponent("library")
     try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
     let output = folder.appendingPathComponent("page")
@@ -281,8 +264,8 @@ struct HTMLPageTests {
   }
 
   @Test func aLibraryThatCannotBeReadLeavesNoFolder() async throws {
-    let folder = try temporaryFolder("missing")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-missing")
+    let folder = scratch.root
     let output = folder.appendingPathComponent("page")
     let missing = folder.appendingPathComponent("no-library").path
     let (status, _, _) = await run(["--format", "html", "--output", output.path, missing])
@@ -307,8 +290,8 @@ struct HTMLPageTests {
   }
 
   @Test func theFolderIsCheckedBeforeAnythingIsMade() throws {
-    let folder = try temporaryFolder("check")
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("HTMLPage-check")
+    let folder = scratch.root
     let library = DemoCommand.bundledLibrary
     let new = folder.appendingPathComponent("page").path
     try PageFolder.check(new, replacing: false, library: library)

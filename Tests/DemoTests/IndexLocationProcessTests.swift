@@ -9,22 +9,27 @@ private func warnings(_ outcome: Outcome) -> [Substring] {
   outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
 }
 
-/// A temporary folder with a settled copy of the bundled library, removed on `deinit`.
+/// A temporary folder with a settled copy of the bundled library, removed with the value.
 private final class Workspace {
-  let folder: URL
+  let temporary: TemporaryFolder
+  var folder: URL { temporary.root }
   var library: URL { folder.appendingPathComponent("Library") }
   var cache: URL { folder.appendingPathComponent("cache") }
 
   init() async throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "IndexLocationProcessTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    try FileManager.default.copyItem(at: DemoCommand.bundledLibrary, to: library)
+    temporary = try TemporaryFolder("IndexLocationProcessTests")
+    try temporary.copyLibrary(as: "Library")
     // Files are stored in the index only once their change time is settled.
     try await Task.sleep(for: .milliseconds(500))
   }
 
-  deinit { try? FileManager.default.removeItem(at: folder) }
+  /// The Demo's listing of the library in `format`, without an index: what every run
+  /// with one must print.
+  func plainListing(_ format: String = "json") throws -> Outcome {
+    let plain = try run(demoExecutable, ["--format", format, library.path])
+    #expect(plain.exited && plain.status == 0, "\(plain.stderr)")
+    return plain
+  }
 }
 
 private let python = URL(fileURLWithPath: "/usr/bin/python3")
@@ -39,8 +44,7 @@ struct IndexLocationProcessTests {
   @Test func theDefaultIndexLivesInXDGCacheHomeAndTheSecondRunReadsNothing() async throws {
     let workspace = try await Workspace()
     let environment = ["XDG_CACHE_HOME": workspace.cache.path]
-    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
-    #expect(plain.exited && plain.status == 0)
+    let plain = try workspace.plainListing()
     let arguments = ["--format", "json", "--default-index", workspace.library.path]
     let first = try run(demoExecutable, arguments, environment: environment)
     let second = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
@@ -57,7 +61,7 @@ struct IndexLocationProcessTests {
 
   @Test func withoutAnAbsoluteCacheFolderTheListingWarnsOnceAndIsUnchanged() async throws {
     let workspace = try await Workspace()
-    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let plain = try workspace.plainListing()
     let outcome = try run(
       demoExecutable,
       ["--format", "json", "--default-index", workspace.library.path],
@@ -86,7 +90,7 @@ struct IndexLocationProcessTests {
   {
     let workspace = try await Workspace()
     let index = workspace.folder.appendingPathComponent("index.sqlite")
-    let plain = try run(demoExecutable, ["--format", "ndjson", workspace.library.path])
+    let plain = try workspace.plainListing("ndjson")
     let arguments = ["--format", "ndjson", "--index", index.path, workspace.library.path]
     let environment = ["GROUPENUMERATOR_INDEX_BUSY_TIMEOUT_MS": "300"]
     let made = try run(demoExecutable, arguments, environment: environment)
@@ -135,24 +139,15 @@ struct IndexLocationProcessTests {
     #expect(after.stderr.contains(" files-read 0 "), "\(after.stderr)")
   }
 
-  @Test(
-    .enabled(
-      if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),
-      Comment(
-        rawValue: (SystemProbe.mountUnavailable ?? "")
-          + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
-    .timeLimit(.minutes(2)))
+  @Test(SystemProbe.needsMount, .timeLimit(.minutes(2)))
   func anIndexInABindMountOfALibraryFolderIsRefused() async throws {
-    guard
-      SystemProbe.proceed(
-        unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
-    else { return }
+    guard SystemProbe.mayMount() else { return }
     let workspace = try await Workspace()
     let trips = workspace.library.appendingPathComponent("Trips").path
     let mounted = workspace.folder.appendingPathComponent("mounted").path
     #expect(mkdir(mounted, 0o755) == 0)
     let before = try FileManager.default.contentsOfDirectory(atPath: trips).sorted()
-    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let plain = try workspace.plainListing()
     let script = """
       mount --bind "$1" "$2" || exit 90
       shift 2
@@ -172,23 +167,14 @@ struct IndexLocationProcessTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: trips).sorted() == before)
   }
 
-  @Test(
-    .enabled(
-      if: SystemProbe.mountUnavailable == nil || SystemProbe.isDemanded(SystemProbe.mountVariable),
-      Comment(
-        rawValue: (SystemProbe.mountUnavailable ?? "")
-          + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
-    .timeLimit(.minutes(2)))
+  @Test(SystemProbe.needsMount, .timeLimit(.minutes(2)))
   func aCacheFolderOnAReadOnlyMountGivesOneWarningAndTheSameOutput() async throws {
-    guard
-      SystemProbe.proceed(
-        unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
-    else { return }
+    guard SystemProbe.mayMount() else { return }
     let workspace = try await Workspace()
     let source = workspace.folder.appendingPathComponent("source").path
     let mounted = workspace.folder.appendingPathComponent("mounted").path
     for path in [source, mounted] { #expect(mkdir(path, 0o755) == 0) }
-    let plain = try run(demoExecutable, ["--format", "json", workspace.library.path])
+    let plain = try workspace.plainListing()
     let listing = [
       "/usr/bin/env", "XDG_CACHE_HOME=\(mounted)", demoExecutable.path, "--default-index",
       "--format", "json", workspace.library.path,

@@ -6,17 +6,16 @@ import Testing
 @testable import Demo
 
 /// A temporary folder holding `Library` (a copy of `Fixtures/Library` plus `links`
-/// hard links of one of its JPEGs in `Many/`), removed on `deinit`.
+/// hard links of one of its JPEGs in `Many/`), removed with the value.
 private final class Workspace {
-  let folder: URL
+  let temporary: TemporaryFolder
+  var folder: URL { temporary.root }
   var library: URL { folder.appendingPathComponent("Library") }
   var index: URL { folder.appendingPathComponent("index.sqlite") }
 
   init(links: Int) async throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "IndexProcessTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    try FileManager.default.copyItem(at: DemoCommand.bundledLibrary, to: library)
+    temporary = try TemporaryFolder("IndexProcessTests")
+    try temporary.copyLibrary(as: "Library")
     let many = library.appendingPathComponent("Many")
     try FileManager.default.createDirectory(at: many, withIntermediateDirectories: false)
     let source = library.appendingPathComponent("IMG_0001.JPG").path
@@ -26,56 +25,6 @@ private final class Workspace {
     }
     // Files are stored in the index only once their change time is settled.
     try await Task.sleep(for: .milliseconds(250))
-  }
-
-  deinit { try? FileManager.default.removeItem(at: folder) }
-}
-
-/// Starts the Demo, its standard output read into a buffer by another thread.
-private final class Running: Sendable {
-  let process: Process
-  let output = Mutex(Data())
-  let finished = DispatchGroup()
-
-  /// - Parameter killAfterLines: When given, the thread that reads the output sends
-  ///   SIGKILL as soon as that many lines are out (not the test's task, which a busy
-  ///   cooperative pool may wake late).
-  init(_ arguments: [String], killAfterLines: Int? = nil) throws {
-    process = Process()
-    process.executableURL = demoExecutable
-    process.arguments = arguments
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
-    let pipe = Pipe()
-    let errors = Pipe()
-    process.standardOutput = pipe
-    process.standardError = errors
-    try process.run()
-    let pid = process.processIdentifier
-    DispatchQueue.global().async(group: finished) { [self] in
-      var lines = 0
-      while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
-        output.withLock { $0.append(chunk) }
-        guard let limit = killAfterLines, lines < limit else { continue }
-        lines += chunk.count { $0 == UInt8(ascii: "\n") }
-        if lines >= limit { kill(pid, SIGKILL) }
-      }
-    }
-    DispatchQueue.global().async(group: finished) { [self] in
-      let data = errors.fileHandleForReading.readDataToEndOfFile()
-      errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
-    }
-  }
-
-  let errorText = Mutex("")
-
-  /// Waits for the process and both pipes.
-  func wait() -> (status: Int32, exited: Bool, stdout: Data, stderr: String) {
-    process.waitUntilExit()
-    finished.wait()
-    return (
-      process.terminationStatus, process.terminationReason == .exit,
-      output.withLock { $0 }, errorText.withLock { $0 }
-    )
   }
 }
 

@@ -16,10 +16,11 @@ struct OtherFileListingTests {
   /// takes, a text file, a PDF-named file and an XMP sidecar of nothing; `Junk/` only
   /// `Thumbs.db`. Removed when the value goes away.
   final class MixedLibrary {
-    let path: String
+    let folder: TemporaryFolder
+    var path: String { folder.path }
 
     init() throws {
-      path = NSTemporaryDirectory() + "OtherFileListingTests-\(UUID().uuidString)"
+      folder = try TemporaryFolder("OtherFileListingTests")
       let files = FileManager.default
       try files.createDirectory(atPath: path + "/Mixed", withIntermediateDirectories: true)
       try files.createDirectory(atPath: path + "/Junk", withIntermediateDirectories: true)
@@ -40,15 +41,6 @@ struct OtherFileListingTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path + "/" + name))
       }
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-  }
-
-  private func run(_ arguments: [String]) async -> (status: Int32, stdout: String, stderr: String) {
-    var stdout = TextBuffer()
-    var stderr = TextBuffer()
-    let status = await DemoCommand.run(arguments: arguments, stdout: &stdout, stderr: &stderr)
-    return (status, stdout.text, stderr.text)
   }
 
   /// The other files, by path, as every format lists them.

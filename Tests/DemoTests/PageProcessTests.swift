@@ -14,12 +14,12 @@ import Testing
 struct PageProcessTests {
   @Test(.timeLimit(.minutes(2)))
   func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() throws {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("PageProcessTests")
     let terminal = try PseudoTerminal()
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "html", "--output", scratch.path + "/page", "--lang", "ja"]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
@@ -38,7 +38,7 @@ struct PageProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() throws {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
     for name in ["first", "second"] {
       let outcome = try run(
@@ -74,7 +74,7 @@ struct PageProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("PageProcessTests")
     let drawn = try run(
       demoExecutable, ["--format", "html", "--output", scratch.path + "/drawn", "--no-progress"])
     #expect(drawn.exited && drawn.status == 0, "\(drawn.stderr)")
@@ -108,7 +108,7 @@ struct PageProcessTests {
       SystemProbe.proceed(
         unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
     else { return }
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("PageProcessTests")
     // A 24 KiB tmpfs in a private mount namespace (gone with the script): room for a few
     // pictures, not for all of them. What the folder holds is listed before it goes.
     let script = """

@@ -12,10 +12,8 @@ import Testing
     "needs the built Demo next to the test bundle"))
 struct PictureCacheProcessTests {
   @Test func thumbnailWritesTheDesktopCacheAndNoCacheDoesNot() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "PictureCacheProcessTests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let scratch = try TemporaryFolder("PictureCacheProcessTests")
+    let folder = scratch.root
     let library = DemoCommand.bundledLibrary.path
     let photo = library + "/IMG_0002.jpg"
     let used = folder.appendingPathComponent("used").path

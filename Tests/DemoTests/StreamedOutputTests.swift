@@ -157,17 +157,11 @@ private func withCPath<Result>(
   }
 }
 
-/// A scratch folder under the temporary directory, removed on deinit.
-private final class Scratch {
-  let path = NSTemporaryDirectory() + "StreamedOutputTests-\(UUID().uuidString)"
-
-  init() throws {
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+extension TemporaryFolder {
+  /// The names in the folder.
+  fileprivate var entries: [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
   }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-
-  var entries: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] }
 }
 
 /// `thumbnail --output`: never a partial file, never over an existing one without
@@ -176,14 +170,14 @@ private final class Scratch {
   private let bytes = Data([0xFF, 0xD8, 0xFF, 0xD9])
 
   @Test func aNewFileGetsTheBytesAndNoTemporaryFileStays() throws {
-    let scratch = try Scratch()
+    let scratch = try TemporaryFolder("StreamedOutputTests")
     try ThumbnailFile.write(bytes, to: scratch.path + "/t.jpg", replacing: false)
     #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.path + "/t.jpg")) == bytes)
     #expect(scratch.entries == ["t.jpg"])
   }
 
   @Test func anExistingFileIsKeptWithoutForceAndReplacedWithIt() throws {
-    let scratch = try Scratch()
+    let scratch = try TemporaryFolder("StreamedOutputTests")
     let target = scratch.path + "/t.jpg"
     try Data("old".utf8).write(to: URL(fileURLWithPath: target))
     #expect(
@@ -198,7 +192,7 @@ private final class Scratch {
   }
 
   @Test func aLinkOrADeviceAtTheOutputIsRefusedEvenWithForce() throws {
-    let scratch = try Scratch()
+    let scratch = try TemporaryFolder("StreamedOutputTests")
     let victim = scratch.path + "/victim"
     try Data("keep".utf8).write(to: URL(fileURLWithPath: victim))
     let link = scratch.path + "/t.jpg"
@@ -222,7 +216,7 @@ private final class Scratch {
   }
 
   @Test func aFolderOrAMissingFolderIsAPlainMessage() throws {
-    let scratch = try Scratch()
+    let scratch = try TemporaryFolder("StreamedOutputTests")
     #expect(throws: ThumbnailFile.Failure(reason: "it is a folder; name a file inside it")) {
       try ThumbnailFile.write(bytes, to: scratch.path, replacing: true)
     }
@@ -238,7 +232,7 @@ private final class Scratch {
 /// is no obstacle.
 @Suite struct LibraryLocationTests {
   @Test func aLibraryBelowAFolderNamedFFOpensAndIsNamedWithPercentFF() async throws {
-    let scratch = try Scratch()
+    let scratch = try TemporaryFolder("StreamedOutputTests")
     let parent = Array(scratch.path.utf8) + [UInt8(ascii: "/"), 0xFF]
     let library = parent + Array("/library".utf8)
     for folder in [parent, library] {

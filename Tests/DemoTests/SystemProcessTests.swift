@@ -36,7 +36,9 @@ enum SystemProbe {
     guard FileManager.default.isExecutableFile(atPath: unshare.path) else {
       return "\(unshare.path) (util-linux) is missing"
     }
-    guard let folder = try? ScratchFolder() else { return "no temporary folder" }
+    guard let folder = try? TemporaryFolder("SystemProcessTests") else {
+      return "no temporary folder"
+    }
     let (source, target) = (folder.path + "/source", folder.path + "/target")
     for path in [source, target] { mkdir(path, 0o755) }
     guard let outcome = try? run(unshare, readOnlyMount(source, on: target, then: ["/bin/true"]))
@@ -58,6 +60,19 @@ enum SystemProbe {
     return outcome.status == 0
       ? nil : "strace cannot trace here (ptrace denied?): \(outcome.stderr)"
   }()
+
+  /// Runs a test only where a read-only bind mount can be made, or where
+  /// ``mountVariable`` demands it (then ``proceed(unless:demandedBy:)`` fails it).
+  static var needsMount: ConditionTrait {
+    .enabled(
+      if: mountUnavailable == nil || isDemanded(mountVariable),
+      Comment(
+        rawValue: (mountUnavailable ?? "") + "; set \(mountVariable)=1 to make this a failure"))
+  }
+
+  /// `true` when a test that needs a read-only bind mount may go on; records a failure
+  /// when none can be made although ``mountVariable`` demands it.
+  static func mayMount() -> Bool { proceed(unless: mountUnavailable, demandedBy: mountVariable) }
 
   /// `true` when the test may go on; records a failure when its machinery is missing
   /// although the environment demands the test.
@@ -82,18 +97,6 @@ func readOnlyMount(_ source: String, on target: String, then command: [String]) 
     """
   return ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", source, target]
     + command
-}
-
-/// A fresh, empty temporary folder, removed with everything in it on deinit.
-final class ScratchFolder {
-  let path: String
-
-  init() throws {
-    path = NSTemporaryDirectory() + "SystemProcessTests-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// The JSON array the Demo printed, as objects.
@@ -127,7 +130,7 @@ struct SystemProcessTests {
         unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
     else { return }
     let library = try LibraryCopy()
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("SystemProcessTests")
     let mountPoint = scratch.path + "/mounted"
     #expect(mkdir(mountPoint, 0o755) == 0)
     let before = try snapshot(library.path)
@@ -202,7 +205,7 @@ struct SystemProcessTests {
       SystemProbe.proceed(
         unless: SystemProbe.straceUnavailable, demandedBy: SystemProbe.straceVariable)
     else { return }
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("SystemProcessTests")
     let (library, outside) = (scratch.path + "/library", scratch.path + "/elsewhere")
     let photo = try Data(
       contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"))
@@ -283,7 +286,7 @@ struct SystemProcessTests {
 
   /// A library big enough to still be reading a second after its walk: 20,000 hard
   /// links to one photo (about 3 s for the debug Demo).
-  static func bigLibrary(in scratch: ScratchFolder, files: Int = 20_000) throws -> String {
+  static func bigLibrary(in scratch: TemporaryFolder, files: Int = 20_000) throws -> String {
     let library = scratch.path + "/library"
     try FileManager.default.createDirectory(
       atPath: library + "/Many", withIntermediateDirectories: true)
@@ -300,13 +303,13 @@ struct SystemProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func ctrlCOnATerminalErasesTheBarAndExitsWith130() throws {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
     let terminal = try PseudoTerminal()
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "json", library]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let output = Pipe()
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
@@ -345,12 +348,12 @@ struct SystemProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func ctrlCWithoutATerminalWritesNoEscapeCodesAndExitsWith130() throws {
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = ["--format", "json", library]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let (output, errors) = (Pipe(), Pipe())
     process.standardOutput = output
     process.standardError = errors
@@ -399,7 +402,7 @@ struct SystemProcessTests {
       Issue.record("\(SystemProbe.time.path) is missing (Debian package 'time')")
       return
     }
-    let scratch = try ScratchFolder()
+    let scratch = try TemporaryFolder("SystemProcessTests")
     let (library, count) = (scratch.path + "/library", 100_000)
     try FileManager.default.createDirectory(
       atPath: library + "/Many", withIntermediateDirectories: true)
@@ -425,7 +428,7 @@ struct SystemProcessTests {
     process.arguments = [
       "-f", "%M", "-o", peak, demoExecutable.path, "--format", "csv", library,
     ]
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: listing))
     let errors = Pipe()
     process.standardError = errors

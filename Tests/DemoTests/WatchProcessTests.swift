@@ -19,7 +19,7 @@ final class WatchProcess: Sendable {
     process = Process()
     process.executableURL = launcher ?? demoExecutable
     process.arguments = launcher == nil ? ["watch", library] : arguments
-    process.environment = ["SWIFT_BACKTRACE": "enable=no", "PATH": "/usr/bin:/bin"]
+    process.environment = processEnvironment
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
@@ -96,17 +96,16 @@ struct WatchProcessTests {
   }
 
   /// A fresh temporary library with one photo.
-  private func makeLibrary() throws -> String {
-    let path = NSTemporaryDirectory() + "WatchProcessTests-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    try photo.write(to: URL(fileURLWithPath: path + "/first.jpg"))
-    return path
+  private func makeLibrary() throws -> TemporaryFolder {
+    let folder = try TemporaryFolder("WatchProcessTests")
+    try photo.write(to: URL(fileURLWithPath: folder.absolute("first.jpg")))
+    return folder
   }
 
   @Test(.timeLimit(.minutes(2)))
   func changesAreNDJSONLinesWithHostileNamesEscapedAndCtrlCExits130() throws {
-    let library = try makeLibrary()
-    defer { try? FileManager.default.removeItem(atPath: library) }
+    let folder = try makeLibrary()
+    let library = folder.path
     let watch = try WatchProcess(library: library)
     #expect(watch.wait { watch.errors.contains("Watching") })
     try FileManager.default.createDirectory(
@@ -148,8 +147,8 @@ struct WatchProcessTests {
       unshare, ["-Ur", "/bin/sh", "-c", "echo 3 > /proc/sys/user/max_inotify_watches"])
     try #require(
       probe.status == 0, "needs unprivileged user namespaces (unshare -Ur): \(probe.stderr)")
-    let library = try makeLibrary()
-    defer { try? FileManager.default.removeItem(atPath: library) }
+    let folder = try makeLibrary()
+    let library = folder.path
     for index in 0..<6 {
       try FileManager.default.createDirectory(
         atPath: library + "/A\(index)", withIntermediateDirectories: false)
@@ -182,8 +181,8 @@ struct WatchProcessTests {
     let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
     let probe = try run(unshare, ["-Ur", "/bin/true"])
     try #require(probe.status == 0, "needs unprivileged user namespaces: \(probe.stderr)")
-    let library = try makeLibrary()
-    defer { try? FileManager.default.removeItem(atPath: library) }
+    let folder = try makeLibrary()
+    let library = folder.path
     let script = "echo 0 > /proc/sys/user/max_inotify_instances && exec \"$0\" watch \"$1\""
     let outcome = try run(
       unshare, ["-Ur", "/bin/sh", "-c", script, demoExecutable.path, library])
@@ -197,8 +196,8 @@ struct WatchProcessTests {
 
   @Test(.timeLimit(.minutes(2)))
   func theLibraryRemovedEndsTheWatchWithStatus1AndAMessage() throws {
-    let library = try makeLibrary()
-    defer { try? FileManager.default.removeItem(atPath: library) }
+    let folder = try makeLibrary()
+    let library = folder.path
     let watch = try WatchProcess(library: library)
     #expect(watch.wait { watch.errors.contains("Watching") })
     try FileManager.default.removeItem(atPath: library)

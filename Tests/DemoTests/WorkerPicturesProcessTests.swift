@@ -213,10 +213,10 @@ struct WorkerPicturesProcessTests {
   @Test(.timeLimit(.minutes(2)))
   func theWorkerOpensTheLibraryWithTheDemosOptions() throws {
     // A photo in a hidden folder is an asset only with --hidden: the worker must get it.
-    let folder = NSTemporaryDirectory() + "WorkerPictures-\(UUID().uuidString)"
+    let scratch = try TemporaryFolder("WorkerPictures")
+    let folder = scratch.path
     try FileManager.default.createDirectory(
       atPath: folder + "/.hidden", withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
     try FileManager.default.copyItem(
       atPath: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0002.jpg").path,
       toPath: folder + "/.hidden/a.jpg")

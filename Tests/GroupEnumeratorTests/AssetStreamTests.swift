@@ -4,9 +4,7 @@ import Testing
 @testable import GroupEnumerator
 
 /// The sample library every newcomer lists first (`make demo`).
-private let sampleLibrary = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/Library")
+private let sampleLibrary = Sample.library
 
 /// Collects a stream into an array.
 private func collect(_ stream: some AsyncSequence<Asset, LibraryError>) async throws(LibraryError)

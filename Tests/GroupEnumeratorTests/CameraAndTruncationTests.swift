@@ -3,17 +3,8 @@ import Testing
 
 @testable import GroupEnumerator
 
-/// `Fixtures/Phones`, made by `Fixtures/make-phones.sh` (see `Fixtures/Phones.md`).
-private let phones = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/Phones")
-
-private func bytes(_ path: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: phones.appendingPathComponent(path)))
-}
-
 private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadata {
-  MetadataReaderTable.read(from: ArrayByteSource(try bytes(path)), format: format)
+  MetadataReaderTable.read(from: ArrayByteSource(try Sample.phones.bytes(path)), format: format)
 }
 
 private func codes(_ metadata: MediaMetadata) -> [AssetProblem.Code] {
@@ -177,7 +168,7 @@ private final class RecordingSource: ByteSource {
     #expect(metadata.dateTimeOriginal?.iso8601 == "2020-05-06T06:06:06")
     // The same file whole (IEND appended back) has no problem.
     let whole =
-      try bytes("Truncated/no-iend-exif.png") + [0, 0, 0, 0] + Array("IEND".utf8)
+      try Sample.phones.bytes("Truncated/no-iend-exif.png") + [0, 0, 0, 0] + Array("IEND".utf8)
       + [0xAE, 0x42, 0x60, 0x82]
     #expect(PNGMetadataReader.read(from: ArrayByteSource(whole)).problems.isEmpty)
   }
@@ -250,10 +241,7 @@ private final class RecordingSource: ByteSource {
   }
 
   @Test func inTheSampleLibraryOnlyTheCutJPEGIsTruncated() async throws {
-    let library = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/Library")
-    let contents = try await AssetsLibrary(root: library).enumerate(filter: .all)
+    let contents = try await AssetsLibrary(root: Sample.library).enumerate(filter: .all)
     let truncated = contents.assets.filter { $0.problems.contains { $0.code == .truncated } }
     // The first 200 bytes of a JPEG, cut inside its EXIF segment (Fixtures/README.md).
     #expect(truncated.map(\.path) == [LibraryPath(Sample.truncatedJPEG)])

@@ -58,8 +58,7 @@ func readWhileChanging(
 }
 
 /// The stills made by `Resources/make-stills.sh`.
-private let exiv2Resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Resources/Exiv2")
+private let exiv2Resources = Sample.resources.folder("Exiv2").url
 
 /// Sets the size of the file at `path` (shrinks or extends with zeros).
 func resize(_ path: String, to length: Int) {

@@ -4,15 +4,8 @@ import Testing
 
 @testable import GroupEnumerator
 
-/// The still images made by `Resources/make-stills.sh`, found next to this file.
-private let stills = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Resources/Exiv2")
-
-/// The bytes of one still made by `make-stills.sh`.
-private func still(_ name: String) throws -> [UInt8] {
-  let data = try Data(contentsOf: stills.appendingPathComponent(name))
-  return [UInt8](data)
-}
+/// The still images made by `Resources/make-stills.sh`.
+private let stills = Sample.resources.folder("Exiv2")
 
 /// Reads `bytes` as `format` through gexiv2.
 private func read(_ bytes: [UInt8], as format: MediaFormat) -> MediaMetadata {
@@ -117,7 +110,7 @@ private final class PaddedSource: ByteSource, Sendable {
   /// The input budget: a file larger than ``Exiv2MetadataReader/maximumInputLength`` is
   /// read from its head only, and keeps the metadata that lies there.
   @Test func aLargeFileIsReadFromItsHeadAndKeepsItsMetadata() throws {
-    let tiff = try still("south-west.tiff")
+    let tiff = try stills.bytes("south-west.tiff")
     let source = PaddedSource(head: tiff, count: 2 * Exiv2MetadataReader.maximumInputLength)
     let metadata = Exiv2MetadataReader.read(from: source, format: .tiff)
     #expect(metadata.problems.isEmpty)
@@ -161,7 +154,7 @@ private final class PaddedSource: ByteSource, Sendable {
 
 @Suite struct Exiv2StillTests {
   @Test func pngWithDatesOffsetsSubsecondsAndNorthEastGPS() throws {
-    let metadata = read(try still("north-east.png"), as: .png)
+    let metadata = read(try stills.bytes("north-east.png"), as: .png)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.dateTime == "2021:06:02 08:00:00")
     #expect(metadata.modificationDateTime?.iso8601 == "2021-06-02T08:00:00+09:00")
@@ -178,7 +171,7 @@ private final class PaddedSource: ByteSource, Sendable {
   }
 
   @Test func tiffWithSouthWestGPSAndQuarterTurn() throws {
-    let metadata = read(try still("south-west.tiff"), as: .tiff)
+    let metadata = read(try stills.bytes("south-west.tiff"), as: .tiff)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.dateTime == "2019:12:31 23:59:59")
     #expect(metadata.dateTimeOriginal?.iso8601 == "2019-12-31T23:59:58")
@@ -194,7 +187,7 @@ private final class PaddedSource: ByteSource, Sendable {
   }
 
   @Test func webPWithNorthWestGPSBelowSeaLevel() throws {
-    let metadata = read(try still("north-west.webp"), as: .webp)
+    let metadata = read(try stills.bytes("north-west.webp"), as: .webp)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2020-02-29T06:07:08-05:30")
     let location = try #require(metadata.location)
@@ -211,7 +204,7 @@ private final class PaddedSource: ByteSource, Sendable {
   /// These stay known issues of exiv2: AssetReader reads HEIC and AVIF through
   /// ``HEIFMetadataReader``, which reads this file right (`HEIFRealFileTests`).
   @Test func heicIsReadWithoutProblems() throws {
-    let metadata = read(try still("south-east.heic"), as: .heic)
+    let metadata = read(try stills.bytes("south-east.heic"), as: .heic)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 64)
     withKnownIssue("exiv2 0.27.6: HEIF size is the first ispe; iloc extent offsets ignored") {
@@ -224,7 +217,7 @@ private final class PaddedSource: ByteSource, Sendable {
   }
 
   @Test func impossibleDateAndHalfAPositionAreDroppedWithProblems() throws {
-    let metadata = read(try still("bad-values.png"), as: .png)
+    let metadata = read(try stills.bytes("bad-values.png"), as: .png)
     #expect(metadata.dateTimeOriginal == nil)
     #expect(metadata.location == nil)
     #expect(metadata.problems.map(\.code) == [.invalidValue, .invalidValue])
@@ -360,8 +353,8 @@ private func gpsTIFF(
   /// gexiv2 calls are serialised; many tasks reading at once see what one task sees.
   @Test func parallelReadsGiveIdenticalResults() async throws {
     let inputs: [([UInt8], MediaFormat)] = [
-      (try still("north-east.png"), .png), (try still("south-west.tiff"), .tiff),
-      (try still("north-west.webp"), .webp), (try still("south-east.heic"), .heic),
+      (try stills.bytes("north-east.png"), .png), (try stills.bytes("south-west.tiff"), .tiff),
+      (try stills.bytes("north-west.webp"), .webp), (try stills.bytes("south-east.heic"), .heic),
       (gpsTIFF(latitudeRef: "S"), .tiff),
     ]
     let expected = inputs.map { read($0.0, as: $0.1) }
@@ -387,8 +380,8 @@ private func gpsTIFF(
   @Test func engineReadsStillsThroughGexiv2AndSurvivesTheHostileWebP() async throws {
     let library = try TemporaryFolder()
     defer { library.remove() }
-    try library.write(try still("north-east.png"), as: "north-east.png")
-    try library.write(try still("south-west.tiff"), as: "Trips/south-west.tiff")
+    try library.write(try stills.bytes("north-east.png"), as: "north-east.png")
+    try library.write(try stills.bytes("south-west.tiff"), as: "Trips/south-west.tiff")
     let hostile: [UInt8] =
       Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WEBPVP8X".utf8)
       + [0x0A, 0, 0, 0] + [UInt8](repeating: 0, count: 10)

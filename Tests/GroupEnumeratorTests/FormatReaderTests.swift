@@ -5,14 +5,6 @@ import Testing
 
 /// The files of `Fixtures/` (`Formats/` is made by `Fixtures/make-formats.sh`; the values
 /// asserted are exiftool's, listed in `Fixtures/Formats.md`).
-private let fixtures = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures")
-
-private func bytes(_ path: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(path)))
-}
-
 private func read(_ bytes: [UInt8], as format: MediaFormat) -> MediaMetadata {
   MetadataReaderTable.read(from: ArrayByteSource(bytes), format: format)
 }
@@ -81,7 +73,7 @@ private func expectGarbledFilesStayBounded(
 
 @Suite struct PSDReaderTests {
   @Test func aPSDsSizeIsItsHeadersAndItsEXIFResourceGivesDatesPlaceAndOrientation() throws {
-    let metadata = read(try bytes("Formats/exif.psd"), as: .psd)
+    let metadata = read(try Sample.fixtures.bytes("Formats/exif.psd"), as: .psd)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 48 && metadata.pixelHeight == 32)
     #expect(metadata.orientation == 6)
@@ -93,7 +85,7 @@ private func expectGarbledFilesStayBounded(
   }
 
   @Test func aPSDWithOnlyXMPTakesItsDateAndPlaceFromIt() throws {
-    let metadata = read(try bytes("Formats/xmp-only.psd"), as: .psd)
+    let metadata = read(try Sample.fixtures.bytes("Formats/xmp-only.psd"), as: .psd)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 40 && metadata.pixelHeight == 30)
     #expect(metadata.dateTimeOriginal == nil)
@@ -103,7 +95,7 @@ private func expectGarbledFilesStayBounded(
   }
 
   @Test func thePhoneFixturesPSDHasItsSize() throws {
-    let metadata = read(try bytes("Phones/Formats/layers.psd"), as: .psd)
+    let metadata = read(try Sample.fixtures.bytes("Phones/Formats/layers.psd"), as: .psd)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 42 && metadata.pixelHeight == 32)
   }
@@ -158,7 +150,7 @@ private func expectGarbledFilesStayBounded(
   }
 
   @Test func cutAndGarbledPSDsAreProblemsNeverWrongValues() throws {
-    let file = try bytes("Formats/exif.psd")
+    let file = try Sample.fixtures.bytes("Formats/exif.psd")
     expectCutFilesAreNeverSilentlyWrong(file, as: .psd)
     expectGarbledFilesStayBounded(file, as: .psd, maximumSide: PSDMetadataReader.maximumSide)
   }
@@ -166,7 +158,7 @@ private func expectGarbledFilesStayBounded(
 
 @Suite struct JPEG2000ReaderTests {
   @Test func aJP2sSizeIsItsImageHeaderAndItsEXIFBoxGivesDateAndPlace() throws {
-    let metadata = read(try bytes("Formats/exif.jp2"), as: .jpeg2000)
+    let metadata = read(try Sample.fixtures.bytes("Formats/exif.jp2"), as: .jpeg2000)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 50 && metadata.pixelHeight == 20)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2019-11-12T13:14:15")
@@ -174,13 +166,13 @@ private func expectGarbledFilesStayBounded(
   }
 
   @Test func aBareCodestreamHasItsSIZSize() throws {
-    let metadata = read(try bytes("Formats/bare.j2k"), as: .jpeg2000)
+    let metadata = read(try Sample.fixtures.bytes("Formats/bare.j2k"), as: .jpeg2000)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 36 && metadata.pixelHeight == 28)
   }
 
   @Test func thePhoneFixturesJP2HasItsSize() throws {
-    let metadata = read(try bytes("Phones/Formats/still.jp2"), as: .jpeg2000)
+    let metadata = read(try Sample.fixtures.bytes("Phones/Formats/still.jp2"), as: .jpeg2000)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 43 && metadata.pixelHeight == 33)
   }
@@ -234,7 +226,7 @@ private func expectGarbledFilesStayBounded(
 
   @Test func cutAndGarbledJP2sAreProblemsNeverWrongValues() throws {
     for path in ["Formats/exif.jp2", "Formats/bare.j2k"] {
-      let file = try bytes(path)
+      let file = try Sample.fixtures.bytes(path)
       expectCutFilesAreNeverSilentlyWrong(file, as: .jpeg2000, cleanCuts: boxEnds(file))
       expectGarbledFilesStayBounded(
         file, as: .jpeg2000, maximumSide: JPEG2000MetadataReader.maximumSide)
@@ -257,7 +249,7 @@ private enum EXIFTestTIFF {
 
 @Suite struct CRWReaderTests {
   @Test func aCRWsCapturedTimeSizeAndRotationAreRead() throws {
-    let metadata = read(try bytes("Formats/camera.crw"), as: .raw)
+    let metadata = read(try Sample.fixtures.bytes("Formats/camera.crw"), as: .raw)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 2048 && metadata.pixelHeight == 1536)
     #expect(metadata.orientation == 6)
@@ -321,7 +313,7 @@ private enum EXIFTestTIFF {
   }
 
   @Test func cutAndGarbledCRWsAreProblemsNeverWrongValues() throws {
-    let file = try bytes("Formats/camera.crw")
+    let file = try Sample.fixtures.bytes("Formats/camera.crw")
     expectCutFilesAreNeverSilentlyWrong(file, as: .raw)
     expectGarbledFilesStayBounded(file, as: .raw, rounds: 2000, maximumSide: 1 << 20)
   }
@@ -329,7 +321,7 @@ private enum EXIFTestTIFF {
 
 @Suite struct MRWReaderTests {
   @Test func anMRWsSizeIsItsPRDAndItsTIFFGivesDatesPlaceAndOrientation() throws {
-    let metadata = read(try bytes("Formats/camera.mrw"), as: .raw)
+    let metadata = read(try Sample.fixtures.bytes("Formats/camera.mrw"), as: .raw)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 3264 && metadata.pixelHeight == 2448)
     #expect(metadata.orientation == 8)
@@ -361,7 +353,7 @@ private enum EXIFTestTIFF {
   }
 
   @Test func cutAndGarbledMRWsAreProblemsNeverWrongValues() throws {
-    let file = try bytes("Formats/camera.mrw")
+    let file = try Sample.fixtures.bytes("Formats/camera.mrw")
     expectCutFilesAreNeverSilentlyWrong(file, as: .raw)
     expectGarbledFilesStayBounded(file, as: .raw, maximumSide: 1 << 16)
   }
@@ -369,7 +361,7 @@ private enum EXIFTestTIFF {
 
 @Suite struct TransportStreamReaderTests {
   @Test func anAVCHDStreamsSizeDateAndDurationAreRead() throws {
-    let metadata = read(try bytes("Formats/00002.MTS"), as: .mpegTransportStream)
+    let metadata = read(try Sample.fixtures.bytes("Formats/00002.MTS"), as: .mpegTransportStream)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 160 && metadata.pixelHeight == 120)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2008-12-31T23:16:24+01:00")
@@ -402,7 +394,8 @@ private enum EXIFTestTIFF {
   }
 
   @Test func theSampleStreamWithoutMDPMHasSizeAndDuration() throws {
-    let metadata = read(try bytes("Phones/Formats/00001.MTS"), as: .mpegTransportStream)
+    let metadata = read(
+      try Sample.fixtures.bytes("Phones/Formats/00001.MTS"), as: .mpegTransportStream)
     #expect(metadata.problems.isEmpty)
     #expect(metadata.pixelWidth == 64 && metadata.pixelHeight == 48)
     #expect(metadata.dateTimeOriginal == nil)
@@ -412,7 +405,7 @@ private enum EXIFTestTIFF {
   @Test func aVideoAssetsDateIsTheRecordingTime() async throws {
     let folder = try TemporaryFolder()
     defer { folder.remove() }
-    try folder.write(try bytes("Formats/00002.MTS"), as: "00002.MTS")
+    try folder.write(try Sample.fixtures.bytes("Formats/00002.MTS"), as: "00002.MTS")
     let contents = try await AssetsLibrary(root: folder.root).enumerate(filter: .all)
     let asset = try #require(contents.assets.first)
     #expect(asset.type == .video)
@@ -421,7 +414,7 @@ private enum EXIFTestTIFF {
   }
 
   @Test func aStreamThatLosesItsSyncIsMalformed() throws {
-    var file = try bytes("Formats/00002.MTS")
+    var file = try Sample.fixtures.bytes("Formats/00002.MTS")
     file[4 + 192 * 5] = 0x00
     let metadata = read(file, as: .mpegTransportStream)
     #expect(metadata.problems.first?.message.contains("loses its sync at offset 960") == true)
@@ -515,7 +508,7 @@ private enum EXIFTestTIFF {
   }
 
   @Test func cutAndGarbledStreamsKeepTheirSizeOrSayWhy() throws {
-    let file = try bytes("Formats/00002.MTS")
+    let file = try Sample.fixtures.bytes("Formats/00002.MTS")
     let whole = read(file, as: .mpegTransportStream)
     var length = 0
     while length < file.count {
@@ -536,13 +529,14 @@ private enum EXIFTestTIFF {
     ("Formats/bare.j2k", .jpeg2000), ("Formats/camera.crw", .raw), ("Formats/camera.mrw", .raw),
   ])
   func theFixturesAreSniffedByContent(path: String, format: MediaFormat) throws {
-    let header = Array(try bytes(path).prefix(MediaSniffer.headerLength))
+    let header = Array(try Sample.fixtures.bytes(path).prefix(MediaSniffer.headerLength))
     #expect(MediaSniffer.format(ofHeader: header) == format)
     #expect(MediaSniffer.format(ofHeader: header, name: Array("x.dat".utf8)) == format)
   }
 
   @Test func aTransportStreamIsOneByItsNameAndItsSyncBytes() throws {
-    let header = Array(try bytes("Formats/00002.MTS").prefix(MediaSniffer.headerLength))
+    let header = Array(
+      try Sample.fixtures.bytes("Formats/00002.MTS").prefix(MediaSniffer.headerLength))
     #expect(MediaSniffer.format(ofHeader: header) == nil)
     #expect(
       MediaSniffer.format(ofHeader: header, name: Array("a.MTS".utf8)) == .mpegTransportStream)
@@ -552,7 +546,7 @@ private enum EXIFTestTIFF {
     for (path, reader) in [
       ("Formats/camera.crw", "CRWMetadataReader"), ("Formats/camera.mrw", "MRWMetadataReader"),
     ] {
-      let file = try bytes(path)
+      let file = try Sample.fixtures.bytes(path)
       let row = MetadataReaderTable.row(for: .raw, source: ArrayByteSource.self) {
         Array(file.prefix(MetadataReaderTable.headerLength))
       }

@@ -3,14 +3,6 @@ import Testing
 
 @testable import GroupEnumerator
 
-/// The HEIF stills made by `Resources/make-stills.sh` and `Resources/make-heif-stills.sh`.
-private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Resources")
-
-private func resource(_ path: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: resources.appendingPathComponent(path)))
-}
-
 private func read(_ bytes: [UInt8]) -> MediaMetadata {
   HEIFMetadataReader.read(from: ArrayByteSource(bytes))
 }
@@ -286,10 +278,20 @@ private func simpleHEIC(
   }
 
   @Test func everyPrefixOfARealHEICIsReadWithoutTrapping() throws {
-    let bytes = try resource("Exiv2/south-east.heic")
+    let bytes = try Sample.resources.bytes("Exiv2/south-east.heic")
+    let full = read(bytes)
+    let fullDate = try #require(full.dateTimeOriginal).iso8601
+    var reported = 0
     for length in 0...bytes.count {
-      _ = HEIFMetadataReader.read(from: PrefixSource(base: bytes, count: length))
+      let metadata = HEIFMetadataReader.read(from: PrefixSource(base: bytes, count: length))
+      if expectReaderInvariants(metadata, "prefix \(length)") { reported += 1 }
+      // A cut file loses values, never changes them.
+      if let width = metadata.pixelWidth { #expect(width == full.pixelWidth, "prefix \(length)") }
+      if let date = metadata.dateTimeOriginal {
+        #expect(fullDate.hasPrefix(String(date.iso8601.prefix(19))), "prefix \(length)")
+      }
     }
+    #expect(reported > 0)
   }
 
   @Test func failingReadsBecomeProblems() throws {
@@ -304,7 +306,7 @@ private func simpleHEIC(
   /// libheif stores this 64×48 picture as a grid of one 64×64 tile, and exiftool records
   /// the Exif item's position in `iloc`'s extent offset.
   @Test func libheifGridHEICWithExifAtAnExtentOffset() throws {
-    let metadata = read(try resource("Exiv2/south-east.heic"))
+    let metadata = read(try Sample.resources.bytes("Exiv2/south-east.heic"))
     #expect(metadata.pixelWidth == 64)
     #expect(metadata.pixelHeight == 48)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2022-03-04T05:06:07+11:00")
@@ -318,7 +320,7 @@ private func simpleHEIC(
   /// exiftool wrote EXIF Orientation 6 into an AVIF without `irot`: without transformative
   /// properties the EXIF tag is applied, as Apple's ImageIO and photo servers do.
   @Test func avifWithExifOrientationAndNoIrotIsTurnedByTheEXIFTag() throws {
-    let metadata = read(try resource("HEIF/north-west.avif"))
+    let metadata = read(try Sample.resources.bytes("HEIF/north-west.avif"))
     #expect(metadata.problems.isEmpty, "\(metadata.problems)")
     #expect(metadata.displayedWidth == 30)
     #expect(metadata.displayedHeight == 40)
@@ -347,8 +349,10 @@ private func spatialExtents(_ width: UInt32, _ height: UInt32) throws -> ImageSp
   @Test func heifStillsAreReadByTheHEIFReader() async throws {
     let library = try TemporaryFolder()
     defer { library.remove() }
-    try library.write(try resource("Exiv2/south-east.heic"), as: "DCIM/100TEST/IMG_0001.HEIC")
-    try library.write(try resource("HEIF/north-west.avif"), as: "DCIM/100TEST/IMG_0002.AVIF")
+    try library.write(
+      try Sample.resources.bytes("Exiv2/south-east.heic"), as: "DCIM/100TEST/IMG_0001.HEIC")
+    try library.write(
+      try Sample.resources.bytes("HEIF/north-west.avif"), as: "DCIM/100TEST/IMG_0002.AVIF")
     let noMeta = BoxBuilder.ftyp("heic") + BoxBuilder.box("mdat", [1, 2, 3, 4])
     try library.write(noMeta, as: "DCIM/100TEST/IMG_0003.HEIC")
     let assets = try await AssetsLibrary(root: library.root).enumerate().assets

@@ -4,12 +4,8 @@ import Testing
 @testable import GroupEnumerator
 
 /// The files of `Fixtures/`, made by `Fixtures/make-phones.sh` and `make-library.sh`.
-private let fixtures = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures")
-
 private func source(_ path: String) throws -> ArrayByteSource {
-  ArrayByteSource([UInt8](try Data(contentsOf: fixtures.appendingPathComponent(path))))
+  ArrayByteSource(try Sample.fixtures.bytes(path))
 }
 
 private func le16(_ value: UInt16) -> [UInt8] {

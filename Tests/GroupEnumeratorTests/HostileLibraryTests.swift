@@ -89,9 +89,8 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
 
   /// Whether this process may make device nodes (root outside a restricted container).
   static let canMakeDevices: Bool = {
-    let probe = NSTemporaryDirectory() + "mknod-probe-\(getpid())"
-    defer { unlink(probe) }
-    return mknod(probe, S_IFCHR | 0o644, devZero) == 0
+    guard let folder = try? TemporaryFolder("mknod-probe") else { return false }
+    return mknod(folder.absolute("probe"), S_IFCHR | 0o644, devZero) == 0
   }()
 
   @Test(

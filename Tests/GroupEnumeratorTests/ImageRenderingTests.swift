@@ -7,9 +7,7 @@ import Testing
 /// the oriented stills, movies and hostile files Resources/make-rendering.sh made.
 @Suite struct ImageRenderingTests {
   /// Resources/Rendering, found from this file's location.
-  static let folder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()
-    .appendingPathComponent("Resources/Rendering")
+  static let folder = Sample.resources.folder("Rendering").url
 
   // No picture cache: these tests see the pictures drawn from the files (PictureCacheTests
   // covers the cache), and never write into the test runner's own ~/.cache.

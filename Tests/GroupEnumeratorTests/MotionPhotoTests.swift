@@ -7,9 +7,7 @@ import Testing
 /// video inside the same file is one Live Photo whose paired video is a byte range.
 @Suite struct MotionPhotoTests {
   /// `Fixtures/Phones/Motion`.
-  static let motion = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures/Phones/Motion")
+  static let motion = Sample.phones.folder("Motion").url
 
   static let names = [
     "20240202_110010.jpg", "MVIMG_20240202_100005.jpg", "PXL_20240202_100000000.MP.jpg",

@@ -8,12 +8,7 @@ import Testing
 #endif
 
 /// The PNG stills made by `Resources/make-png.sh`.
-private let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Resources/PNG")
-
-private func resource(_ name: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: resources.appendingPathComponent(name)))
-}
+private let pngs = Sample.resources.folder("PNG")
 
 private func read(_ bytes: [UInt8]) -> MediaMetadata {
   PNGMetadataReader.read(from: ArrayByteSource(bytes))
@@ -396,7 +391,7 @@ func hugeDeclaredLengths(length: UInt32) {
 // MARK: - Real files
 
 @Test func exiftoolWrittenPNG() throws {
-  let metadata = read(try resource("exiftool-exif.png"))
+  let metadata = read(try pngs.bytes("exiftool-exif.png"))
   #expect(metadata.pixelWidth == 40)
   #expect(metadata.pixelHeight == 30)
   #expect(metadata.dateTime == "2022:03:04 05:06:07")
@@ -408,7 +403,7 @@ func hugeDeclaredLengths(length: UInt32) {
 }
 
 @Test func imageMagickPNGWithEXIFAfterImageData() throws {
-  let metadata = read(try resource("imagemagick-exif-after-idat.png"))
+  let metadata = read(try pngs.bytes("imagemagick-exif-after-idat.png"))
   #expect(metadata.pixelWidth == 20)
   #expect(metadata.pixelHeight == 10)
   #expect(metadata.orientation == 6)

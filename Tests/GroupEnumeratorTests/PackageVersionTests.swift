@@ -4,9 +4,7 @@ import Testing
 
 @Suite struct PackageVersionTests {
   @Test func theVersionIsTheNewestReleaseInTheChangelog() throws {
-    let changelog = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("CHANGELOG.md")
+    let changelog = Sample.packageRoot.appendingPathComponent("CHANGELOG.md")
     let text = try String(contentsOf: changelog, encoding: .utf8)
     let released = text.split(separator: "\n").first {
       $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]")

@@ -5,13 +5,8 @@ import Testing
 
 /// The files of `Fixtures/Phones`, made by `Fixtures/make-phones.sh` the way phones and
 /// editors write them (see `Fixtures/Phones.md`).
-private let phones = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/Phones")
-
 private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadata {
-  let bytes = [UInt8](try Data(contentsOf: phones.appendingPathComponent(path)))
-  return MetadataReaderTable.read(from: ArrayByteSource(bytes), format: format)
+  MetadataReaderTable.read(from: ArrayByteSource(try Sample.phones.bytes(path)), format: format)
 }
 
 @Suite struct PhoneFileTests {
@@ -66,7 +61,7 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
   }
 
   @Test func anEditorsJPEGTakesItsDateAndPlaceFromXMPWhenItsEXIFHasNone() async throws {
-    let library = AssetsLibrary(root: phones.appendingPathComponent("XMP"))
+    let library = AssetsLibrary(root: Sample.phones.url.appendingPathComponent("XMP"))
     let asset = try #require(try await library.asset(at: LibraryPath("edited.jpg")))
     #expect(asset.problems.isEmpty, "\(asset.problems)")
     #expect(asset.creationDate?.iso8601 == "2019-07-14T15:30:00+02:00")
@@ -120,7 +115,8 @@ private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadat
     #expect(metadata.problems.map(\.code) == [.invalidValue])
     #expect(metadata.problems.first?.message.contains("is not a JPEG") == true)
     let bytes = [UInt8](
-      try Data(contentsOf: phones.appendingPathComponent("Thumbnails/not-a-thumbnail.jpg")))
+      try Data(
+        contentsOf: Sample.phones.url.appendingPathComponent("Thumbnails/not-a-thumbnail.jpg")))
     #expect(JPEGMetadataReader.thumbnail(from: ArrayByteSource(bytes)) == nil)
     #expect(metadata.dateTimeOriginal?.iso8601 == "2021-01-01T01:01:01")
   }

@@ -5,9 +5,7 @@ import Testing
 
 /// The files of `Fixtures/Sidecars`, made by `Fixtures/make-sidecars.sh` (see
 /// `Fixtures/Sidecars.md` for what each holds).
-private let sidecars = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/Sidecars")
+private let sidecars = Sample.fixtures.folder("Sidecars").url
 
 /// Every asset of one folder of `Fixtures/Sidecars`, by path.
 private func assets(in folder: String) async throws -> [String: Asset] {

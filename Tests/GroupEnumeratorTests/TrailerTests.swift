@@ -4,12 +4,7 @@ import Testing
 @testable import GroupEnumerator
 
 /// The files of `Resources/Trailers`, made by `Resources/make-trailers.sh`.
-private let trailers = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Resources/Trailers")
-
-private func bytes(_ name: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: trailers.appendingPathComponent(name)))
-}
+private let trailers = Sample.resources.folder("Trailers")
 
 /// The JPEG end check: bytes after the end-of-image marker are no cut, a file cut in its
 /// scan data is one; by default the check runs only where the file's end was read anyway,
@@ -18,7 +13,7 @@ private func bytes(_ name: String) throws -> [UInt8] {
 @Suite struct TrailerTests {
   @Test(arguments: [("blackberry-trailer.jpg", 36_864), ("sector-trailer.jpg", 26_144)])
   func bytesAfterTheEndOfImageAreNotACut(name: String, trailer: Int) throws {
-    let file = try bytes(name)
+    let file = try trailers.bytes(name)
     // Longer than the 4 KiB the check used to look at, in a file larger than 64 KiB.
     try #require(file.count > 64 * 1024 && trailer > 4096)
     let end = file.count - trailer
@@ -29,17 +24,19 @@ private func bytes(_ name: String) throws -> [UInt8] {
   }
 
   @Test func aJPEGCutInItsScanDataIsTruncated() throws {
-    let metadata = JPEGMetadataReader.read(from: ArrayByteSource(try bytes("cut-in-scan.jpg")))
+    let metadata = JPEGMetadataReader.read(
+      from: ArrayByteSource(try trailers.bytes("cut-in-scan.jpg")))
     #expect(metadata.problems.map(\.code) == [.truncated])
   }
 
   @Test func aTrailerLongerThanTheSearchedSpanWithoutAnEndIsACut() throws {
     // The search is bounded: 64 KiB of bytes after the image with no FF D9 in them.
-    let file = try bytes("cut-in-scan.jpg") + [UInt8](repeating: 0x5A, count: 70_000)
+    let file = try trailers.bytes("cut-in-scan.jpg") + [UInt8](repeating: 0x5A, count: 70_000)
     let metadata = JPEGMetadataReader.read(from: ArrayByteSource(file))
     #expect(metadata.problems.map(\.code) == [.truncated])
     // A trailer of 56,864 bytes is within it.
-    let whole = try bytes("blackberry-trailer.jpg") + [UInt8](repeating: 0x5A, count: 20_000)
+    let whole =
+      try trailers.bytes("blackberry-trailer.jpg") + [UInt8](repeating: 0x5A, count: 20_000)
     #expect(JPEGMetadataReader.read(from: ArrayByteSource(whole)).problems.isEmpty)
   }
 
@@ -49,12 +46,12 @@ private func bytes(_ name: String) throws -> [UInt8] {
   }
 
   @Test func theEndOfALargeFileIsCheckedOnlyWhenAskedFor() async throws {
-    let plain = try await AssetsLibrary(root: trailers).enumerate(filter: .all)
+    let plain = try await AssetsLibrary(root: trailers.url).enumerate(filter: .all)
     #expect(codes(plain).values.allSatisfy { $0.isEmpty }, "\(codes(plain))")
     // The heads only (the first read and a follow-up at most), never the ends.
     #expect(plain.statistics.bytesRead <= 3 * 6 * 1024)
     let verified = try await AssetsLibrary(
-      root: trailers, options: LibraryOptions(verifiesFileEnds: true)
+      root: trailers.url, options: LibraryOptions(verifiesFileEnds: true)
     ).enumerate(filter: .all)
     #expect(
       codes(verified) == [
@@ -67,7 +64,7 @@ private func bytes(_ name: String) throws -> [UInt8] {
   @Test func theIndexRemembersThatAFileWasChecked() async throws {
     let folder = try TemporaryFolder()
     let library = folder.root.appendingPathComponent("Library")
-    try FileManager.default.copyItem(at: trailers, to: library)
+    try FileManager.default.copyItem(at: trailers.url, to: library)
     try await Task.sleep(for: .seconds(FileKey.settlingTime * 2))
     let index = IndexLocation.file(folder.root.appendingPathComponent("index.sqlite"))
     func run(verifying: Bool) async throws -> AssetsLibrary.Contents {

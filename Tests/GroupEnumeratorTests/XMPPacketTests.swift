@@ -4,18 +4,10 @@ import Testing
 @testable import GroupEnumerator
 
 /// The files of `Fixtures/Phones`, made by `Fixtures/make-phones.sh`.
-private let phones = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Fixtures/Phones")
-
-private func fileBytes(_ path: String) throws -> [UInt8] {
-  [UInt8](try Data(contentsOf: phones.appendingPathComponent(path)))
-}
-
 /// The `<x:xmpmeta>…</x:xmpmeta>` packet inside a file, found by its delimiters (the
 /// container readers find it by structure; these tests only need the packet).
 private func embeddedPacket(_ path: String) throws -> [UInt8] {
-  let bytes = try fileBytes(path)
+  let bytes = try Sample.phones.bytes(path)
   let open = Array("<x:xmpmeta".utf8)
   let close = Array("</x:xmpmeta>".utf8)
   let start = try #require(firstIndex(of: open, in: bytes))
@@ -92,7 +84,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
   }
 
   @Test func aSidecarXMPFileIsAPacketWithADateAndASouthernPlace() throws {
-    let read = XMPPacket.parse(try fileBytes("XMP/DSC_0001.xmp"))
+    let read = XMPPacket.parse(try Sample.phones.bytes("XMP/DSC_0001.xmp"))
     #expect(read.problems.isEmpty)
     #expect(
       read.bestDate?.captureDate(source: .fileModificationTime)?.iso8601 == "2019-07-18T12:00:00")
@@ -402,7 +394,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
 @Suite struct MotionPhotoXMPTests {
   @Test func aGoogleMotionPhotoPlacesItsVideoAtTheEndOfTheFile() throws {
     let path = "Motion/PXL_20240202_100000000.MP.jpg"
-    let bytes = try fileBytes(path)
+    let bytes = try Sample.phones.bytes(path)
     let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
     #expect(motion.mimeType == "video/mp4")
     #expect(motion.presentationTimestamp == 500_000)
@@ -414,7 +406,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
 
   @Test func aGoogleMotionPhotoInAHEICIsPlacedTheSameWay() throws {
     let path = "Motion/PXL_20240202_100015000.MP.heic"
-    let bytes = try fileBytes(path)
+    let bytes = try Sample.phones.bytes(path)
     let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
     let range = try #require(motion.videoRange(fileSize: bytes.count, imageEnd: 0))
     #expect(Array(bytes[(range.lowerBound + 4)..<(range.lowerBound + 8)]) == Array("ftyp".utf8))
@@ -422,7 +414,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
 
   @Test func aMicroVideoOffsetCountsFromTheEnd() throws {
     let path = "Motion/MVIMG_20240202_100005.jpg"
-    let bytes = try fileBytes(path)
+    let bytes = try Sample.phones.bytes(path)
     let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
     #expect(motion.placement == .fromEnd(length: 2269, bytesAfter: 0))
     #expect(
@@ -444,7 +436,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
 
   @Test func aSamsungMotionPhotoIsFoundThroughItsTrailer() throws {
     let path = "Motion/20240202_110010.jpg"
-    let bytes = try fileBytes(path)
+    let bytes = try Sample.phones.bytes(path)
     let motion = try #require(XMPPacket.parse(try embeddedPacket(path)).motionPhoto)
     #expect(motion.placement == .trailer)
     #expect(motion.videoRange(fileSize: bytes.count, imageEnd: 0) == nil)
@@ -580,7 +572,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
   }
 
   @Test func aFileWithoutATrailerHasNone() throws {
-    let jpeg = try fileBytes("Motion/MVIMG_20240202_100005.jpg")
+    let jpeg = try Sample.phones.bytes("Motion/MVIMG_20240202_100005.jpg")
     #expect(try SamsungTrailer.videoRange(in: ArrayByteSource(jpeg), imageEnd: 2) == nil)
     #expect(try SamsungTrailer.videoRange(in: ArrayByteSource([]), imageEnd: 0) == nil)
   }
@@ -588,7 +580,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
 
 @Suite struct TakeoutSidecarTests {
   @Test func aTakeoutSidecarGivesTheTakenTimeAndThePlaceNotTheUploadTime() throws {
-    let bytes = try fileBytes("Takeout/IMG_20190801_140000.jpg.json")
+    let bytes = try Sample.phones.bytes("Takeout/IMG_20190801_140000.jpg.json")
     #expect(TakeoutSidecar.isTakeoutSidecar(bytes))
     let sidecar = TakeoutSidecar.parse(bytes)
     #expect(sidecar.problems.isEmpty)
@@ -597,7 +589,7 @@ private func description(_ body: String, namespaces: String = "") -> String {
   }
 
   @Test func otherJSONFilesAreNotTakeoutSidecars() throws {
-    #expect(!TakeoutSidecar.isTakeoutSidecar(try fileBytes("Other/settings.json")))
+    #expect(!TakeoutSidecar.isTakeoutSidecar(try Sample.phones.bytes("Other/settings.json")))
     #expect(!TakeoutSidecar.isTakeoutSidecar(Array("[1, 2]".utf8)))
     #expect(!TakeoutSidecar.isTakeoutSidecar([]))
   }

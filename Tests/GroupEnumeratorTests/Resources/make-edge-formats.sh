@@ -240,41 +240,15 @@ else:
 open(sys.argv[2], "wb").write(data)
 PY
 
-# An AVCHD stream: x264's raw H.264 with an MDPM SEI unit before the first IDR slice, put
-# in an M2TS (192-byte packets) without re-encoding, through an MP4 for its timestamps.
+# An AVCHD stream: x264's raw H.264 with an MDPM SEI unit before the first IDR slice
+# (Fixtures/insert-mdpm.py), put in an M2TS (192-byte packets) without re-encoding, through an MP4 for its timestamps.
 ff -f lavfi -i 'testsrc=size=160x120:rate=10:duration=1' -c:v libx264 -preset veryslow \
   -crf 40 -pix_fmt yuv420p -threads 1 -x264-params threads=1 -fflags +bitexact \
   -flags:v +bitexact -map_metadata -1 -f h264 "$TMPDIR_EDGE/sony.264"
-python3 - "$TMPDIR_EDGE/sony.264" <<'PY'
-import sys
-path = sys.argv[1]
-data = open(path, "rb").read()
-uuid = bytes.fromhex("17ee8c60f84d11d98cd60800200c9a66")
-entries = [
-    (0x18, bytes([0x12, 0x20, 0x19, 0x03])),  # zone +9 h (9 << 1), year 2019, March
-    (0x19, bytes([0x04, 0x05, 0x06, 0x07])),  # the 4th, 05:06:07 (BCD)
-    (0xE0, bytes([0x01, 0x08, 0x00, 0x00])),  # the maker code: Sony
-    (0xE4, b"ILCE"), (0xE5, b"-7M3"), (0xE6, bytes(4)),
-]
-mdpm = b"MDPM" + bytes([len(entries)]) + b"".join(bytes([tag]) + value for tag, value in entries)
-payload = uuid + mdpm
-sei = bytes([5, len(payload)]) + payload + b"\x80"
-rbsp, zeros = bytearray(), 0  # emulation prevention (H.264 7.4.1)
-for byte in sei:
-    if zeros >= 2 and byte <= 3:
-        rbsp.append(3)
-        zeros = 0
-    rbsp.append(byte)
-    zeros = zeros + 1 if byte == 0 else 0
-unit = b"\x00\x00\x00\x01\x06" + bytes(rbsp)
-index = 0
-while True:
-    index = data.index(b"\x00\x00\x01", index) + 3
-    if data[index] & 0x1F == 5:
-        start = index - 4 if data[index - 4] == 0 else index - 3
-        break
-open(path, "wb").write(data[:start] + unit + data[start:])
-PY
+# MDPM entries: zone +9 h (9 << 1) and 2019-03-04 05:06:07 (BCD), the maker code 0x0108
+# (Sony), the model "ILCE-7M3" in tags 0xe4-0xe6.
+python3 ../../../Fixtures/insert-mdpm.py "$TMPDIR_EDGE/sony.264" 18=12201903 19=04050607 \
+  E0=01080000 E4=494c4345 E5=2d374d33 E6=00000000
 ffmpeg -nostdin -hide_banner -loglevel error -y -r 10 -i "$TMPDIR_EDGE/sony.264" -c copy \
   -fflags +bitexact "$TMPDIR_EDGE/sony.mp4"
 ffmpeg -nostdin -hide_banner -loglevel error -y -i "$TMPDIR_EDGE/sony.mp4" -c copy \

@@ -197,18 +197,11 @@ struct FailingSource: ByteSource {
 
 /// The committed test movies in `Tests/GroupEnumeratorTests/Resources`.
 enum TestMovies {
-  static let resources: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // Support
-    .deletingLastPathComponent()  // GroupEnumeratorTests
-    .appendingPathComponent("Resources")
+  static let resources: URL = Sample.resources.url
 
-  static func bytes(_ name: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: resources.appendingPathComponent(name)))
-  }
+  static func bytes(_ name: String) throws -> [UInt8] { try Sample.resources.bytes(name) }
 
-  static func fixture(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: Sample.library.appendingPathComponent(path)))
-  }
+  static func fixture(_ path: String) throws -> [UInt8] { try Sample.bytes(path) }
 }
 
 // MARK: - HEIF items

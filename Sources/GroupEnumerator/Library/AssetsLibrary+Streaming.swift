@@ -42,8 +42,8 @@ extension AssetsLibrary {
   ///     ``enumerate(filter:progress:)``.
   ///   - prepare: Called once per asset, on the worker thread that read it, in any order.
   ///   - deliver: Called once per asset with what `prepare` made, one call at a time, in
-  ///     order, on a worker thread (it may block, e.g. to write). Return `false` to stop: no further call is made
-  ///     and the enumeration throws ``LibraryError/cancelled``.
+  ///     order, on a worker thread (it may block, e.g. to write). Return `false` to stop:
+  ///     no further call is made and the enumeration throws ``LibraryError/cancelled``.
   /// - Returns: The groups, the folders that could not be listed, the other files, and the
   ///   count.
   /// - Throws: ``LibraryError`` for a library-level fault, cancellation or a stop.

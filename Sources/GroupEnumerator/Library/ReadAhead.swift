@@ -11,10 +11,10 @@ import Synchronization
 /// the workers, whose time it would take.
 ///
 /// It pays only when the reads come from the disk: with the page cache warm, the extra
-/// open, advice and close per file would cost time for nothing. So the threads only look, once a millisecond, until the root's ``ReadTally`` has seen the
-/// reads come slowly (``ReadTally/isCold``). Each advice opens the file beneath the root
-/// as every read does (no link followed) and closes it at once: one descriptor more per
-/// advising thread.
+/// open, advice and close per file would cost time for nothing. So the threads only look,
+/// once a millisecond, until the root's ``ReadTally`` has seen the reads come slowly
+/// (``ReadTally/isCold``). Each advice opens the file beneath the root as every read does
+/// (no link followed) and closes it at once: one descriptor more per advising thread.
 struct ReadAhead: Sendable {
   /// How many files ahead of the workers the advice goes; 0 (the default) turns the
   /// read-ahead off, as no device measured so far gains from it (docs/Performance.md has

@@ -2,9 +2,9 @@
 /// Photo candidate read (so that a confirmed pair counts once in the total), the other
 /// files still to read, and each group's counts as they will be listed.
 ///
-/// Every call plans with this one function (through ``LibraryRun/plan(groups:filter:fileSelection:)``),
-/// so the listing, the streams, the path lookup and the group list agree on which files
-/// make one asset.
+/// Every call plans with this one function (through
+/// ``LibraryRun/plan(groups:filter:fileSelection:)``), so the listing, the streams, the
+/// path lookup and the group list agree on which files make one asset.
 struct EnumerationPlan: Sendable {
   /// Every asset to report, in group order then by path.
   var units: [EnumerationUnit]

@@ -11,9 +11,10 @@ import Synchronization
 ///    ``plan(groups:filter:fileSelection:)`` then reads the Live Photo candidates, so that
 ///    a confirmed pair is one asset before anything is counted.
 /// 2. **Read**, with one of three deliveries: ``collect(_:progress:)`` holds every asset
-///    until the end (the listing); ``deliverInOrder(_:window:progress:prepare:deliver:)``
-///    hands each over in order within a window (the streamed listing); ``queue(for:filter:fileSelection:)``
-///    and ``nextBatch(of:size:)`` read a group a batch at a time (the batched stream, the
+///    until the end (the listing);
+///    ``deliverInOrder(_:window:progress:prepare:deliver:)`` hands each over in order
+///    within a window (the streamed listing); ``queue(for:filter:fileSelection:)`` and
+///    ``nextBatch(of:size:)`` read a group a batch at a time (the batched stream, the
 ///    path lookup, the group list, the watch).
 /// 3. **Finish.** ``finish()`` stores what is left in the index and drops the rows of files
 ///    that are gone; ``groups(_:filter:)``, ``folderProblems`` and ``warnings`` give what the
@@ -127,7 +128,8 @@ struct LibraryRun: Sendable {
   /// - Parameters:
   ///   - groups: The groups to list, in order; `nil` for all.
   ///   - filter: Which assets to include.
-  ///   - fileSelection: Which files to list (see ``EnumerationPlan/make(groups:filter:fileSelection:read:)``).
+  ///   - fileSelection: Which files to list (see
+  ///     ``EnumerationPlan/make(groups:filter:fileSelection:read:)``).
   /// - Throws: ``LibraryError/cancelled``.
   func plan(
     groups: [ScannedGroup]? = nil, filter: AssetFilter,

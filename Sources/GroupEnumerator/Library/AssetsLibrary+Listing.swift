@@ -39,7 +39,7 @@ extension AssetsLibrary {
       groups.append(AssetGroup(kind: .library, path: .root, counts: everything))
     }
     try run.cancellation.check()
-    // The walk was complete, so only rows of files that are gone can be dropped.
+    // Stores the candidates read; an index opened for lookups drops no row.
     await run.finish()
     return groups
   }

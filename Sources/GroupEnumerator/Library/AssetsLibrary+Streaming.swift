@@ -1,6 +1,83 @@
 import Foundation
 
+/// Streaming: the assets handed over as they are read, without holding them all.
 extension AssetsLibrary {
+  /// What a streamed enumeration found besides the assets it delivered.
+  ///
+  /// Package access, as ``streamAssets(filter:progress:prepare:deliver:)``: for the Demo's
+  /// listing and the benchmarks, not a promise to users.
+  package struct StreamSummary: Sendable {
+    /// The groups, Camera Roll first, then albums by path.
+    package let groups: [AssetGroup]
+    /// Folders that could not be listed, with the reason; their files were not delivered.
+    package let folderProblems: [LibraryPath: AssetProblem]
+    /// The files that are not assets, by path, with their reasons (see
+    /// ``Contents/otherFiles``). The walk found them before the first asset was read, so
+    /// they cost no memory beyond the file list every enumeration holds.
+    package let otherFiles: [OtherFile]
+    /// How many assets were delivered.
+    package let assetCount: Int
+    /// How long each phase took; `delivery` includes the time the delivery closure took.
+    package let statistics: EnumerationStatistics
+    /// What went wrong beside the library that did not change what was delivered (an
+    /// index that was rebuilt or could not be used), each a sentence for people.
+    package let warnings: [String]
+  }
+
+  /// Reads every asset that passes `filter` and hands each to `deliver` in the order of
+  /// ``enumerate(filter:progress:)`` — group order, then file name — as soon as it and
+  /// every asset before it are read, without keeping them.
+  ///
+  /// `prepare` turns each asset into what `deliver` needs (formatted text, say) on the
+  /// worker that read it, so that this work runs in parallel too.
+  ///
+  /// Memory stays bounded whatever the library's size: at most ``streamWindow`` assets are
+  /// read ahead of the one being delivered. Files that are not assets are not delivered:
+  /// they come back in the summary's ``StreamSummary/otherFiles``, to be listed after the
+  /// assets.
+  ///
+  /// - Parameters:
+  ///   - filter: Which assets to include.
+  ///   - progress: Called on the main actor with `(current, total)`, as for
+  ///     ``enumerate(filter:progress:)``.
+  ///   - prepare: Called once per asset, on the worker thread that read it, in any order.
+  ///   - deliver: Called once per asset with what `prepare` made, one call at a time, in
+  ///     order, on a worker thread (it may block, e.g. to write). Return `false` to stop:
+  ///     no further call is made and the enumeration throws ``LibraryError/cancelled``.
+  /// - Returns: The groups, the folders that could not be listed, the other files, and the
+  ///   count.
+  /// - Throws: ``LibraryError`` for a library-level fault, cancellation or a stop.
+  package func streamAssets<Item: Sendable>(
+    filter: AssetFilter = .all,
+    progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in },
+    prepare: @escaping @Sendable (Asset) -> Item,
+    deliver: @escaping @Sendable (Item) -> Bool
+  ) async throws(LibraryError) -> StreamSummary {
+    let run = try await LibraryRun.start(self, index: .everything)
+    let plan = try await run.plan(filter: filter)
+    let (delivered, statistics) = try await run.deliverInOrder(
+      plan, window: AssetsLibrary.streamWindow, progress: progress,
+      // The reader takes the items as `any Sendable`, so that its code is compiled for one
+      // type: this function is generic, and a call from another module runs it
+      // unspecialised, where the reader's state (a dictionary of `Item`s under a lock)
+      // would look up generic metadata several times per asset.
+      prepare: { asset in prepare(asset) },
+      deliver: { item in
+        // Every item was made by `prepare` above, so the cast cannot fail; if it did,
+        // stopping (a cancelled run) is still better than a trap.
+        guard let item = item as? Item else { return false }
+        return deliver(item)
+      })
+    return StreamSummary(
+      groups: run.groups(plan, filter: filter), folderProblems: run.folderProblems,
+      otherFiles: run.scan.otherFiles, assetCount: delivered, statistics: statistics,
+      warnings: run.warnings)
+  }
+
+  /// How many assets ``streamAssets(filter:progress:prepare:deliver:)`` reads ahead of
+  /// delivery.
+  package static let streamWindow = 1024
+
   /// The assets that pass `filter`, delivered one at a time in the order
   /// ``enumerate(filter:progress:)`` lists them: group order, then by file name.
   ///
@@ -65,18 +142,14 @@ struct AssetStream: AsyncSequence, Sendable {
     private let library: AssetsLibrary
     private let filter: AssetFilter
     private let batchSize: Int
-    /// The open root (every file is opened beneath it) and what the walk found; `nil`
-    /// before the first call and after the last.
-    private var walked: (root: LibraryRoot, scan: LibraryScan)?
-    /// The index ``LibraryOptions/index`` names, opened after the walk; `nil` without one.
-    private var index: IndexStore?
+    /// The run (the open root, what the walk found, the index); `nil` before the first
+    /// call and after the last.
+    private var run: LibraryRun?
     private var groupIndex = 0
     private var queue: GroupQueue?
     private var batch: [Asset] = []
     private var batchIndex = 0
     private var isFinished = false
-    /// The warnings opening the index gave (when it could not be used).
-    private var indexWarnings: [String] = []
 
     init(library: AssetsLibrary, filter: AssetFilter, batchSize: Int) {
       self.library = library
@@ -110,36 +183,28 @@ struct AssetStream: AsyncSequence, Sendable {
     private mutating func fill() async throws(LibraryError) {
       batch = []
       batchIndex = 0
-      if Task.isCancelled { throw .cancelled }
-      if walked == nil {
-        let (root, scan) = try await library.scanCancellable()
-        walked = (root, scan)
-        let (opened, warnings) = await library.openIndex(root: root)
-        index = opened
-        indexWarnings = warnings
+      if let run {
+        try run.cancellation.check()
+      } else {
+        run = try await LibraryRun.start(library, index: .everything)
       }
-      guard let (root, scan) = walked else { return }
-      let width = library.options.maximumConcurrency
+      guard let run else { return }
       while batch.isEmpty {
         if queue == nil || queue?.isEmpty == true {
-          guard groupIndex < scan.groups.count else {
+          guard groupIndex < run.scan.groups.count else {
             // Every file was walked and delivered: store what is left and drop the rows
             // of files that are gone, as a listing does.
-            await library.closeIndex(index, scan: scan)
-            IndexObserver.recordClosing(index, warnings: indexWarnings)
+            await run.finish()
             finish()
             return
           }
-          let group = scan.groups[groupIndex]
+          let group = run.scan.groups[groupIndex]
           groupIndex += 1
-          queue = try await GroupQueue.prepare(
-            group: group, filter: filter, fileSelection: { _ in true },
-            root: root, index: index, width: width)
+          queue = try await run.queue(for: group, filter: filter)
         }
         if var current = queue {
           queue = nil
-          batch = try await current.nextBatch(
-            size: batchSize, root: root, index: index, width: width)
+          batch = try await run.nextBatch(of: &current, size: batchSize)
           queue = current
         }
       }
@@ -148,126 +213,10 @@ struct AssetStream: AsyncSequence, Sendable {
     /// Lets go of the root and the file list: nothing more is delivered.
     private mutating func finish() {
       isFinished = true
-      walked = nil
-      index = nil
+      run = nil
       queue = nil
       batch = []
       batchIndex = 0
     }
   }
-}
-
-/// The assets of one group in engine order, read a batch at a time.
-///
-/// Live Photo candidates are read when the group is prepared, as the engine reads them
-/// before the rest, so that each confirmed pair is one asset at its still's place and
-/// its movie is not delivered again.
-struct GroupQueue: Sendable {
-  /// The group's units in order; a delivered one becomes `nil`, so its asset is freed.
-  private var units: [EnumerationUnit?]
-  private var position = 0
-
-  private init(units: [EnumerationUnit?]) {
-    self.units = units
-  }
-
-  /// Whether every unit has been delivered.
-  var isEmpty: Bool { position >= units.count }
-
-  /// How many of the units not yet delivered are of each type: a confirmed Live Photo
-  /// counts once, as `livePhoto`; every other file as the type its name gave it, which is
-  /// the type its asset will have.
-  var typeCounts: [AssetType: Int] {
-    var counts: [AssetType: Int] = [:]
-    for unit in units[position...] {
-      switch unit {
-      case .read(let asset): counts[asset.type, default: 0] += 1
-      case .toRead(let job): counts[job.file.type, default: 0] += 1
-      case nil: break
-      }
-    }
-    return counts
-  }
-
-  /// Lists the group's units: Live Photo pairs read and merged, every other selected
-  /// file still to read.
-  ///
-  /// - Parameters:
-  ///   - group: The scanned group.
-  ///   - filter: Which assets to include.
-  ///   - fileSelection: Which files of the group to consider; a Live Photo candidate is
-  ///     read when either half is selected.
-  ///   - root: The open root; files are opened beneath it, and it stays open while they are.
-  ///   - index: The call's index (candidates unchanged since they were stored are taken
-  ///     from it, and those read are stored), or `nil`.
-  ///   - width: How many files are read at once.
-  /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
-  static func prepare(
-    group: ScannedGroup, filter: AssetFilter,
-    fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
-    root: LibraryRoot, index: IndexStore?, width: Int
-  ) async throws(LibraryError) -> GroupQueue {
-    let plan = try await EnumerationPlan.make(
-      groups: [group], filter: filter, fileSelection: fileSelection
-    ) { jobs throws(LibraryError) in
-      try await read(jobs, root: root, index: index, width: width)
-    }
-    let units: [EnumerationUnit?] = plan.units
-    return GroupQueue(units: units)
-  }
-
-  /// Reads and returns the next `size` units' assets, in order (taking those unchanged
-  /// since they were stored from `index`, and storing those read).
-  ///
-  /// - Throws: ``LibraryError/cancelled`` when the calling task is cancelled.
-  mutating func nextBatch(size: Int, root: LibraryRoot, index: IndexStore?, width: Int)
-    async throws(LibraryError) -> [Asset]
-  {
-    let end = min(units.count, position + size)
-    let slice = units[position..<end]
-    let fresh = try await GroupQueue.read(
-      slice.compactMap { $0?.job }, root: root, index: index, width: width)
-    var freshAssets = fresh.makeIterator()
-    var assets: [Asset] = []
-    assets.reserveCapacity(slice.count)
-    for unit in slice {
-      switch unit {
-      case .read(let asset): assets.append(asset)
-      case .toRead:
-        guard let asset = freshAssets.next() else { throw .cancelled }
-        assets.append(asset)
-      case nil: throw .cancelled
-      }
-    }
-    for index in position..<end { units[index] = nil }
-    position = end
-    return assets
-  }
-
-  /// Reads `jobs` in parallel, in job order, stopping when the calling task is cancelled.
-  private static func read(
-    _ jobs: [ReadJob], root: LibraryRoot, index: IndexStore?, width: Int
-  ) async throws(LibraryError) -> [Asset] {
-    guard !jobs.isEmpty else { return [] }
-    if Task.isCancelled { throw .cancelled }
-    IndexObserver.recordJobs(jobs.count)
-    let cancellation = CancellationFlag()
-    let results = await withTaskCancellationHandler {
-      await ParallelReader.run(
-        jobs: jobs, width: width, cancellation: cancellation, throttle: nil
-      ) { job in
-        // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root, index: index)
-      }
-    } onCancel: {
-      cancellation.set()
-    }
-    if cancellation.isSet || Task.isCancelled { throw .cancelled }
-    var assets: [Asset] = []
-    assets.reserveCapacity(results.count)
-    for case let asset? in results { assets.append(asset) }
-    guard assets.count == jobs.count else { throw .cancelled }
-    return assets
-  }
-
 }

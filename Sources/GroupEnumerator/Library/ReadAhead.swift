@@ -7,20 +7,19 @@ import Synchronization
 /// that the disk works on many reads at once instead of one per worker, and the workers'
 /// own reads then find the bytes in the page cache. I/O concurrency apart from CPU
 /// concurrency: the workers stay as many as the cores, and the order of the output and
-/// what is held in memory do not change.
+/// what is held in memory do not change. The advice runs on threads of its own, not in
+/// the workers, whose time it would take.
 ///
 /// It pays only when the reads come from the disk: with the page cache warm, the extra
-/// open, advice and close per file would cost time for nothing (and when the workers
-/// made the advice themselves, on a cold disk too, it cost them more than it saved). So
-/// the threads only look, once a millisecond, until the root's ``ReadTally`` has seen the
-/// reads come slowly (``ReadTally/isCold``). Each advice opens the file beneath the root
-/// as every read does (no link followed) and closes it at once: one descriptor more per
-/// advising thread.
+/// open, advice and close per file would cost time for nothing. So the threads only look,
+/// once a millisecond, until the root's ``ReadTally`` has seen the reads come slowly
+/// (``ReadTally/isCold``). Each advice opens the file beneath the root as every read does
+/// (no link followed) and closes it at once: one descriptor more per advising thread.
 struct ReadAhead: Sendable {
   /// How many files ahead of the workers the advice goes; 0 (the default) turns the
-  /// read-ahead off: it has shown no gain on the disks measured (docs/Performance.md), so
-  /// it is off until a device shows one. `GROUPENUMERATOR_READ_AHEAD=N` turns it on at
-  /// depth N (for benchmarks, e.g. on a USB disk or a network mount).
+  /// read-ahead off, as no device measured so far gains from it (docs/Performance.md has
+  /// the figures). `GROUPENUMERATOR_READ_AHEAD=N` turns it on at depth N (for benchmarks,
+  /// e.g. on a USB disk or a network mount).
   static let depth: Int = {
     let value = ProcessInfo.processInfo.environment["GROUPENUMERATOR_READ_AHEAD"]
     return max(0, value.flatMap { Int($0) } ?? 0)

@@ -5,6 +5,10 @@
 /// The phases follow each other: the walk lists the folders; metadata reading then opens
 /// and reads every file (the Live Photo candidates first) on the worker threads; delivery
 /// puts the assets in order, counts the groups and makes the last progress call.
+///
+/// The phase times and file counts are public; the engine's own diagnostics (main-actor
+/// hops, bytes and read calls) have package access, for the Demo's `--statistics` line and
+/// the benchmarks.
 public struct EnumerationStatistics: Sendable, Hashable {
   /// Listing the folders and classifying their entries.
   public let walk: Duration
@@ -20,17 +24,17 @@ public struct EnumerationStatistics: Sendable, Hashable {
   /// How many times the enumeration came to the main actor to report progress
   /// (progress updates are coalesced, so this stays small however many files there are).
   /// A diagnostic of the engine's progress plumbing, for benchmarks.
-  public let mainActorHops: Int
+  package let mainActorHops: Int
   /// How many bytes the `pread` calls on the library's files returned: the media files
   /// and their sidecars (not the few bytes the walk reads to tell the format of a file
   /// whose name does not). A diagnostic of the readers' I/O (what a first scan from a
   /// cold disk costs), counted as the reads return.
-  public let bytesRead: Int
+  package let bytesRead: Int
   /// How many `pread` calls were made on the library's files.
-  public let readCalls: Int
+  package let readCalls: Int
 
   /// The mean bytes read per file read (0 when no file was read).
-  public var bytesPerFile: Double {
+  package var bytesPerFile: Double {
     filesRead > 0 ? Double(bytesRead) / Double(filesRead) : 0
   }
 

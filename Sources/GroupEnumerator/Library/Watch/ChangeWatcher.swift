@@ -192,21 +192,17 @@ actor ChangeWatcher {
     var scope = WalkScope(folders: [], subtrees: [.root])
     let listed = Mutex<[LibraryPath]>([])
     scope.didListFolder = { path in listed.withLock { $0.append(path) } }
-    let (walkRoot, scan) = try await library.scanCancellable(scope: scope)
+    let run = try await LibraryRun.start(library, scope: scope, index: .everything)
     for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }
-    let (index, indexWarnings) = await library.openIndex(root: walkRoot)
-    let width = library.options.maximumConcurrency
     var collected = ChangeCollector()
     var seen: Set<ScannedGroup.Key> = []
-    for group in scan.groups {
+    for group in run.scan.groups {
       let pending = self.pending
-      var queue = try await GroupQueue.prepare(
-        group: group, filter: .all, fileSelection: { !pending.contains($0.path) },
-        root: walkRoot, index: index, width: width)
+      var queue = try await run.queue(
+        for: group, filter: .all, fileSelection: { !pending.contains($0.path) })
       var assets: [Asset] = []
       while !queue.isEmpty {
-        assets += try await queue.nextBatch(
-          size: ChangeWatcher.batchSize, root: walkRoot, index: index, width: width)
+        assets += try await run.nextBatch(of: &queue, size: ChangeWatcher.batchSize)
       }
       // The group as known before, alone: the reading runs on another thread, and a
       // reference to the whole snapshot there would make replacing a group copy it.
@@ -224,8 +220,7 @@ actor ChangeWatcher {
       snapshot.replace([group.key], with: fresh)
       seen.insert(group.key)
     }
-    await library.closeIndex(index, scan: scan)
-    IndexObserver.recordClosing(index, warnings: indexWarnings)
+    await run.finish()
     let gone = Set(snapshot.groups.keys).subtracting(seen)
     if reportsChanges {
       collected.add(
@@ -266,7 +261,7 @@ actor ChangeWatcher {
     let listed = Mutex<[LibraryPath]>([])
     scope.didListFolder = { path in listed.withLock { $0.append(path) } }
     let pending = self.pending
-    let contents = try await library.run(
+    let contents = try await library.list(
       filter: .all, fileSelection: { !pending.contains($0.path) }, scope: scope,
       progress: { _, _ in })
     for path in listed.withLock({ $0 }) { listings[path, default: 0] += 1 }

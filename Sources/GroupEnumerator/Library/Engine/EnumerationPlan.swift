@@ -2,9 +2,9 @@
 /// Photo candidate read (so that a confirmed pair counts once in the total), the other
 /// files still to read, and each group's counts as they will be listed.
 ///
-/// The listing (`enumerate`), the streamed listing (`streamAssets`), the batched stream
-/// (`assets(filter:)`), the path lookup (`asset(at:)`) and `groups()` all plan with this
-/// one function, so they agree on which files make one asset.
+/// Every call plans with this one function (through
+/// ``LibraryRun/plan(groups:filter:fileSelection:)``), so the listing, the streams, the
+/// path lookup and the group list agree on which files make one asset.
 struct EnumerationPlan: Sendable {
   /// Every asset to report, in group order then by path.
   var units: [EnumerationUnit]
@@ -79,22 +79,33 @@ struct EnumerationPlan: Sendable {
     }
     return EnumerationPlan(units: units, counts: counts, filesRead: candidateJobs.count)
   }
+}
 
-  /// Plans `groups`, reading the candidates in parallel beneath `root`, `width` at once
-  /// (or taking them from `index`). A read that `cancellation` stops leaves its candidate
-  /// unpaired: the caller checks `cancellation` afterwards.
-  static func make(
-    groups: [ScannedGroup], filter: AssetFilter,
-    fileSelection: @escaping @Sendable (ScannedFile) -> Bool,
-    root: LibraryRoot, index: IndexStore? = nil, width: Int, cancellation: CancellationFlag
-  ) async throws(LibraryError) -> EnumerationPlan {
-    try await make(groups: groups, filter: filter, fileSelection: fileSelection) {
-      jobs throws(LibraryError) in
-      await ParallelReader.run(jobs: jobs, width: width, cancellation: cancellation, throttle: nil)
-      { job in
-        // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root, index: index)
-      }
+extension EnumerationPlan {
+  /// How many assets of each type pass `filter`, counting each Live Photo candidate (by
+  /// name) once: a group's counts without reading its files.
+  static func counts(of files: [ScannedFile], filter: AssetFilter) -> [AssetType: Int] {
+    var counts: [AssetType: Int] = [:]
+    for file in files where filter.includes(file.type) { counts[file.type, default: 0] += 1 }
+    let pairs = LivePhotoPairing.candidates(in: files).count
+    if pairs > 0 {
+      counts[.photo, default: 0] -= filter.includes(.photo) ? pairs : 0
+      counts[.video, default: 0] -= filter.includes(.video) ? pairs : 0
+      if filter.includes(.livePhoto) { counts[.livePhoto, default: 0] += pairs }
+      counts = counts.filter { $0.value > 0 }
     }
+    return counts
+  }
+}
+
+/// One asset of an enumeration: read during the Live Photo pass, or still to read.
+enum EnumerationUnit: Sendable {
+  case read(Asset)
+  case toRead(ReadJob)
+
+  /// The file still to read, or `nil` when the asset was read while planning.
+  var job: ReadJob? {
+    if case .toRead(let job) = self { return job }
+    return nil
   }
 }

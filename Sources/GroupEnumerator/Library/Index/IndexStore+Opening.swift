@@ -255,10 +255,18 @@ extension IndexStore {
       throw SQLiteError(code: 26, message: "PRAGMA journal_mode: WAL refused (\(journal))")
     }
     try connection.execute("PRAGMA synchronous=NORMAL")
+    // The check reads every page once: through a small cache, not SQLite's default 2 MB,
+    // which would only be memory to fault in; the connection's own size is set back after.
+    var cacheSize: Int64 = -2000
+    try connection.query("PRAGMA cache_size") { row in
+      if case .integer(let value) = row.first { cacheSize = value }
+    }
+    try connection.execute("PRAGMA cache_size=16")
     var check = ""
     try connection.query("PRAGMA quick_check") { row in
       if case .text(let text) = row.first, check.isEmpty { check = text }
     }
+    try connection.execute("PRAGMA cache_size=\(cacheSize)")
     guard check == "ok" else {
       throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
     }
@@ -354,7 +362,7 @@ extension IndexStore {
   /// The most of an index file (and of its `-wal`) ``readAhead(_:)`` reads.
   static let readAheadLimit = 1 << 30
 
-  /// Reads the index file and its `-wal` once from start to end, 1 MiB a call, before
+  /// Reads the index file and its `-wal` once from start to end, 128 KiB a call, before
   /// SQLite opens them, so that they are in the page cache when it reads them.
   ///
   /// SQLite reads a database one page (4 KiB) at a time in the order of its B-trees, which
@@ -369,7 +377,9 @@ extension IndexStore {
   /// - Returns: How many bytes were read (for tests).
   @discardableResult
   static func readAhead(_ path: String) -> Int {
-    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    // Small enough that the buffer's pages cost little to fault in; the kernel reads
+    // ahead of sequential calls on its own.
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
     defer { chunk.deallocate() }
     var total = 0
     for (file, isDatabase) in [(path, true), (path + "-wal", false)] {

@@ -152,6 +152,9 @@ struct IndexContents: Sendable {
     }
   }
 
+  /// The pages of SQLite's cache while the table is read (64 KiB).
+  static let scanCachePages = 16
+
   /// Reads the whole `files` table through `connection`.
   ///
   /// - Parameter expectedBytes: About how many bytes the rows hold (the database's size),
@@ -166,6 +169,9 @@ struct IndexContents: Sendable {
     var slotCount = 1024
     while slotCount < 2 * expectedRows { slotCount *= 2 }
     contents.slots = [UInt64](repeating: 0, count: slotCount)
+    // Each page is read once, in order, and its rows copied out: a page cache of SQLite's
+    // default size (2 MB) would only be memory to fault in.
+    try connection.execute("PRAGMA cache_size=\(scanCachePages)")
     try connection.scan(
       "SELECT path, device, inode, size, mtime_s, mtime_ns, ctime_s, ctime_ns,"
         + " length(sidecars), length(result), sidecars, result, length(path) FROM files"

@@ -135,7 +135,7 @@ extension IndexStore {
   /// The most of an index file (and of its `-wal`) ``readAhead(_:)`` reads.
   static let readAheadLimit = 1 << 30
 
-  /// Reads the index file and its `-wal` once from start to end, 1 MiB a call, before
+  /// Reads the index file and its `-wal` once from start to end, 128 KiB a call, before
   /// SQLite opens them, so that they are in the page cache when it reads them.
   ///
   /// SQLite reads a database one page at a time in the order of its B-trees, which on a
@@ -149,7 +149,9 @@ extension IndexStore {
   /// - Returns: How many bytes were read (for tests).
   @discardableResult
   static func readAhead(_ path: String) -> Int {
-    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    // Small enough that the buffer's pages cost little to fault in; the kernel reads
+    // ahead of sequential calls on its own.
+    let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 17, alignment: 16)
     defer { chunk.deallocate() }
     var total = 0
     for (file, isDatabase) in [(path, true), (path + "-wal", false)] {

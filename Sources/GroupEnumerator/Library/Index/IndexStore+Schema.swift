@@ -49,10 +49,18 @@ extension IndexStore {
       throw SQLiteError(code: 26, message: "PRAGMA journal_mode: WAL refused (\(journal))")
     }
     try connection.execute("PRAGMA synchronous=NORMAL")
+    // The check reads every page once: through a small cache, not SQLite's default 2 MB,
+    // which would only be memory to fault in; the connection's own size is set back after.
+    var cacheSize: Int64 = -2000
+    try connection.query("PRAGMA cache_size") { row in
+      if case .integer(let value) = row.first { cacheSize = value }
+    }
+    try connection.execute("PRAGMA cache_size=16")
     var check = ""
     try connection.query("PRAGMA quick_check") { row in
       if case .text(let text) = row.first, check.isEmpty { check = text }
     }
+    try connection.execute("PRAGMA cache_size=\(cacheSize)")
     guard check == "ok" else {
       throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GroupEnumerator
+@_spi(Demo) import GroupEnumerator
 
 /// Writes JSON text straight into a byte buffer, with no tree of values in between.
 ///

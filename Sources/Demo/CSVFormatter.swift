@@ -1,5 +1,5 @@
 import Foundation
-import GroupEnumerator
+@_spi(Demo) import GroupEnumerator
 
 /// The `--format csv` output: RFC 4180 (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).

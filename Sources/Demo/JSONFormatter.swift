@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import GroupEnumerator
+@_spi(Demo) import GroupEnumerator
 import Synchronization
 
 /// The `--format json` output and the object `lookup` prints (docs/Formats.md, "JSON, ndjson and CSV").

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import GroupEnumerator
+@_spi(Demo) @testable import GroupEnumerator
 
 /// The one rule for a file's extension (``LibraryPath/extensionStart(inName:)``), as the
 /// asset URL, the `--ext` selection and the choice of reader by name apply it.

@@ -32,12 +32,12 @@ public enum LegacyGPS: Sendable, Hashable {
   }
 }
 
-extension AssetSchema {
+@_spi(Demo) extension AssetSchema {
   /// Calls `visitor` for the members of `photoGPS`: `Latitude`, `LatitudeRef`,
   /// `Longitude` and `LongitudeRef`, or only `Latitude` and `Longitude` holding
   /// ``LegacyGPS/missingCoordinateText`` without a location.
   @inlinable
-  package static func visit<Visitor: AssetSchemaVisitor>(
+  public static func visit<Visitor: AssetSchemaVisitor>(
     _ gps: LegacyGPS, with visitor: inout Visitor
   ) {
     switch gps {

@@ -30,11 +30,11 @@ extension Asset {
   public var legacyDateTime: String { metadata.dateTime ?? "0" }
 }
 
-extension AssetSchema {
+@_spi(Demo) extension AssetSchema {
   /// Calls `visitor` for the members of `asset`'s legacy dictionary, in the order JSON
   /// writes them: the keys of ``Asset/legacyDictionary`` and of the `legacy` member.
   @inlinable
-  package static func visitLegacy<Visitor: AssetSchemaVisitor>(
+  public static func visitLegacy<Visitor: AssetSchemaVisitor>(
     _ asset: Asset, with visitor: inout Visitor
   ) {
     visitor.url("photoDefaultPath", of: asset)
@@ -46,9 +46,11 @@ extension AssetSchema {
   }
 }
 
-extension AssetSchemaVisitor {
+@_spi(Demo) extension AssetSchemaVisitor {
+  /// The legacy dictionary as an object through ``object(_:_:)``, or ``null(_:)`` for a
+  /// video.
   @inlinable
-  package mutating func legacy(_ key: StaticString, of asset: Asset?) {
+  public mutating func legacy(_ key: StaticString, of asset: Asset?) {
     guard let asset else { return null(key) }
     object(key) { AssetSchema.visitLegacy(asset, with: &$0) }
   }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// An asset encodes as the object the Demo prints for it (`Demo --format json`,
-/// `Demo lookup`; docs/Formats.md lists its members): the same keys in the same order
-/// with the same values, so a program that uses the library can write what the Demo
-/// writes with any `Encoder`.
+/// `Demo lookup`; docs/Formats.md lists its members): the same keys with the same values,
+/// given in the Demo's order (an `Encoder` may reorder them), so a program that uses the
+/// library can write what the Demo writes with any `Encoder`.
 ///
 /// ```swift
 /// let data = try JSONEncoder().encode(asset)

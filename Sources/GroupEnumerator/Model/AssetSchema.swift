@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// The object written for an asset (docs/Formats.md, "JSON, ndjson and CSV"): the keys of
 /// its members, their order, and which of the asset's values each holds, stated once.
@@ -10,11 +10,12 @@ package import Foundation
 ///
 /// The walks are `@inlinable` and generic, so each writer gets a copy specialised for its
 /// own visitor: a member costs a direct call with a `StaticString` key, no boxing and no
-/// allocation.
-package enum AssetSchema {
+/// allocation. They are SPI (`@_spi(Demo)`), not `package`: only a public `@inlinable`
+/// body is specialised in another module.
+@_spi(Demo) public enum AssetSchema {
   /// Calls `visitor` once for each member of `asset`'s object, in the written order.
   @inlinable
-  package static func visit<Visitor: AssetSchemaVisitor>(
+  public static func visit<Visitor: AssetSchemaVisitor>(
     _ asset: Asset, with visitor: inout Visitor
   ) {
     // Each read of `metadata` copies the whole struct, and `creationDate` picks among
@@ -56,7 +57,7 @@ package enum AssetSchema {
   /// ``AssetSchemaVisitor/name(_:of:)`` and ``AssetSchemaVisitor/path(_:of:)``, which
   /// may have the asset's text at hand already.
   @inlinable
-  package static func visit<Visitor: AssetSchemaVisitor>(
+  public static func visit<Visitor: AssetSchemaVisitor>(
     _ resource: AssetResource, of asset: Asset, with visitor: inout Visitor
   ) {
     if resource.path == asset.path {
@@ -79,7 +80,7 @@ package enum AssetSchema {
   /// (at most ``Location/coordinateDecimalPlaces`` decimals) and `altitude` (at most
   /// ``Location/altitudeDecimalPlaces``); each is `nil` when `location` is.
   @inlinable
-  package static func visit<Visitor: AssetSchemaVisitor>(
+  public static func visit<Visitor: AssetSchemaVisitor>(
     _ location: Location?, with visitor: inout Visitor
   ) {
     visitor.number(
@@ -96,7 +97,7 @@ package enum AssetSchema {
 /// value (`resources`, `location`, `legacy`, `problems`) have their own requirements,
 /// implemented by default through the plain ones, so that a writer may write them its own
 /// faster way.
-package protocol AssetSchemaVisitor {
+@_spi(Demo) public protocol AssetSchemaVisitor {
   /// A text member, or `null` when `value` is `nil`.
   mutating func string(_ key: StaticString, _ value: String?)
   /// An integer member, or `null` when `value` is `nil`.
@@ -140,51 +141,60 @@ package protocol AssetSchemaVisitor {
 }
 
 extension AssetSchemaVisitor {
+  /// The identifier as ``string(_:_:)``, in `uuidString`'s form.
   @inlinable
-  package mutating func identifier(_ key: StaticString, _ id: UUID) {
+  public mutating func identifier(_ key: StaticString, _ id: UUID) {
     string(key, id.uuidString)
   }
 
+  /// ``Asset/urlString`` as ``string(_:_:)``.
   @inlinable
-  package mutating func url(_ key: StaticString, of asset: Asset) {
+  public mutating func url(_ key: StaticString, of asset: Asset) {
     string(key, asset.urlString)
   }
 
+  /// The escaped path as ``string(_:_:)``.
   @inlinable
-  package mutating func path(_ key: StaticString, of asset: Asset) {
+  public mutating func path(_ key: StaticString, of asset: Asset) {
     string(key, asset.path.escaped)
   }
 
+  /// ``Asset/name`` as ``string(_:_:)``.
   @inlinable
-  package mutating func name(_ key: StaticString, of asset: Asset) {
+  public mutating func name(_ key: StaticString, of asset: Asset) {
     string(key, asset.name)
   }
 
+  /// The group's English name as ``string(_:_:)``.
   @inlinable
-  package mutating func groupName(_ key: StaticString, of asset: Asset) {
+  public mutating func groupName(_ key: StaticString, of asset: Asset) {
     string(key, AssetGroup(kind: asset.group, path: asset.groupPath).name)
   }
 
+  /// ``CaptureDate/iso8601`` as ``string(_:_:)``.
   @inlinable
-  package mutating func date(_ key: StaticString, _ date: CaptureDate?) {
+  public mutating func date(_ key: StaticString, _ date: CaptureDate?) {
     string(key, date?.iso8601)
   }
 
+  /// One object per resource, through ``objects(_:_:_:)``.
   @inlinable
-  package mutating func resources(_ key: StaticString, of asset: Asset) {
+  public mutating func resources(_ key: StaticString, of asset: Asset) {
     objects(key, asset.resources) { visitor, resource in
       AssetSchema.visit(resource, of: asset, with: &visitor)
     }
   }
 
+  /// An object through ``object(_:_:)``, or ``null(_:)`` without GPS.
   @inlinable
-  package mutating func location(_ key: StaticString, _ location: Location?) {
+  public mutating func location(_ key: StaticString, _ location: Location?) {
     guard let location else { return null(key) }
     object(key) { AssetSchema.visit(location, with: &$0) }
   }
 
+  /// The `code: message` texts through ``strings(_:_:)``.
   @inlinable
-  package mutating func problems(_ key: StaticString, _ problems: [AssetProblem]) {
+  public mutating func problems(_ key: StaticString, _ problems: [AssetProblem]) {
     strings(key, problems.map(\.description))
   }
 }

@@ -195,7 +195,9 @@ public struct CaptureDate: Sendable, Hashable {
   ///
   /// - Parameter body: Reads the bytes; they are valid only during the call.
   /// - Returns: What `body` returns.
-  package func withISO8601UTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result)
+  @_spi(Demo) public func withISO8601UTF8<Result>(
+    _ body: (UnsafeBufferPointer<UInt8>) throws -> Result
+  )
     rethrows -> Result
   {
     var subsecond = self.subsecond ?? ""

@@ -59,8 +59,8 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   /// The one rule for what a file's extension is: the asset URL, the `--ext` selection
   /// and the reader chosen by name all find it here, and compare it as
   /// ``lowercasedASCII(_:)`` makes it.
-  @inlinable
-  package static func extensionStart<Name: BidirectionalCollection<UInt8>>(
+  @_spi(Demo) @inlinable
+  public static func extensionStart<Name: BidirectionalCollection<UInt8>>(
     inName name: Name
   ) -> Name.Index? {
     guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > name.startIndex else {

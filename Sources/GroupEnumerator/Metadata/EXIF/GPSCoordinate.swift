@@ -1,6 +1,6 @@
 /// Turns the GPS IFD's raw rationals and reference letters into signed decimal degrees.
 ///
-/// EXIF 2.32 §4.6.6 (GPS attribute information): latitude and longitude are three
+/// In EXIF's GPS attributes, latitude and longitude are three
 /// `RATIONAL`s — degrees, minutes, seconds — and the hemisphere is a separate ASCII
 /// reference (`N`/`S`, `E`/`W`).
 enum GPSCoordinate {

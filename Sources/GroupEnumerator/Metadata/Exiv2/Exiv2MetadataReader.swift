@@ -115,7 +115,7 @@ enum Exiv2MetadataReader {
   }
 
   /// Whether every readable file of `format` has a pixel size exiv2 finds: TIFF and the
-  /// TIFF-based RAWs (`ImageWidth` and `ImageLength` are required in IFD0, TIFF 6.0 §8)
+  /// TIFF-based RAWs (`ImageWidth` and `ImageLength` are required in IFD0)
   /// and WebP (every `VP8`/`VP8L`/`VP8X` chunk holds one). Not JPEG XL, whose size
   /// exiv2 0.27.6 never reports, nor the formats the engine gives our own readers.
   static func requiresPixelSize(_ format: MediaFormat) -> Bool {

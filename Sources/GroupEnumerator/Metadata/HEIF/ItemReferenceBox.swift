@@ -2,7 +2,7 @@
 /// metadata item to the image it describes, `dimg` from a grid to its tiles, `thmb` from
 /// a thumbnail to its master.
 ///
-/// ISO/IEC 14496-12 §8.11.12 ("Item Reference Box"). A full box whose children are
+/// A full box whose children are
 /// `SingleItemTypeReferenceBox`es: the box type is the reference type, then
 /// `from_item_ID`, `reference_count` (16 bits) and the `to_item_ID`s. Identifiers are 16
 /// bits in version 0 and 32 bits in version 1.

@@ -1,6 +1,6 @@
 /// What a walk over a JPEG's marker segments found before the image data.
 ///
-/// ITU-T T.81 Annex B: a JPEG is `SOI`, then marker segments (`FF xx` + a big-endian
+/// A JPEG is `SOI`, then marker segments (`FF xx` + a big-endian
 /// length that counts itself), up to the first `SOS`, after which the entropy-coded data
 /// begins. Each segment header is read on its own, so a file is never read whole: only
 /// the EXIF `APP1` payload (at most 65,533 bytes) and a few bytes of `SOFn` are fetched.

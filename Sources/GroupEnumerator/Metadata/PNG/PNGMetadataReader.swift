@@ -1,7 +1,7 @@
 /// Reads a PNG still's metadata with our own bounds-checked chunk walk, handing only the
 /// EXIF block to libexif (as for JPEG).
 ///
-/// What it reads (PNG 3rd edition, §5 and §11):
+/// What it reads (chunks of the PNG format as of its third edition):
 /// - `IHDR`: the pixel size. It is always the size reported, never EXIF
 ///   `PixelXDimension`/`PixelYDimension`.
 /// - `eXIf`: the EXIF block as TIFF bytes (a leading `Exif\0\0` is tolerated).

@@ -17,7 +17,7 @@ import Foundation
 ///   keyed ones are absent.
 /// - `moov/udta/©xyz`, used for the location when Apple's key is absent; then `©xyz` as an
 ///   item of `udta/meta/ilst` (handler `mdir`, where ffmpeg and most re-encoders write it);
-///   then 3GPP's `udta/loci` (TS 26.244 §8.2.2).
+///   then 3GPP's `udta/loci`.
 ///
 /// How it stays safe on hostile files (docs/Robustness.md): it reads one box header
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and

@@ -1,7 +1,7 @@
 /// Reads a BigTIFF file's IFD0 and its EXIF and GPS sub-IFDs (exiv2 0.27.6 does not
 /// support BigTIFF).
 ///
-/// BigTIFF (*BigTIFF Design*, libtiff documentation, `specification/bigtiff`) is TIFF 6.0
+/// BigTIFF (libtiff's extension) is classic TIFF
 /// with 64-bit offsets:
 /// - a 16-byte header: `II` or `MM`, version 43, the offset size 8, a reserved 0, then the
 ///   8-byte offset of IFD0;

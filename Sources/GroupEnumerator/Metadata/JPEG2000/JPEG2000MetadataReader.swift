@@ -28,7 +28,7 @@ enum JPEG2000MetadataReader: MetadataReader {
 
   /// The `uuid` identifier of an EXIF box: `JpgTiffExif->JP2` in ASCII.
   static let exifUUID: [UInt8] = Array("JpgTiffExif->JP2".utf8)
-  /// The `uuid` identifier of an XMP box (Adobe's XMP specification, part 3).
+  /// The `uuid` identifier of an XMP box, as Adobe's XMP defines it for JPEG 2000.
   static let xmpUUID: [UInt8] = [
     0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
   ]

@@ -25,12 +25,12 @@
 /// no EXIF from CR3 here, no size from JPEG XL, and nothing from BigTIFF.
 enum Exiv2MetadataReader {
   /// The most bytes of one file gexiv2 is given: the file's head, read into memory under
-  /// ``Exiv2Session``'s lock, so one such buffer at most is alive at once. exiv2 needs the
-  /// header area (IFDs, maker notes, previews), not the image data after it: camera RAWs
-  /// keep their IFDs and previews in their first few megabytes (docs/Robustness.md has
-  /// the figures). 64 MiB leaves a wide margin, and holds the whole of most camera RAWs. A larger file is read from its head;
-  /// when exiv2 then cannot parse it or finds no size, an `unsupported` problem says that
-  /// its metadata may lie past the first 64 MiB.
+  /// ``Exiv2Session``'s lock, so one such buffer at most is alive at once. exiv2 needs the header
+  /// area (IFDs, maker notes, previews), not the image data after it: camera RAWs keep their IFDs
+  /// and previews in their first few megabytes (docs/Robustness.md has the figures). 64 MiB leaves
+  /// a wide margin, and holds the whole of most camera RAWs. A larger file is read from its head;
+  /// when exiv2 then cannot parse it or finds no size, an `unsupported` problem says that its
+  /// metadata may lie past the first 64 MiB.
   static let maximumInputLength = 64 << 20
 
   /// Whether files of `format` are read by this reader.

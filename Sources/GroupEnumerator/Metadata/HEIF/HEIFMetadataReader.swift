@@ -21,10 +21,10 @@
 /// has them (in HEIF the transformative properties are what a reader applies for display;
 /// iPhones write both, and they agree), else EXIF `Orientation` (Samsung phones write only
 /// that, and ImageIO and photo servers apply it). So ``MediaMetadata/displayedWidth`` and
-/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped when `irot`, or without
-/// transformative properties the EXIF tag, turns the image a quarter. This agrees with exiftool's size
-/// swapped for its `Rotation` 90/270, except on a file with two `irot` boxes, where
-/// exiftool's `Rotation` is the one that belongs to another item (a gain map).
+/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped when `irot`, or without transformative
+/// properties the EXIF tag, turns the image a quarter. This agrees with exiftool's size swapped for
+/// its `Rotation` 90/270, except on a file with two `irot` boxes, where exiftool's `Rotation` is
+/// the one that belongs to another item (a gain map).
 ///
 /// How it stays safe: only the top level is walked (at most ``maximumTopLevelBoxes``
 /// headers, never loading `mdat`); `meta` is loaded whole only up to

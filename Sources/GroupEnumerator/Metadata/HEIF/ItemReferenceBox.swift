@@ -25,9 +25,9 @@ struct ItemReferenceBox: Sendable {
 
   /// Parses an `iref` box's whole content.
   ///
-  /// - Throws: ``BoxParsingError/invalidField(type:offset:field:detail:)`` for a version
-  ///   above 1 or too many children; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
-  ///   when a reference's identifiers run past the end of its box.
+  /// - Throws: ``BoxParsingError/invalidField(type:offset:field:detail:)`` for a version above 1 or
+  ///   too many children; ``BoxParsingError/contentTooShort(type:offset:needed:available:)`` when a
+  ///   reference's identifiers run past the end of its box.
   init(parsing content: BoxContent) throws(BoxParsingError) {
     let version = try content.version()
     guard version <= 1 else { throw content.invalid("version", "\(version) is not 0 or 1") }

@@ -25,11 +25,11 @@
 /// `IEND` gets a ``AssetProblem/Code/truncated`` problem. Only the chunks used are
 /// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
 /// keyword (read from its first 80 bytes) names an EXIF profile or XMP (a packet up to
-/// ``XMPPacket/maximumSize`` bytes; with `eXIf` found, only an XMP packet before the image
-/// data is looked for); compressed text is
-/// inflated up to ``maximumInflatedLength`` bytes, and all the profiles of one file may
-/// take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs are checked for the chunks
-/// loaded; a mismatch is reported, and the chunk still used (ExifTool does the same).
+/// ``XMPPacket/maximumSize`` bytes; with `eXIf` found, only an XMP packet before the image data is
+/// looked for); compressed text is inflated up to ``maximumInflatedLength`` bytes, and all the
+/// profiles of one file may take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs
+/// are checked for the chunks loaded; a mismatch is reported, and the chunk still used (ExifTool
+/// does the same).
 enum PNGMetadataReader {
   /// The most chunks looked at, `IDAT` chunks included (each costs one 8-byte header
   /// read). Real PNGs have a few dozen chunks; 65,536 is a 512 MiB PNG

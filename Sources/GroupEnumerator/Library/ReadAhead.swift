@@ -16,10 +16,9 @@ import Synchronization
 /// (``ReadTally/isCold``). Each advice opens the file beneath the root as every read does
 /// (no link followed) and closes it at once: one descriptor more per advising thread.
 struct ReadAhead: Sendable {
-  /// How many files ahead of the workers the advice goes; 0 (the default) turns the
-  /// read-ahead off, as no device measured so far gains from it (docs/Performance.md has
-  /// the figures). `GROUPENUMERATOR_READ_AHEAD=N` turns it on at depth N (for benchmarks,
-  /// e.g. on a USB disk or a network mount).
+  /// How many files ahead of the workers the advice goes; 0 (the default) turns the read-ahead off,
+  /// as none of the devices in docs/Performance.md gains from it. `GROUPENUMERATOR_READ_AHEAD=N`
+  /// turns it on at depth N (for benchmarks, e.g. on a USB disk or a network mount).
   static let depth: Int = {
     let value = ProcessInfo.processInfo.environment["GROUPENUMERATOR_READ_AHEAD"]
     return max(0, value.flatMap { Int($0) } ?? 0)

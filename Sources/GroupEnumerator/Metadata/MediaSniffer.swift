@@ -70,7 +70,7 @@ enum MediaSniffer {
     0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62, 0xCE, 0x6C,
   ]
 
-  /// The JPEG 2000 signature box (ISO/IEC 15444-1 §I.5.1): length 12, `jP  `, `\r\n\x87\n`.
+  /// The JPEG 2000 signature box that starts a JP2 file: length 12, `jP  `, `\r\n\x87\n`.
   private static let jp2Signature: [UInt8] = [
     0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A,
   ]
@@ -277,7 +277,7 @@ enum MediaSniffer {
   ]
   private static let avifBrands: Set<String> = ["avif", "avis"]
 
-  /// The format an ISO-BMFF file's `ftyp` box names (ISO/IEC 14496-12 §4.3): the major
+  /// The format an ISO-BMFF file's `ftyp` box names: the major
   /// brand and the compatible brands that fit in the header and in the box.
   private static func isoMediaFormat(_ bytes: ArraySlice<UInt8>) -> MediaFormat? {
     guard let boxSize = bigEndianUInt32(bytes, at: 0), let major = brand(bytes, at: 8) else {

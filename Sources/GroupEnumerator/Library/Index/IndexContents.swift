@@ -40,7 +40,7 @@ struct IndexContents: Sendable {
   /// counted against ``maximumBytes``: a table of millions of empty rows is as bounded as
   /// one of large rows.
   static let rowOverhead = 96
-  /// The most rows loaded (about 4 million, 40 times the 100,000-file bench library): the
+  /// The most rows loaded (about 4 million, far more than a large library holds): the
   /// rows past it are not loaded, and their files are read.
   static let maximumRows = 1 << 22
 

@@ -41,7 +41,7 @@ extension IndexLocation {
   static let stemLimit = 48
 
   /// The folder that holds the default indexes, from `environment`: `$XDG_CACHE_HOME`
-  /// (when set to an absolute path, as the XDG base directory specification requires),
+  /// (when set to an absolute path; XDG has a relative one ignored),
   /// else `$HOME/.cache`, followed by ``cacheSubfolder``.
   ///
   /// - Returns: The folder's path, not yet resolved or created; `nil` when neither

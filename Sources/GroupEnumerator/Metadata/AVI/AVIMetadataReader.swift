@@ -1,5 +1,5 @@
-/// Reads an AVI's size and duration from its RIFF header list (Microsoft's AVI RIFF
-/// reference; OpenDML AVI 2.0 for files over 1 GB).
+/// Reads an AVI's size and duration from its RIFF header list (as classic AVI
+/// lays it out, and its OpenDML extension for files over 1 GB).
 ///
 /// An AVI is `RIFF` `AVI `, whose first `LIST` `hdrl` holds the main header `avih`
 /// (microseconds per frame, total frames, width, height) and one `LIST` `strl` per stream

@@ -1,7 +1,7 @@
 /// Reads a BigTIFF file's IFD0 and its EXIF and GPS sub-IFDs (exiv2 0.27.6 does not
 /// support BigTIFF).
 ///
-/// BigTIFF (*BigTIFF Design*, libtiff documentation, `specification/bigtiff`) is TIFF 6.0
+/// BigTIFF (libtiff's extension) is classic TIFF
 /// with 64-bit offsets:
 /// - a 16-byte header: `II` or `MM`, version 43, the offset size 8, a reserved 0, then the
 ///   8-byte offset of IFD0;
@@ -10,13 +10,14 @@
 ///   8-byte next-IFD offset;
 /// - the new types `LONG8` (16), `SLONG8` (17) and `IFD8` (18), each 8 bytes.
 ///
-/// The one ``TIFFDirectoryWalker`` reads it with the ``TIFFLayout/big`` layout; the tags
-/// are collected into an ``EXIFTagTable`` (`LONG8`/`SLONG8` as `LONG`/`SLONG` when they
-/// fit) and handed to ``EXIFInterpreter``, as for every other format. The size is IFD0's `ImageWidth` × `ImageLength` (`SHORT`, `LONG` or `LONG8`),
-/// which is what exiftool's `Composite:ImageSize` reports.
+/// The one ``TIFFDirectoryWalker`` reads it with the ``TIFFLayout/big`` layout; the tags are
+/// collected into an ``EXIFTagTable`` (`LONG8`/`SLONG8` as `LONG`/`SLONG` when they fit) and handed
+/// to ``EXIFInterpreter``, as for every other format. The size is IFD0's `ImageWidth` ×
+/// `ImageLength` (`SHORT`, `LONG` or `LONG8`), which is what exiftool's `Composite:ImageSize`
+/// reports.
 ///
-/// How it stays safe: the file is read in small pieces, never whole (a BigTIFF is
-/// typically more than 4 GB); at most ``TIFFDirectoryWalker/maximumDirectories`` IFDs are read, each once (a
+/// How it stays safe: the file is read in small pieces, never whole (a BigTIFF is typically more
+/// than 4 GB); at most ``TIFFDirectoryWalker/maximumDirectories`` IFDs are read, each once (a
 /// pointer back to an IFD already read is a fault, not a loop); at most
 /// ``TIFFLayout/maximumEntries`` entries per IFD and, per value, at most
 /// ``TIFFValue/maximumUndefinedLength`` bytes; every offset sum is overflow-checked and

@@ -89,9 +89,9 @@ struct ArrayByteSource: ByteSource {
 /// failure itself; when a read of more than was asked fails or comes back short, the
 /// exact read is made instead, so a failure is reported only for bytes that were asked.
 final class PrefetchedByteSource<Base: ByteSource>: ByteSource {
-  /// How many bytes the first read of a file longer than ``wholeFileLength`` takes:
-  /// every format's sniff, and all the metadata of most camera JPEGs (the bench's camera
-  /// library needs at most 1.5 KiB). The disk reads one 4 KiB page for it either way.
+  /// How many bytes the first read of a file longer than ``wholeFileLength`` takes: every format's
+  /// sniff, and all the metadata of most camera JPEGs (a camera JPEG's `APP1` header and first IFDs
+  /// usually fit in 1.5 KiB). The disk reads one 4 KiB page for it either way.
   static var window: Int { 2 * 1024 }
 
   /// Files no longer than this are read whole by the first read: their end is read anyway

@@ -4,7 +4,7 @@
 /// the way exiftool shows it, and checked.
 ///
 /// The text ends at its first NUL (EXIF ASCII is NUL-terminated; writers pad with more),
-/// and trailing white space is dropped (EXIF 2.32 §4.6.2 fills unknown text with spaces).
+/// and trailing white space is dropped (EXIF fills unknown text with spaces).
 /// What is left must be valid UTF-8 without control characters and at most
 /// ``maximumLength`` bytes; otherwise it is rejected, never shown half-cleaned.
 enum CameraText {

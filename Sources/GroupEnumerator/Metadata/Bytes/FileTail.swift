@@ -8,7 +8,7 @@
 /// (``joined(with:)``).
 struct FileTail {
   /// The most bytes read: enough to reach past the trailers cameras and editors append
-  /// after the image (the shared corpus's longest is 39,345 bytes).
+  /// after the image (docs/Formats.md lists the longest seen).
   static let maximumLength = 64 * 1024
 
   /// Where ``bytes`` start in the file.

@@ -1,10 +1,10 @@
 /// Reads a Canon CR3 RAW's metadata with our own box reader and TIFF walker (exiv2 0.27.6
 /// reports "corrupted image metadata" for CR3).
 ///
-/// A CR3 is an ISO base media file (ISO/IEC 14496-12) of brand `crx `. Its `moov` box
+/// A CR3 is an ISO base media file of brand `crx `. Its `moov` box
 /// holds a `uuid` box whose extended type is Canon's
-/// `85c0b687-820f-11e0-8111-f4ce462b6a48` (ISO/IEC 14496-12 §4.2: a `uuid` box's 16-byte
-/// extended type follows the header); that box's children include four TIFF blocks, each
+/// `85c0b687-820f-11e0-8111-f4ce462b6a48` (a `uuid` box's 16-byte extended type follows
+/// its header); that box's children include four TIFF blocks, each
 /// a TIFF header and one IFD whose offsets count from the block's start:
 /// - `CMT1`: IFD0 (`ImageWidth`, `ImageLength`, `Orientation`, `DateTime`, `Make`…);
 /// - `CMT2`: the EXIF IFD (`DateTimeOriginal`, `OffsetTimeOriginal`, `SubSecTime…`);

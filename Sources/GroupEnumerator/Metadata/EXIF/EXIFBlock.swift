@@ -1,4 +1,4 @@
-/// One EXIF block: a TIFF structure (EXIF 2.32, CIPA DC-008, §4.5.2) as a format stores it
+/// One EXIF block: a TIFF structure as a format stores it
 /// — in a JPEG's `APP1` segment after `Exif\0\0`, a HEIF's Exif item, a PNG's `eXIf`
 /// chunk or raw profile.
 ///
@@ -7,7 +7,7 @@
 /// out-of-range pointer), ``TIFFDirectoryWalker`` recovers them; ``EXIFInterpreter``
 /// checks and converts the values.
 struct EXIFBlock {
-  /// The `Exif\0\0` identifier that starts an EXIF `APP1` payload (EXIF 2.32 §4.5.4),
+  /// The `Exif\0\0` identifier that starts an EXIF `APP1` payload in JPEG,
   /// and that libexif requires in front of the TIFF bytes it loads.
   static let identifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
 

@@ -1,6 +1,6 @@
 /// Strict parsing of the text forms EXIF uses for dates, offsets and fractional seconds.
 ///
-/// EXIF 2.32 §4.6.6: `DateTime` is `YYYY:MM:DD HH:MM:SS` (20 bytes with the NUL),
+/// `DateTime` is `YYYY:MM:DD HH:MM:SS` (20 bytes with the NUL),
 /// `OffsetTime*` is `+HH:MM` or `-HH:MM`, `SubSecTime*` is ASCII digits. Writers often
 /// pad with spaces or NULs, or leave the whole field blank; padding is tolerated, nothing
 /// else is.

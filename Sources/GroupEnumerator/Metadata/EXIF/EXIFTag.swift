@@ -1,6 +1,6 @@
 /// The EXIF and TIFF tag numbers the readers interpret, with the directory each lives in.
 ///
-/// Numbers are from the EXIF 2.32 specification (CIPA DC-008), §4.6.
+/// The numbers are the ones EXIF (version 2.32) assigns.
 enum EXIFTag {
   // IFD0 (TIFF)
   static let imageWidth: UInt16 = 0x0100
@@ -36,7 +36,7 @@ enum EXIFTag {
   static let gpsAltitudeRef: UInt16 = 0x0005
   static let gpsAltitude: UInt16 = 0x0006
 
-  /// IFD0's `ImageWidth` and `ImageLength` (TIFF 6.0 §8): the stored size of a TIFF
+  /// IFD0's `ImageWidth` and `ImageLength`, which TIFF requires: the stored size of a TIFF
   /// image, which readers of TIFF-structured files (CR3, BigTIFF) decode themselves; the
   /// interpreter does not use them.
   static let imageSize: [EXIFTagTable.Key] = [

@@ -1,6 +1,6 @@
 /// Turns the GPS IFD's raw rationals and reference letters into signed decimal degrees.
 ///
-/// EXIF 2.32 §4.6.6 (GPS attribute information): latitude and longitude are three
+/// In EXIF's GPS attributes, latitude and longitude are three
 /// `RATIONAL`s — degrees, minutes, seconds — and the hemisphere is a separate ASCII
 /// reference (`N`/`S`, `E`/`W`).
 enum GPSCoordinate {
@@ -11,9 +11,10 @@ enum GPSCoordinate {
 
   /// Degrees from a degrees/minutes/seconds triple.
   ///
-  /// A field of `0/0` counts as zero: many cameras write it for unused seconds (and
-  /// exiftool reads it so). A non-zero numerator over zero is rejected, as are minutes or
-  /// seconds over 60 (exactly 60 is a writer's rounding and is accepted). An `SRATIONAL` triple is accepted when no part is negative.
+  /// A field of `0/0` counts as zero: many cameras write it for unused seconds (and exiftool reads
+  /// it so). A non-zero numerator over zero is rejected, as are minutes or seconds over 60 (exactly
+  /// 60 is a writer's rounding and is accepted). An `SRATIONAL` triple is accepted when no part is
+  /// negative.
   static func degrees(_ value: TIFFValue?) -> Result<Double, Rejection> {
     guard let parts = value?.unsignedRationals, parts.count == 3 else {
       return .failure(Rejection(reason: "is not three non-negative RATIONALs"))

@@ -1,4 +1,4 @@
-/// What EXIF asks of a TIFF structure (EXIF 2.32, CIPA DC-008, §4.6.3): IFD0, the EXIF and
+/// What EXIF asks of a TIFF structure: IFD0, the EXIF and
 /// GPS IFDs its pointer tags name, and the raw bytes of the MakerNote.
 ///
 /// libexif 0.6.24 stops reading IFD0 at the first pointer tag whose value lies past the

@@ -14,10 +14,10 @@
 /// the EXIF has no date or no place, the XMP packet exiv2 found (TIFF tag 700, WebP's
 /// `XMP ` chunk, a RAW's XMP) is parsed by ``XMPPacket`` and applied by ``XMPFallback``.
 ///
-/// gexiv2 runs in-process rather than in a child process, decided by measurement: exiv2's 667-file
-/// test/POC corpus plus `corpus/bad` (717 files, 128 of them sniffed into this allowlist),
-/// one child process per file with a 10 s limit, gave 0 crashes and 0 hangs; the two
-/// TIFF files that raise `std::overflow_error` and the RIFF-size WebP became problems.
+/// gexiv2 runs in-process rather than in a child process: exiv2's own crash and regression
+/// files that reach this reader neither crash nor hang it, and the `std::overflow_error`
+/// some of them raise becomes a problem through the shim's `catch (...)`
+/// (docs/Robustness.md has the figures).
 ///
 /// Known limits of exiv2 0.27.6: for HEIF it reports EXIF `PixelXDimension` as the pixel
 /// size when present, else the first `ispe` box (a grid's tile); it ignores `iloc` extent
@@ -25,14 +25,12 @@
 /// no EXIF from CR3 here, no size from JPEG XL, and nothing from BigTIFF.
 enum Exiv2MetadataReader {
   /// The most bytes of one file gexiv2 is given: the file's head, read into memory under
-  /// ``Exiv2Session``'s lock, so one such buffer at most is alive at once. exiv2 needs the
-  /// header area (IFDs, maker notes, previews), not the image data after it: of the 44
-  /// files of the shared corpus this reader takes, none needs more than its first 310 KB
-  /// (`canon_eos_6d.dng` reads the same from its first 256 KiB); camera RAWs keep their
-  /// IFDs and previews in their first few megabytes. 64 MiB is 200 times the corpus's
-  /// need, and holds the whole of most camera RAWs. A larger file is read from its head;
-  /// when exiv2 then cannot parse it or finds no size, an `unsupported` problem says that
-  /// its metadata may lie past the first 64 MiB.
+  /// ``Exiv2Session``'s lock, so one such buffer at most is alive at once. exiv2 needs the header
+  /// area (IFDs, maker notes, previews), not the image data after it: camera RAWs keep their IFDs
+  /// and previews in their first few megabytes (docs/Robustness.md has the figures). 64 MiB leaves
+  /// a wide margin, and holds the whole of most camera RAWs. A larger file is read from its head;
+  /// when exiv2 then cannot parse it or finds no size, an `unsupported` problem says that its
+  /// metadata may lie past the first 64 MiB.
   static let maximumInputLength = 64 << 20
 
   /// Whether files of `format` are read by this reader.
@@ -115,7 +113,7 @@ enum Exiv2MetadataReader {
   }
 
   /// Whether every readable file of `format` has a pixel size exiv2 finds: TIFF and the
-  /// TIFF-based RAWs (`ImageWidth` and `ImageLength` are required in IFD0, TIFF 6.0 §8)
+  /// TIFF-based RAWs (`ImageWidth` and `ImageLength` are required in IFD0)
   /// and WebP (every `VP8`/`VP8L`/`VP8X` chunk holds one). Not JPEG XL, whose size
   /// exiv2 0.27.6 never reports, nor the formats the engine gives our own readers.
   static func requiresPixelSize(_ format: MediaFormat) -> Bool {

@@ -7,7 +7,7 @@ import Synchronization
 
 /// The one door to gexiv2: initializes it once, and runs every call behind one lock.
 ///
-/// exiv2's README (0.27.6, §2.14) says its EXIF and IPTC code is reentrant but its XMP
+/// exiv2's EXIF and IPTC code is reentrant but its XMP
 /// parser's `XmpParser::initialize` and `XmpProperties::registerNs` are not thread-safe,
 /// and gexiv2 parses XMP while opening a file. So gexiv2 is initialized exactly once
 /// (``initialization``, a lazily and atomically initialized `static let`) before any

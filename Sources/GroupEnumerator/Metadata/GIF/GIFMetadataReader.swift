@@ -1,4 +1,4 @@
-/// Reads a GIF's size from its header (GIF89a specification §17–18): the signature
+/// Reads a GIF's size from its header and logical screen descriptor: the signature
 /// `GIF87a` or `GIF89a`, then the logical screen's width and height, little-endian.
 ///
 /// A GIF holds no EXIF; its size is the logical screen every frame is drawn on.

@@ -167,7 +167,7 @@ extension HEIFMetadataReader {
   }
 
   /// The TIFF block inside an EXIF item's bytes: after the 4-byte big-endian offset to the
-  /// TIFF header (ISO/IEC 23008-12 Annex A.2.1, `ExifDataBlock`), skipping an `Exif\0\0`
+  /// TIFF header that starts the item, skipping an `Exif\0\0`
   /// identifier that some writers leave in front of it.
   static func tiffBlock(inEXIFItem block: [UInt8], itemID: UInt32, problems: inout ProblemLog)
     -> [UInt8]?

@@ -1,8 +1,7 @@
 /// Reads a HEIF still's (HEIC, HEIF, AVIF) metadata with our own bounds-checked box
 /// reader, handing only the EXIF block to libexif (as for JPEG).
 ///
-/// What it reads, all from the top-level `meta` box (ISO/IEC 14496-12 §8.11,
-/// ISO/IEC 23008-12 §9):
+/// What it reads, all from the top-level `meta` box:
 /// - the primary item (`pitm`) and its properties (`iprp`): the size is its `ispe`,
 ///   which for a `grid` is the whole canvas; `irot` and `imir` become
 ///   ``MediaMetadata/orientation``.
@@ -22,10 +21,10 @@
 /// has them (in HEIF the transformative properties are what a reader applies for display;
 /// iPhones write both, and they agree), else EXIF `Orientation` (Samsung phones write only
 /// that, and ImageIO and photo servers apply it). So ``MediaMetadata/displayedWidth`` and
-/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped when `irot`, or without
-/// transformative properties the EXIF tag, turns the image a quarter. On the shared corpus this matches exiftool's size, swapped for its
-/// `Rotation` 90/270, on 43 of 44 files; the other one has two `irot` boxes, and
-/// exiftool's `Rotation` is the one that belongs to another item (a gain map).
+/// ``MediaMetadata/displayedHeight`` are the `ispe` swapped when `irot`, or without transformative
+/// properties the EXIF tag, turns the image a quarter. This agrees with exiftool's size swapped for
+/// its `Rotation` 90/270, except on a file with two `irot` boxes, where exiftool's `Rotation` is
+/// the one that belongs to another item (a gain map).
 ///
 /// How it stays safe: only the top level is walked (at most ``maximumTopLevelBoxes``
 /// headers, never loading `mdat`); `meta` is loaded whole only up to
@@ -73,8 +72,8 @@ enum HEIFMetadataReader {
 
   /// The EXIF (IFD1) thumbnail stored in a HEIF still's Exif item, byte for byte.
   ///
-  /// Only that JPEG is returned. A HEIF file's own thumbnail items (`thmb` references,
-  /// ISO/IEC 23008-12 §6.6.2.3.3) are coded like the image itself, HEVC or AV1, not JPEG;
+  /// Only that JPEG is returned. A HEIF file's own thumbnail items (`thmb` references)
+  /// are coded like the image itself, HEVC or AV1, not JPEG;
   /// they would have to be decoded and re-encoded, so they are never returned.
   ///
   /// - Parameter source: The file's bytes.

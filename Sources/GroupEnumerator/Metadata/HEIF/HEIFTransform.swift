@@ -1,8 +1,7 @@
 /// The turn and flip that the `irot` and `imir` properties of an image item ask for, as
 /// the EXIF orientation (1…8) that says the same thing.
 ///
-/// ISO/IEC 23008-12 §6.5.10 and §6.5.12 (2022 edition for `imir`'s axis): the
-/// transformative properties apply in association order (the specification requires
+/// The transformative properties apply in association order (the specification requires
 /// `clap`, then `irot`, then `imir`; other orders are applied as listed). Each is a 2×2
 /// matrix on pixel coordinates (x to the right, y downwards) and they compose by
 /// multiplication; the product is one of the eight EXIF orientations.

@@ -1,7 +1,7 @@
 /// The image spatial extents property, `ispe`: an image item's width and height in
 /// pixels, before any transformative property (`clap`, `irot`, `imir`) is applied.
 ///
-/// ISO/IEC 23008-12 §6.5.3 ("Image spatial extents"). A full box of version 0 holding
+/// A full box of version 0 holding
 /// `image_width` and `image_height`, both 32-bit. Every image item has one; for a `grid`
 /// it is the size of the whole canvas, not of a tile.
 struct ImageSpatialExtentsProperty: Hashable, Sendable {
@@ -29,7 +29,7 @@ struct ImageSpatialExtentsProperty: Hashable, Sendable {
 /// The image rotation property, `irot`: how far to turn the image, anticlockwise, for
 /// display.
 ///
-/// ISO/IEC 23008-12 §6.5.10 ("Image rotation"). Not a full box: one byte whose low two
+/// Not a full box: one byte whose low two
 /// bits are `angle`, in units of 90° anticlockwise; the other six bits are reserved.
 struct ImageRotation: Hashable, Sendable {
   /// Quarter turns anticlockwise, 0…3.
@@ -46,7 +46,7 @@ struct ImageRotation: Hashable, Sendable {
 
 /// The image mirroring property, `imir`: a flip for display.
 ///
-/// ISO/IEC 23008-12:2022 §6.5.12 ("Image mirroring"). Not a full box: one byte whose low
+/// Not a full box (the axis as HEIF has defined it since 2022): one byte whose low
 /// bit is `axis` — 0 exchanges the top and bottom (EXIF orientation 4), 1 exchanges left
 /// and right (EXIF orientation 2); the other seven bits are reserved.
 struct ImageMirror: Hashable, Sendable {

@@ -1,6 +1,6 @@
 /// The item information box, `iinf`: one ``ItemInfoEntry`` per item of a `meta` box.
 ///
-/// ISO/IEC 14496-12 §8.11.6 ("Item Information Box"). A full box: version 0 holds a
+/// A full box: version 0 holds a
 /// 16-bit `entry_count`, later versions a 32-bit one, then the `infe` boxes.
 struct ItemInfoBox: Sendable {
   /// The entries that could be parsed, in file order.
@@ -50,8 +50,8 @@ struct ItemInfoBox: Sendable {
 
 /// One item's information entry, `infe`: its identifier and type.
 ///
-/// ISO/IEC 14496-12 §8.11.6 ("Item Information Entry"). Versions 2 and 3 (the ones HEIF
-/// uses, ISO/IEC 23008-12 §9.2) hold `item_ID` (16 bits in version 2, 32 in version 3),
+/// Versions 2 and 3 (the ones HEIF
+/// uses) hold `item_ID` (16 bits in version 2, 32 in version 3),
 /// `item_protection_index`, `item_type` (`hvc1`, `av01`, `grid`, `Exif`, `mime`…) and a
 /// name. Versions 0 and 1 have no item type; their entries are read with ``itemType``
 /// `nil`. Bit 0 of the flags marks a hidden item.

@@ -1,7 +1,7 @@
 /// The item location box, `iloc`: where each item's bytes are — in this file, in the
 /// `meta` box's `idat`, or (unsupported here) in other items.
 ///
-/// ISO/IEC 14496-12 §8.11.3 ("The Item Location Box"). A full box of version 0, 1 or 2:
+/// A full box of version 0, 1 or 2:
 /// four 4-bit sizes (`offset_size`, `length_size`, `base_offset_size`, and from version 1
 /// `index_size`), each 0, 4 or 8 bytes; `item_count` (16 bits, 32 in version 2); then per
 /// item `item_ID` (16 or 32 bits), from version 1 a 4-bit `construction_method`,
@@ -10,7 +10,7 @@
 struct ItemLocationBox: Sendable {
   /// Where one item's data lies.
   struct Location: Hashable, Sendable {
-    /// How extent offsets are to be read (ISO/IEC 14496-12 §8.11.3.3).
+    /// How extent offsets are to be read: from the file, from `idat`, or from another item.
     enum ConstructionMethod: Hashable, Sendable {
       /// 0: offsets into the file named by `data_reference_index` (0 is this file).
       case fileOffset

@@ -1,7 +1,7 @@
 /// The item properties box, `iprp`: the properties in its `ipco` box and the `ipma`
 /// boxes that associate them with items.
 ///
-/// ISO/IEC 14496-12 §8.11.14 ("Item Properties Box"); ISO/IEC 23008-12 §9.3. `ipco`
+/// `ipco`
 /// holds the property boxes, numbered from 1 in order; one or more `ipma` boxes follow.
 struct ItemPropertiesBox: Sendable {
   /// The properties of `ipco`, in order: index *i* of an association is element *i − 1*.

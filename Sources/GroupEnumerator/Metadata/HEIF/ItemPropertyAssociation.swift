@@ -1,7 +1,7 @@
 /// The item property association box, `ipma`: which properties of the `ipco` box
 /// belong to which item, in the order they apply.
 ///
-/// ISO/IEC 14496-12 §8.11.14 ("Item Properties Box"). A full box: `entry_count` (32
+/// A full box: `entry_count` (32
 /// bits), then per entry `item_ID` (16 bits in version 0, 32 in version 1),
 /// `association_count` (8 bits) and the associations. Each association is one byte — an
 /// `essential` bit and a 7-bit `property_index` — or, when `flags & 1`, two bytes with a

@@ -2,7 +2,7 @@
 /// metadata item to the image it describes, `dimg` from a grid to its tiles, `thmb` from
 /// a thumbnail to its master.
 ///
-/// ISO/IEC 14496-12 §8.11.12 ("Item Reference Box"). A full box whose children are
+/// A full box whose children are
 /// `SingleItemTypeReferenceBox`es: the box type is the reference type, then
 /// `from_item_ID`, `reference_count` (16 bits) and the `to_item_ID`s. Identifiers are 16
 /// bits in version 0 and 32 bits in version 1.
@@ -25,9 +25,9 @@ struct ItemReferenceBox: Sendable {
 
   /// Parses an `iref` box's whole content.
   ///
-  /// - Throws: ``BoxParsingError/invalidField(type:offset:field:detail:)`` for a version
-  ///   above 1 or too many children; ``BoxParsingError/contentTooShort(type:offset:needed:available:)``
-  ///   when a reference's identifiers run past the end of its box.
+  /// - Throws: ``BoxParsingError/invalidField(type:offset:field:detail:)`` for a version above 1 or
+  ///   too many children; ``BoxParsingError/contentTooShort(type:offset:needed:available:)`` when a
+  ///   reference's identifiers run past the end of its box.
   init(parsing content: BoxContent) throws(BoxParsingError) {
     let version = try content.version()
     guard version <= 1 else { throw content.invalid("version", "\(version) is not 0 or 1") }

@@ -1,6 +1,6 @@
 /// The primary item box, `pitm`: which item of a `meta` box is the one to show.
 ///
-/// ISO/IEC 14496-12 §8.11.4 ("Primary Item Box"). A full box: version 0 holds a 16-bit
+/// A full box: version 0 holds a 16-bit
 /// `item_ID`, version 1 a 32-bit one.
 struct PrimaryItemBox: Hashable, Sendable {
   /// The primary item's identifier.

@@ -66,7 +66,7 @@ struct BoxContent: Sendable {
     return Array(bytes[offset..<(offset + length)])
   }
 
-  /// A full box's version: the first content byte (ISO/IEC 14496-12 §4.2, `FullBox`).
+  /// A full box's version: the first content byte (followed by 24 bits of flags).
   func version() throws(BoxParsingError) -> UInt8 { try uint8(at: 0) }
 
   /// The version of a ``TwoVersionFullBox``, checked: 0 or 1, with that version's fixed

@@ -1,6 +1,6 @@
 /// The header of one box: its type, where it starts, and where its content lies.
 ///
-/// ISO/IEC 14496-12 §4.2: a 32-bit `size` and a 32-bit `type`; `size` 1 means a 64-bit
+/// A 32-bit `size` and a 32-bit `type`; `size` 1 means a 64-bit
 /// `largesize` follows the type; `size` 0 means the box extends to the end of the file
 /// (we extend it to the end of its enclosing box, which is the file at top level).
 ///

@@ -57,7 +57,7 @@ struct BoxReader<Source: ByteSource> {
 /// Each step advances by at least 8 bytes, so a walk over `n` bytes ends after at most
 /// `n / 8` steps. A size-0 box ends the walk, since it extends to the end of the range.
 /// Inside a box, fewer than 8 trailing bytes that are all zero are accepted as QuickTime's
-/// 32-bit terminator (Apple, *QuickTime File Format*, "User data atoms"); other stray bytes,
+/// 32-bit terminator (which may end a user data list); other stray bytes,
 /// and any at the top level (a file cut inside a box header), throw.
 struct BoxIterator<Source: ByteSource> {
   /// Where boxes are read from.

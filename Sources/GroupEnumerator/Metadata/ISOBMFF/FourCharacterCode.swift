@@ -1,7 +1,8 @@
 /// A four-character code naming a box type (`moov`, `mvhd`, `©xyz`…), stored as the
 /// big-endian 32-bit integer it is in the file.
 ///
-/// ISO/IEC 14496-12 §4.2 ("Object structure"); Apple, *QuickTime File Format*, "Atoms".
+/// The ISO base media file format calls these units boxes, QuickTime calls them atoms; both
+/// name each one's type with four bytes, most often printable ASCII.
 struct FourCharacterCode: Hashable, Sendable, CustomStringConvertible {
   /// The code as a big-endian integer: `moov` is `0x6D6F_6F76`.
   let rawValue: UInt32
@@ -37,17 +38,17 @@ struct FourCharacterCode: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension FourCharacterCode {
-  /// `ftyp`, ISO/IEC 14496-12 §4.3.
+  /// `ftyp`: the file type box, a brand and the brands the file is compatible with.
   static let fileType = FourCharacterCode(0x66, 0x74, 0x79, 0x70)
-  /// `uuid`, ISO/IEC 14496-12 §4.2: a box whose type is the 16-byte extended type that
+  /// `uuid`: a box whose type is the 16-byte extended type that
   /// follows its header.
   static let uuid = FourCharacterCode(0x75, 0x75, 0x69, 0x64)
-  /// `moov`, ISO/IEC 14496-12 §8.2.1.
+  /// `moov`: the movie box, the container of a movie's headers and tracks.
   static let movie = FourCharacterCode(0x6D, 0x6F, 0x6F, 0x76)
-  /// `meta`, ISO/IEC 14496-12 §8.11.1.
+  /// `meta`: a metadata box, whose handler says what it holds.
   static let metadata = FourCharacterCode(0x6D, 0x65, 0x74, 0x61)
-  /// `hdlr`, ISO/IEC 14496-12 §8.4.3.
+  /// `hdlr`: the handler box, the kind of a track or `meta` box.
   static let handler = FourCharacterCode(0x68, 0x64, 0x6C, 0x72)
-  /// `mdat`, ISO/IEC 14496-12 §8.1.1.
+  /// `mdat`: the media data box, the samples themselves.
   static let mediaData = FourCharacterCode(0x6D, 0x64, 0x61, 0x74)
 }

@@ -1,7 +1,7 @@
 /// The handler reference box, `hdlr`: what kind of data a track or a `meta` box holds.
 ///
-/// ISO/IEC 14496-12 §8.4.3 ("Handler Reference Box"); Apple, *QuickTime File Format*,
-/// "Handler reference atom" and "Metadata handler atom". A full box: `pre_defined`
+/// The same in the ISO base media file format and QuickTime (for tracks and for metadata).
+/// A full box: `pre_defined`
 /// (QuickTime's component type, `mhlr` or `dhlr`), then `handler_type` — `vide` for
 /// video, `soun` for sound, `mdta` for Apple's keyed metadata — then reserved words and a
 /// name this reader does not need.

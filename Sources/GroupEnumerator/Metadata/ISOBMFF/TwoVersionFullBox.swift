@@ -1,4 +1,5 @@
-/// A full box (ISO/IEC 14496-12 §4.2, `FullBox`) of version 0 or 1, where version 1
+/// A full box (a box whose content starts with a version byte and 24 bits of flags) of
+/// version 0 or 1, where version 1
 /// widens times and durations to 64 bits, so that its fixed layout is longer: `mvhd`,
 /// `tkhd`, `mdhd`.
 protocol TwoVersionFullBox {

@@ -1,6 +1,6 @@
 /// What a walk over a JPEG's marker segments found before the image data.
 ///
-/// ITU-T T.81 Annex B: a JPEG is `SOI`, then marker segments (`FF xx` + a big-endian
+/// A JPEG is `SOI`, then marker segments (`FF xx` + a big-endian
 /// length that counts itself), up to the first `SOS`, after which the entropy-coded data
 /// begins. Each segment header is read on its own, so a file is never read whole: only
 /// the EXIF `APP1` payload (at most 65,533 bytes) and a few bytes of `SOFn` are fetched.
@@ -179,7 +179,7 @@ struct JPEGStructure {
 
   /// How many bytes before its end (or its embedded video) a JPEG is searched for its
   /// end-of-image marker: room for the trailers cameras and phones append after `EOI`
-  /// (the shared corpus's longest is 39,345 bytes; a BlackBerry writes 36,864, a Sony
+  /// (docs/Formats.md lists the longest seen: a BlackBerry writes 36,864 bytes, a Sony
   /// camcorder 26,144). Entropy-coded data never holds `FF D9` (an `FF` there is always
   /// followed by `00` or a restart marker), so the bound only limits the read: the last
   /// ``FileTail/firstLookLength`` bytes settle almost every file, and the rest of the
@@ -248,7 +248,7 @@ struct JPEGStructure {
     return nil
   }
 
-  /// What starts an XMP `APP1` payload (XMP Specification Part 3, 1.1.3).
+  /// What starts an XMP `APP1` payload: Adobe's namespace URI and a NUL.
   static let xmpIdentifier = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
 
   private func hex(_ byte: UInt8) -> String {

@@ -1,14 +1,13 @@
-/// Reads a JPEG 2000 file's size and EXIF with the ISO base media box layer (ITU-T T.800 |
-/// ISO/IEC 15444-1, Annex I, "JP2 file format syntax"), and a bare codestream's size
-/// (Annex A, the `SIZ` marker segment).
+/// Reads a JPEG 2000 file's size and EXIF with the box layer of the JP2 file
+/// format, and a bare codestream's size (from its `SIZ` marker segment).
 ///
 /// A JP2 file is a sequence of boxes, each a 32-bit length (1: a 64-bit length follows; 0:
-/// to the end of the file) and a type, the same layout as ISO/IEC 14496-12's. Read:
+/// to the end of the file) and a type, the same layout as the ISO base media file format's. Read:
 /// - `jp2h`, the header superbox, and its `ihdr` child: the height, then the width, as
 ///   big-endian 32-bit numbers;
 /// - a `uuid` box whose 16-byte identifier is `JpgTiffExif->JP2` in ASCII (what exiv2,
 ///   exiftool and Adobe write), or an `Exif` box (4-byte offset of the TIFF header, as
-///   ISO/IEC 15444-2 and JPEG XL define it): TIFF bytes, possibly after `Exif\0\0`, handed
+///   JPX and JPEG XL define it): TIFF bytes, possibly after `Exif\0\0`, handed
 ///   to ``EXIFBlock`` for the dates, the place and the orientation;
 /// - a `uuid` box with Adobe's XMP identifier (`be7acfcb-97a9-42e8-9c71-999491e3afac`):
 ///   the packet, handed to ``XMPFallback`` when the EXIF left a gap.
@@ -29,7 +28,7 @@ enum JPEG2000MetadataReader: MetadataReader {
 
   /// The `uuid` identifier of an EXIF box: `JpgTiffExif->JP2` in ASCII.
   static let exifUUID: [UInt8] = Array("JpgTiffExif->JP2".utf8)
-  /// The `uuid` identifier of an XMP box (Adobe's XMP specification, part 3).
+  /// The `uuid` identifier of an XMP box, as Adobe's XMP defines it for JPEG 2000.
   static let xmpUUID: [UInt8] = [
     0xBE, 0x7A, 0xCF, 0xCB, 0x97, 0xA9, 0x42, 0xE8, 0x9C, 0x71, 0x99, 0x94, 0x91, 0xE3, 0xAF, 0xAC,
   ]

@@ -1,9 +1,10 @@
-/// What an H.264 elementary stream tells about a movie (ITU-T H.264, Annex B byte stream):
+/// What an H.264 elementary stream tells about a movie (a byte stream of
+/// NAL units behind start codes):
 /// the picture size from the sequence parameter set, and an AVCHD camera's recording time
 /// from the `MDPM` user data of its supplemental enhancement information.
 ///
 /// NAL units are found by their start codes (`00 00 01`); the emulation prevention bytes
-/// (`00 00 03`) are removed before a unit is parsed (§7.4.1). Only SPS (type 7) and SEI
+/// (`00 00 03`) are removed before a unit is parsed. Only SPS (type 7) and SEI
 /// (type 6) units are parsed; every read is bounds-checked, and a unit that ends early is
 /// simply not used.
 struct H264Stream {
@@ -79,7 +80,7 @@ struct H264Stream {
     return out
   }
 
-  // MARK: - Sequence parameter set (§7.3.2.1.1)
+  // MARK: - Sequence parameter set
 
   /// The picture size an SPS gives, or `nil` when it is cut short or out of range.
   static func sequenceSize(_ sps: [UInt8]) -> (width: Int, height: Int)? {
@@ -139,7 +140,7 @@ struct H264Stream {
     return (width, height)
   }
 
-  /// Skips one `scaling_list()` (§7.3.2.1.1.1); `false` when the unit ends inside it.
+  /// Skips one `scaling_list()`; `false` when the unit ends inside it.
   private static func skipScalingList(_ bits: inout BitReader, size: Int) -> Bool {
     var last = 8
     var next = 8
@@ -151,7 +152,7 @@ struct H264Stream {
     return true
   }
 
-  // MARK: - Supplemental enhancement information (§7.3.2.3)
+  // MARK: - Supplemental enhancement information
 
   /// Looks for the MDPM block in one SEI unit's messages.
   private mutating func readSEI(_ sei: [UInt8]) {
@@ -229,7 +230,7 @@ struct H264Stream {
   }
 }
 
-/// Reads bits most significant first, and the Exp-Golomb codes of H.264 (§9.1); every read
+/// Reads bits most significant first, and the Exp-Golomb codes of H.264; every read
 /// past the end gives `nil`.
 struct BitReader {
   private let bytes: [UInt8]

@@ -1,4 +1,4 @@
-/// Reads an MPEG transport stream (ISO/IEC 13818-1), as AVCHD cameras write `.mts` and
+/// Reads an MPEG-2 transport stream, as AVCHD cameras write `.mts` and
 /// `.m2ts`: the picture size and recording date from its H.264 video, and the duration
 /// from its program clock references.
 ///

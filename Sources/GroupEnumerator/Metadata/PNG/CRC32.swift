@@ -1,7 +1,7 @@
 internal import CZlib
 
-/// The CRC-32 that PNG chunks carry (ISO 3309 / ITU-T V.42, as in PNG §5.5), computed by
-/// zlib's `crc32`.
+/// The CRC-32 that PNG chunks carry over their type and data (the same CRC as zlib's and
+/// gzip's), computed by zlib's `crc32`.
 enum CRC32 {
   /// The CRC of `parts` taken one after the other.
   static func checksum(_ parts: [UInt8]...) -> UInt32 {

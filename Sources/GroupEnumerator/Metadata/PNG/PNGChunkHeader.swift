@@ -1,4 +1,4 @@
-/// The 8 bytes in front of a PNG chunk's data: its length and type (PNG §5.3).
+/// The 8 bytes in front of a PNG chunk's data: its length and type.
 ///
 /// A chunk is `length` (a big-endian `UInt32`, at most 2^31 − 1), a 4-byte type, `length`
 /// bytes of data and a 4-byte CRC over the type and the data.
@@ -8,9 +8,9 @@ struct PNGChunkHeader: Equatable {
     case header, imageData, end, exif, text, compressedText, internationalText, other
   }
 
-  /// The PNG file signature (PNG §5.2).
+  /// The eight bytes every PNG file starts with.
   static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-  /// The largest chunk length PNG allows (PNG §5.3).
+  /// The largest chunk length PNG allows: 2^31 − 1.
   static let maximumLength = Int(Int32.max)
 
   /// Where the chunk starts in the file (at its length field).

@@ -1,7 +1,7 @@
 /// Reads a PNG still's metadata with our own bounds-checked chunk walk, handing only the
 /// EXIF block to libexif (as for JPEG).
 ///
-/// What it reads (PNG 3rd edition, §5 and §11):
+/// What it reads (chunks of the PNG format as of its third edition):
 /// - `IHDR`: the pixel size. It is always the size reported, never EXIF
 ///   `PixelXDimension`/`PixelYDimension`.
 /// - `eXIf`: the EXIF block as TIFF bytes (a leading `Exif\0\0` is tolerated).
@@ -12,10 +12,10 @@
 ///   date and the place (``XMPFallback``).
 ///
 /// When a file has both an `eXIf` chunk and a raw profile, the `eXIf` chunk is used: it is
-/// the standard place, and the raw profile is a legacy copy. (ExifTool instead uses whichever comes first; on a file
-/// whose two copies differ, `nom-exif/exif-both.png`, that is a raw profile with a
-/// damaged GPS pointer, and ExifTool then refuses the `eXIf` copy as a directory loop
-/// because its IFD0 sits at the same offset.) The block is read by ``EXIFBlock``.
+/// the standard place, and the raw profile is a legacy copy. (ExifTool instead uses
+/// whichever comes first: on a file whose raw profile comes first with a damaged GPS
+/// pointer, it then refuses the `eXIf` copy as a directory loop because its IFD0 sits at
+/// the same offset.) The block is read by ``EXIFBlock``.
 ///
 /// How it stays safe: chunk headers are read 8 bytes at a time and image data (`IDAT`) is
 /// skipped by offset, never read; the walk ends at `IEND`, at the first `IDAT` when EXIF
@@ -25,14 +25,14 @@
 /// `IEND` gets a ``AssetProblem/Code/truncated`` problem. Only the chunks used are
 /// loaded, each up to ``maximumChunkLength`` bytes; a text chunk is loaded only when its
 /// keyword (read from its first 80 bytes) names an EXIF profile or XMP (a packet up to
-/// ``XMPPacket/maximumSize`` bytes; with `eXIf` found, only an XMP packet before the image
-/// data is looked for); compressed text is
-/// inflated up to ``maximumInflatedLength`` bytes, and all the profiles of one file may
-/// take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs are checked for the chunks
-/// loaded; a mismatch is reported, and the chunk still used (ExifTool does the same).
+/// ``XMPPacket/maximumSize`` bytes; with `eXIf` found, only an XMP packet before the image data is
+/// looked for); compressed text is inflated up to ``maximumInflatedLength`` bytes, and all the
+/// profiles of one file may take ``maximumTextBytesPerFile`` bytes, stored and inflated. Chunk CRCs
+/// are checked for the chunks loaded; a mismatch is reported, and the chunk still used (ExifTool
+/// does the same).
 enum PNGMetadataReader {
   /// The most chunks looked at, `IDAT` chunks included (each costs one 8-byte header
-  /// read). The shared corpus's PNGs have at most 24 chunks; 65,536 is a 512 MiB PNG
+  /// read). Real PNGs have a few dozen chunks; 65,536 is a 512 MiB PNG
   /// written in libpng's 8 KiB `IDAT` chunks, and walking them costs well under a second.
   /// Past it the walk ends with an `unsupported` problem.
   static let maximumChunks = 1 << 16
@@ -42,7 +42,7 @@ enum PNGMetadataReader {
   static let maximumInflatedLength = 4 << 20
   /// The most bytes of raw-profile text read from one PNG in all: the profile chunks'
   /// stored bytes plus what the compressed ones inflate to (a failed inflate counts its
-  /// whole limit). The shared corpus's largest is 36 KB in one file; a real profile holds
+  /// whole limit). A real profile holds
   /// one EXIF block of at most 64 KiB, hex encoded. This bounds a file's inflating to a
   /// fraction of a second whatever number of chunks it holds; past it, one `unsupported`
   /// problem names the first profile not read.
@@ -89,7 +89,7 @@ enum PNGMetadataReader {
   static let endChunkType = Array("IEND".utf8)
   /// How many of a PNG's last bytes are searched for `IEND`: its own 12, and room for the
   /// few bytes some writers append after it. A PNG's image data is never read, so this
-  /// stays small (the shared corpus's PNGs all end with `IEND`).
+  /// stays small (writers append little or nothing after `IEND`).
   static let endCheckLength = 4096
 
   /// The ``AssetProblem/Code/truncated`` problem of a PNG whose walk stopped before the

@@ -152,7 +152,7 @@ struct PNGStructure {
     return data
   }
 
-  /// Takes the size from `IHDR`'s data: width and height, each 1 to 2^31 − 1 (PNG §11.2.2).
+  /// Takes the size from `IHDR`'s data: width and height, each 1 to 2^31 − 1.
   private mutating func readHeader(_ data: [UInt8]?) {
     guard let data else { return }
     guard data.count == 13, let width = IntegerReader.bigEndian.uint32(data, at: 0),
@@ -262,7 +262,7 @@ struct PNGStructure {
   }
 
   /// Reads the XMP packet of a text chunk with the keyword `XML:com.adobe.xmp`, up to
-  /// ``XMPPacket/maximumSize`` bytes. XMP part 3 (§1.1.5) puts it in an uncompressed
+  /// ``XMPPacket/maximumSize`` bytes. XMP's rules for PNG put it in an uncompressed
   /// `iTXt` chunk; a compressed one, or a `tEXt`/`zTXt` one, is read all the same.
   private mutating func readXMP(
     _ header: PNGChunkHeader, from source: some ByteSource, subject: String

@@ -1,11 +1,11 @@
-/// The keyword and text of a PNG `tEXt`, `zTXt` or `iTXt` chunk (PNG §11.3.4).
+/// The keyword and text of a PNG `tEXt`, `zTXt` or `iTXt` chunk.
 ///
 /// - `tEXt`: keyword, NUL, text.
 /// - `zTXt`: keyword, NUL, compression method (0, zlib), the compressed text.
 /// - `iTXt`: keyword, NUL, compression flag, compression method, language tag, NUL,
 ///   translated keyword, NUL, the text (compressed with zlib when the flag is 1).
 struct PNGTextChunk {
-  /// The longest keyword PNG allows: 1 to 79 bytes (PNG §11.3.4.2).
+  /// The longest keyword PNG allows: 1 to 79 bytes.
   static let maximumKeywordLength = 79
 
   /// The keyword, without its NUL.

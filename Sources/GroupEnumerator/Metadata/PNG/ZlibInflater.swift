@@ -1,6 +1,6 @@
 internal import CZlib
 
-/// Inflates a zlib stream (RFC 1950) through Debian's zlib, with a hard cap on the output.
+/// Inflates a zlib stream through Debian's zlib, with a hard cap on the output.
 ///
 /// Used for PNG `zTXt` chunks and compressed `iTXt` chunks. zlib is a C library but a
 /// small and heavily fuzzed one, and Debian keeps it patched; writing our own inflater

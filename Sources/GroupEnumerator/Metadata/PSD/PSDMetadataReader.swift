@@ -1,6 +1,5 @@
 /// Reads a Photoshop document's size, and the EXIF and XMP Photoshop keeps among its image
-/// resources (Adobe, *Photoshop File Formats Specification*, "File Header Section" and
-/// "Image Resources Section").
+/// resources (from the file's header and its image resources section).
 ///
 /// A PSD (version 1) or PSB (version 2, "large document") starts with a 26-byte header:
 /// `8BPS`, the version, six reserved bytes, the channel count, then the height and the

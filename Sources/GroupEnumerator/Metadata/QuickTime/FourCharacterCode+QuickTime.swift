@@ -1,5 +1,5 @@
-/// The box and handler types the QuickTime reader looks for (ISO/IEC 14496-12 and Apple,
-/// *QuickTime File Format*).
+/// The box and handler types the QuickTime reader looks for, from the ISO base media file
+/// format and QuickTime.
 extension FourCharacterCode {
   static let movieHeader = FourCharacterCode(0x6D, 0x76, 0x68, 0x64)  // mvhd
   static let track = FourCharacterCode(0x74, 0x72, 0x61, 0x6B)  // trak

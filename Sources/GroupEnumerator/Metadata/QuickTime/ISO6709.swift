@@ -1,6 +1,6 @@
 /// Parses the ISO 6709 point strings QuickTime and MP4 files use for locations.
 ///
-/// ISO 6709:2008 Annex H (text string representation): a latitude, a longitude, an
+/// The text form of a point: a latitude, a longitude, an
 /// optional altitude and an optional `CRS…` identifier, each number sign-prefixed, the
 /// whole ended by `/`. Latitude takes `±DD.DDD`, `±DDMM.MMM` or `±DDMMSS.SSS`; longitude
 /// `±DDD.DDD`, `±DDDMM.MMM` or `±DDDMMSS.SSS`. The fraction is optional; minutes and

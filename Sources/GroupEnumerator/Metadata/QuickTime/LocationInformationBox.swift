@@ -1,4 +1,4 @@
-/// The 3GPP location information box, `loci` (3GPP TS 26.244 §8.2.2), in `moov/udta`:
+/// The 3GPP location information box, `loci`, in `moov/udta`:
 /// where a 3GP/MP4 movie was shot, as phones and FFmpeg (for `-metadata location=…` in a
 /// 3GP) write it.
 ///

@@ -1,6 +1,6 @@
 /// One value of a metadata item: a `data` box inside an `ilst` item.
 ///
-/// Apple, *QuickTime File Format*, "Metadata item list atom" and "Value atom": the
+/// In QuickTime's layout the
 /// content is a 32-bit type indicator (a reserved byte 0, then a 24-bit well-known type:
 /// 1 is UTF-8, 2 is UTF-16 big-endian), a 32-bit locale indicator, then the value.
 struct MetadataDataBox: Hashable, Sendable {
@@ -42,7 +42,7 @@ struct MetadataDataBox: Hashable, Sendable {
 
 /// The metadata item list box, `ilst`, of an Apple `mdta` metadata box.
 ///
-/// Apple, *QuickTime File Format*, "Metadata item list atom": each child is an item whose
+/// Each child is an item whose
 /// box type is the 1-based index of its key in the `keys` box, and which holds one or
 /// more `data` boxes. This type names the items; the reader walks them with a
 /// ``BoxIterator`` so that no more than one item is loaded at a time.

@@ -1,7 +1,7 @@
 /// The metadata item keys box, `keys`, of an Apple `mdta` metadata box: the names that
 /// `ilst` items refer to by 1-based index.
 ///
-/// Apple, *QuickTime File Format*, "Metadata item keys atom": a full box with
+/// A full box with
 /// `entry_count`, then per key a 32-bit `key_size` (counting itself and the namespace),
 /// a four-character `key_namespace` (`mdta` for reverse-DNS names) and the key's bytes.
 struct MetadataKeysBox: Hashable, Sendable {

@@ -1,8 +1,7 @@
 /// The movie header box, `mvhd`: when the movie was made and how long it is.
 ///
-/// ISO/IEC 14496-12 §8.2.2 ("Movie Header Box"); Apple, *QuickTime File Format*,
-/// "Movie header atom". A full box: version 0 stores times and duration in 32 bits,
-/// version 1 in 64 bits. Times count seconds since 1904-01-01 00:00:00 UTC.
+/// The same in the ISO base media file format and QuickTime. A full box: version 0 stores times and
+/// duration in 32 bits, version 1 in 64 bits. Times count seconds since 1904-01-01 00:00:00 UTC.
 struct MovieHeaderBox: TwoVersionFullBox, Hashable, Sendable {
   /// The box version, 0 or 1.
   let version: UInt8

@@ -3,8 +3,8 @@ import Foundation
 extension MovieWalk {
   /// Reads an Apple `mdta` metadata box: `hdlr`, then `keys`, then `ilst`.
   ///
-  /// QuickTime's `meta` is a plain container while ISO/IEC 14496-12 §8.11.1 makes it a full
-  /// box; which one this is shows in where the `hdlr` child starts.
+  /// QuickTime's `meta` is a plain container while the ISO base media file format makes
+  /// it a full box; which one this is shows in where the `hdlr` child starts.
   mutating func readMetadata(_ meta: BoxHeader, depth: Int) {
     let start: [UInt8]
     do {

@@ -17,7 +17,7 @@ import Foundation
 ///   keyed ones are absent.
 /// - `moov/udta/©xyz`, used for the location when Apple's key is absent; then `©xyz` as an
 ///   item of `udta/meta/ilst` (handler `mdir`, where ffmpeg and most re-encoders write it);
-///   then 3GPP's `udta/loci` (TS 26.244 §8.2.2).
+///   then 3GPP's `udta/loci`.
 ///
 /// How it stays safe on hostile files (docs/Robustness.md): it reads one box header
 /// at a time and descends only into `moov`, `trak`, `mdia`, `udta`, `meta`, `ilst` and
@@ -30,9 +30,9 @@ import Foundation
 /// each box's content is loaded up to a small fixed limit.
 enum QuickTimeMetadataReader {
   /// The most boxes one file's walk visits before giving up (with an `unsupported`
-  /// problem). The shared corpus's movies have at most 147 boxes in all; 262,144 leaves
-  /// room for hours of fragmented MP4 (a `moof` and an `mdat` per fragment) and walks in
-  /// about a third of a second (4 million empty boxes took 4.5 s).
+  /// problem). Real movies hold a few hundred boxes; 262,144 leaves room for hours of
+  /// fragmented MP4 (a `moof` and an `mdat` per fragment) while a hostile file's walk
+  /// stays short (docs/Robustness.md has the figures).
   static let maximumBoxCount = 1 << 18
 
   /// Seconds from 1904-01-01 to 1970-01-01, both UTC.

@@ -1,8 +1,7 @@
 /// The track header box, `tkhd`: a track's presentation size and transformation matrix.
 ///
-/// ISO/IEC 14496-12 §8.3.2 ("Track Header Box"); Apple, *QuickTime File Format*,
-/// "Track header atom". A full box; version 1 widens the times and duration to 64 bits.
-/// `width` and `height` are unsigned 16.16 fixed-point numbers; the matrix
+/// The same in the ISO base media file format and QuickTime. A full box; version 1 widens the times
+/// and duration to 64 bits. `width` and `height` are unsigned 16.16 fixed-point numbers; the matrix
 /// `{a, b, u, c, d, v, x, y, w}` holds 16.16 values except `u`, `v`, `w` (2.30).
 struct TrackHeaderBox: TwoVersionFullBox, Hashable, Sendable {
   /// The box version, 0 or 1.

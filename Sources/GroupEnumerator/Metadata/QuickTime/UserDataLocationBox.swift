@@ -1,8 +1,8 @@
 /// The `©xyz` user data item: a location as an ISO 6709 string, written by QuickTime
 /// and by Android's and many cameras' MP4 writers inside `moov/udta`.
 ///
-/// Apple, *QuickTime File Format*, "User data text strings and language codes": a 16-bit
-/// string length, a 16-bit packed language code, then the text.
+/// Laid out as QuickTime's user data text strings are: a 16-bit string length, a 16-bit packed
+/// language code, then the text.
 struct UserDataLocationBox: Hashable, Sendable {
   /// The text, e.g. `+27.2939+112.6932/`.
   let text: String

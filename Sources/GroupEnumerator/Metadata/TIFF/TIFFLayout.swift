@@ -1,10 +1,10 @@
 /// The two TIFF structures: classic TIFF and BigTIFF, which differ only in the widths of
 /// their offsets and counts.
 ///
-/// - Classic (TIFF 6.0 §2): an 8-byte header (`II*\0` or `MM\0*`, version 42, the first
+/// - Classic: an 8-byte header (`II*\0` or `MM\0*`, version 42, the first
 ///   IFD's 4-byte offset); IFDs of a 2-byte entry count, 12-byte entries (tag, type,
 ///   4-byte count, 4-byte value or offset) and a 4-byte next-IFD offset.
-/// - BigTIFF (*BigTIFF Design*, libtiff documentation): a 16-byte header (`II+\0` or
+/// - BigTIFF (libtiff's 64-bit extension): a 16-byte header (`II+\0` or
 ///   `MM\0+`, version 43, the offset size 8, a reserved 0, the first IFD's 8-byte offset);
 ///   IFDs of an 8-byte entry count, 20-byte entries (tag, type, 8-byte count, 8-byte value
 ///   or offset); the types `LONG8` (16), `SLONG8` (17) and `IFD8` (18), 8 bytes each.
@@ -34,7 +34,7 @@ enum TIFFLayout: Sendable, Hashable {
   /// `UNDEFINED` value for BigTIFF, whose values are read from the file one by one.
   var maximumTextLength: Int { self == .classic ? Int.max : TIFFValue.maximumUndefinedLength }
 
-  /// The length in bytes of one component of a TIFF `type` (TIFF 6.0 §2, "Types"; for
+  /// The length in bytes of one component of a TIFF `type` (the classic types; for
   /// BigTIFF also `LONG8`, `SLONG8`, `IFD8`), or `nil` for a type the layout does not
   /// define.
   func unitLength(ofType type: UInt16) -> Int? {

@@ -78,7 +78,7 @@ struct MotionPhotoDescription: Sendable, Equatable {
   /// Where the directory's item at `videoIndex` lies: its `length` bytes, followed by its
   /// own `Item:Padding` and by every later item's length and padding. Each number must be
   /// a byte count of at most 18 digits and their sum must not overflow; otherwise the
-  /// placement is ``Placement/unusable(reason:)`` (18-digit numbers summed used to trap).
+  /// placement is ``Placement/unusable(reason:)``, never a trap.
   private static func directoryPlacement(
     _ items: [[String: String]], videoIndex: Int, length lengthText: String
   ) -> Placement {

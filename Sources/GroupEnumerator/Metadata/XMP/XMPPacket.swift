@@ -7,7 +7,7 @@ internal import Foundation
 /// What an XMP packet says that the engine uses: capture dates, a place, and whether the
 /// file is a motion photo (a still with its video appended).
 ///
-/// XMP (ISO 16684-1) is RDF/XML. A property can be written as an attribute of
+/// XMP is RDF/XML. A property can be written as an attribute of
 /// `rdf:Description` or as a child element holding text, under any prefix the packet
 /// binds to the property's namespace, so properties are matched by namespace URI and
 /// local name, never by prefix.
@@ -113,7 +113,7 @@ struct XMPPacket: Sendable, Equatable {
 
   /// The packet as valid UTF-8 without NULs, or `nil` when it is not text.
   ///
-  /// XMP is UTF-8 almost everywhere, but a packet may be UTF-16 (XMP part 1, §7.3.2; a
+  /// XMP is UTF-8 almost everywhere, but a packet may be UTF-16 (the format allows it; a
   /// few writers use it in JPEG): one that starts with a byte-order mark or with `<` as a
   /// 16-bit unit is decoded as UTF-16 and re-encoded as UTF-8. Trailing NULs (padding some
   /// writers leave) are dropped; any other NUL, and any sequence that is not valid, makes

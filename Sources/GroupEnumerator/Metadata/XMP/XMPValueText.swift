@@ -115,7 +115,7 @@ enum XMPValueText {
     }
   }
 
-  /// Parses an XMP GPS coordinate (XMP Specification Part 2, EXIF schema `GPSCoordinate`):
+  /// Parses an XMP GPS coordinate (the `GPSCoordinate` type of XMP's EXIF schema):
   /// `DDD,MM,SSk` or `DDD,MM.mmk`, where `k` is the hemisphere letter. Degrees are whole;
   /// minutes below 60; seconds below 60.
   ///

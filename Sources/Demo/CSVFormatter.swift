@@ -1,7 +1,7 @@
 import Foundation
 @_spi(Demo) import GroupEnumerator
 
-/// The `--format csv` output: RFC 4180 (CRLF line ends, a header row, fields quoted
+/// The `--format csv` output, in the common CSV form (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).
 ///
 /// Text from names and files (path, name, group, the raw `dateTime`, make, model and

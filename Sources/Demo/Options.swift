@@ -7,7 +7,7 @@ enum OutputFormat: String, CaseIterable, Sendable {
   case table
   /// One JSON array (or object) for programs.
   case json
-  /// RFC 4180 CSV with a header row, for spreadsheets.
+  /// CSV with a header row and CRLF line ends, for spreadsheets.
   case csv
   /// One compact JSON object per line, each written as soon as it is read.
   case ndjson

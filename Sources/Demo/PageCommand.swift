@@ -140,7 +140,11 @@ extension DemoCommand {
           let index = misses.removeFirst()
           let asset = assets[index]
           group.addTask {
-            (index, await drawPicture(of: asset, number: index + 1, source: source, folder: folder))
+            (
+              index,
+              await drawPicture(
+                of: asset, number: index + 1, source: source, stored: stored, folder: folder)
+            )
           }
           running += 1
         }
@@ -203,7 +207,8 @@ extension DemoCommand {
   /// that is not a JPEG or PNG within the square (a worker's output is checked too; a
   /// stored entry, PNG, may be up to the cache's `normal` size).
   nonisolated static func drawPicture(
-    of asset: Asset, number: Int, source: any PictureSource, folder: PageFolder
+    of asset: Asset, number: Int, source: any PictureSource,
+    stored storedReader: StoredPictureReader?, folder: PageFolder
   ) async -> Result<PagePicture, PageFolder.Failure> {
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let image: AssetImage
@@ -223,6 +228,23 @@ extension DemoCommand {
         .missing(
           reason: "the picture drawn is not a JPEG or PNG of at most 80 × 80 pixels"
             + " (128 × 128 for a stored one)"))
+    }
+    // The entry a worker just stored, handed on: linked from the cache as a later page
+    // links it (no new file), when a valid entry of the same size is there (the stored
+    // one holds the cache's text chunks, which the bytes handed back lack).
+    if stored, let reader = storedReader {
+      do throws(PageFolder.Failure) {
+        let linked = try reader.withPicture(for: asset, fitting: HTMLPage.side) {
+          (entry, descriptor) throws(PageFolder.Failure) -> PagePicture? in
+          guard entry.width == image.pixelWidth, entry.height == image.pixelHeight else {
+            return nil
+          }
+          return try folder.handOn(entry, descriptor: descriptor, number: number)
+        }
+        if case .some(.some(let picture)) = linked { return .success(picture) }
+      } catch {
+        return .failure(error)
+      }
     }
     let name = PageFolder.pictureName(number: number, isPNG: image.isPNG)
     do throws(PageFolder.Failure) {

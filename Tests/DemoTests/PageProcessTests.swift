@@ -66,6 +66,12 @@ struct PageProcessTests {
       var entry = stat()
       if lstat(normal + name, &entry) == 0 { inodes.insert(entry.st_ino) }
     }
+    // The first page's stored pictures, just drawn into the cache, are linked too.
+    for picture in first where picture.hasSuffix(".png") {
+      var linked = stat()
+      #expect(lstat(scratch.path + "/first/pictures/" + picture, &linked) == 0)
+      #expect(inodes.contains(linked.st_ino), "\(picture)")
+    }
     for picture in second {
       let bytes = try #require(
         FileManager.default.contents(atPath: scratch.path + "/second/pictures/" + picture))

@@ -67,7 +67,7 @@
 // Whether a sanitizer's allocator stands in for glibc's (AddressSanitizer, ThreadSanitizer):
 // glibc's malloc_trim and mallopt then act on arenas nothing allocates from, and
 // malloc_trim was seen to crash there.
-static int isSanitized(void) {
+int CVipsShim_isSanitized(void) {
   // Looked up once (-1: not yet); racing threads store the same answer.
   static int answer = -1;
   int known = __atomic_load_n(&answer, __ATOMIC_RELAXED);
@@ -143,7 +143,7 @@ static void start(void) {
   // otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB), and
   // each thread's arena then keeps the largest buffers it has seen. Process-wide, from
   // the first picture on (docs/Rendering.md says so).
-  if (!isSanitized()) mallopt(M_MMAP_THRESHOLD, 128 << 10);
+  if (!CVipsShim_isSanitized()) mallopt(M_MMAP_THRESHOLD, 128 << 10);
   if (p_vips_init("GroupEnumerator") != 0) {
     snprintf(startFailure, sizeof startFailure, "libvips could not be started");
     return;
@@ -308,6 +308,16 @@ static int32_t encode(
   return CVipsShim_ok;
 }
 
+// The end of every drawing: the scaled picture turned by EXIF `orientation` (0 or 1: as it
+// is), then encoded as the request asks.
+static int32_t orientAndEncode(
+    Pipeline *pipeline, VipsImage *drawn, int32_t orientation, const CVipsShimRequest *request,
+    CVipsShimPicture *picture, char **message) {
+  VipsImage *turned = orient(pipeline, drawn, orientation);
+  if (turned == NULL) return vipsFailure(message, "cannot orient the picture");
+  return encode(pipeline, turned, request, picture, message);
+}
+
 // The loaders pictures are drawn with (the type names vips_foreign_find_load_buffer
 // gives); any other libvips finds for the bytes (one it blocks, such as ImageMagick's or
 // OpenJPEG's) means no decoder here.
@@ -429,10 +439,8 @@ int32_t CVipsShim_drawEncoded(
             "option_string", loadOptions, NULL) != 0 ||
         keep(&pipeline, drawn) == NULL) {
       status = vipsFailure(message, "cannot decode the image");
-    } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
-      status = vipsFailure(message, "cannot orient the picture");
     } else {
-      status = encode(&pipeline, drawn, request, picture, message);
+      status = orientAndEncode(&pipeline, drawn, orientation, request, picture, message);
     }
   }
   release(&pipeline);
@@ -474,10 +482,8 @@ int32_t CVipsShim_drawRGB(
           request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", TRUE, NULL) != 0 ||
       keep(&pipeline, drawn) == NULL) {
     status = vipsFailure(message, "cannot scale the pixels");
-  } else if ((drawn = orient(&pipeline, drawn, orientation)) == NULL) {
-    status = vipsFailure(message, "cannot orient the picture");
   } else {
-    status = encode(&pipeline, drawn, request, picture, message);
+    status = orientAndEncode(&pipeline, drawn, orientation, request, picture, message);
   }
   release(&pipeline);
   return status;
@@ -541,5 +547,5 @@ void CVipsShim_free(void *bytes) { g_free(bytes); }
 void CVipsShim_freeMessage(char *message) { free(message); }
 
 void CVipsShim_returnFreedMemory(void) {
-  if (!isSanitized()) malloc_trim(0);
+  if (!CVipsShim_isSanitized()) malloc_trim(0);
 }

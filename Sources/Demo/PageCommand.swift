@@ -62,8 +62,7 @@ extension DemoCommand {
     progressBar?.update(current: 0, total: assets.count)
     let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
     let writeFailure = await drawPictures(
-      of: assets, source: source,
-      stored: { await library.storedPicture(for: $0, fitting: HTMLPage.side) },
+      of: assets, source: source, stored: StoredPictureReader(library: library),
       folder: folder,
       written: { asset, picture, count in
         index.write(page.row(asset, picture: picture))
@@ -101,24 +100,44 @@ extension DemoCommand {
     return success
   }
 
-  /// Draws the picture of each of `assets`, ``pageDrawingWidth`` at a time, writes each
-  /// into `folder`, and calls `written` with each asset and its picture in order, and how
-  /// many have been written; stops when `written` returns `false`, a picture cannot be
-  /// written (returned), or the task is cancelled.
+  /// Writes the picture of each of `assets` into `folder`: the picture cache's stored
+  /// entry when there is one (looked up and handed on a batch at a time, off Swift's
+  /// concurrency threads), else one `source` draws, ``pageDrawingWidth`` at a time. Calls
+  /// `written` with each asset and its picture in order, and how many have been written;
+  /// stops when `written` returns `false`, a picture cannot be written (returned), or the
+  /// task is cancelled.
   private static func drawPictures(
-    of assets: [Asset], source: any PictureSource,
-    stored: @escaping @Sendable (Asset) async -> StoredPicture?, folder: PageFolder,
-    written: (Asset, PagePicture, Int) -> Bool
+    of assets: [Asset], source: any PictureSource, stored: StoredPictureReader?,
+    folder: PageFolder, written: (Asset, PagePicture, Int) -> Bool
   ) async -> PageFolder.Failure? {
     typealias Drawn = (index: Int, outcome: Result<PagePicture, PageFolder.Failure>)
     return await withTaskGroup(of: Drawn.self) { group -> PageFolder.Failure? in
-      var next = 0
+      var looked = 0
+      var misses: [Int] = []
       var running = 0
       var count = 0
       var done: [Int: PagePicture] = [:]
       while count < assets.count {
-        while running < pageDrawingWidth, next < assets.count, next < count + pageDrawingWindow {
-          let index = next
+        // The stored pictures of the next rows of the window, when the drawing has
+        // little left to do.
+        if looked < assets.count, looked < count + pageDrawingWindow,
+          misses.count < pageDrawingWidth
+        {
+          let batch = looked..<min(assets.count, count + pageDrawingWindow)
+          looked = batch.upperBound
+          let found = await handOnStored(assets, batch, stored: stored, folder: folder)
+          for (offset, outcome) in found.enumerated() {
+            switch outcome {
+            case .failure(let failure):
+              group.cancelAll()
+              return failure
+            case .success(.some(let picture)): done[batch.lowerBound + offset] = picture
+            case .success(.none): misses.append(batch.lowerBound + offset)
+            }
+          }
+        }
+        while running < pageDrawingWidth, !misses.isEmpty {
+          let index = misses.removeFirst()
           let asset = assets[index]
           group.addTask {
             (
@@ -127,17 +146,7 @@ extension DemoCommand {
                 of: asset, number: index + 1, source: source, stored: stored, folder: folder)
             )
           }
-          next += 1
           running += 1
-        }
-        guard let drawn = await group.next() else { break }
-        running -= 1
-        switch drawn.outcome {
-        case .failure(let failure):
-          group.cancelAll()
-          return failure
-        case .success(let picture):
-          done[drawn.index] = picture
         }
         while let picture = done.removeValue(forKey: count) {
           count += 1
@@ -150,34 +159,58 @@ extension DemoCommand {
           group.cancelAll()
           return nil
         }
+        guard running > 0 else { continue }
+        guard let drawn = await group.next() else { break }
+        running -= 1
+        switch drawn.outcome {
+        case .failure(let failure):
+          group.cancelAll()
+          return failure
+        case .success(let picture):
+          done[drawn.index] = picture
+        }
       }
       return nil
     }
   }
 
-  /// The picture of `asset` for the page's row `number`, written into the folder: the
-  /// picture cache's entry as it is stored when there is one (nothing decoded; shown
-  /// within the square by the browser), else a picture the source draws; a placeholder
-  /// with the reason when the source has none or gives one that is not a JPEG or PNG
-  /// within the square (a worker's output is checked too).
+  /// Hands on the picture cache's stored entries of `assets[batch]` into the folder, on a
+  /// Dispatch thread: for each, the picture written (`nil` for one with no stored entry),
+  /// or the failure that stops the page (no picture is written after it).
+  private static func handOnStored(
+    _ assets: [Asset], _ batch: Range<Int>, stored: StoredPictureReader?, folder: PageFolder
+  ) async -> [Result<PagePicture?, PageFolder.Failure>] {
+    guard let stored else { return batch.map { _ in .success(nil) } }
+    return await withCheckedContinuation { continuation in
+      DispatchQueue.global().async {
+        var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
+        outcomes.reserveCapacity(batch.count)
+        for index in batch {
+          do throws(PageFolder.Failure) {
+            let picture = try stored.withPicture(for: assets[index], fitting: HTMLPage.side) {
+              (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
+              try folder.handOn(entry, descriptor: descriptor, number: index + 1)
+            }
+            outcomes.append(.success(picture))
+          } catch {
+            outcomes.append(.failure(error))
+            break
+          }
+        }
+        continuation.resume(returning: outcomes)
+      }
+    }
+  }
+
+  /// The picture of `asset` for the page's row `number`, drawn by `source` and written
+  /// into the folder: a placeholder with the reason when the source has none or gives one
+  /// that is not a JPEG or PNG within the square (a worker's output is checked too; a
+  /// stored entry, PNG, may be up to the cache's `normal` size).
   nonisolated static func drawPicture(
     of asset: Asset, number: Int, source: any PictureSource,
-    stored: @Sendable (Asset) async -> StoredPicture? = { _ in nil }, folder: PageFolder
+    stored storedReader: StoredPictureReader?, folder: PageFolder
   ) async -> Result<PagePicture, PageFolder.Failure> {
     let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    if let entry = await stored(asset), entry.bytes.starts(with: png), entry.width > 0,
-      entry.height > 0
-    {
-      let name = PageFolder.pictureName(number: number, isPNG: true)
-      do throws(PageFolder.Failure) {
-        try folder.writePicture(Data(entry.bytes), named: name)
-      } catch {
-        return .failure(error)
-      }
-      let (width, height) = HTMLPage.fitted(width: entry.width, height: entry.height)
-      return .success(
-        .file(path: PageFolder.picturesName + "/" + name, width: width, height: height))
-    }
     let image: AssetImage
     switch await source.picture(of: asset, side: HTMLPage.side, fills: false) {
     case .failure(let failure): return .success(.missing(reason: failure.message))
@@ -195,6 +228,23 @@ extension DemoCommand {
         .missing(
           reason: "the picture drawn is not a JPEG or PNG of at most 80 × 80 pixels"
             + " (128 × 128 for a stored one)"))
+    }
+    // The entry a worker just stored, handed on: linked from the cache as a later page
+    // links it (no new file), when a valid entry of the same size is there (the stored
+    // one holds the cache's text chunks, which the bytes handed back lack).
+    if stored, let reader = storedReader {
+      do throws(PageFolder.Failure) {
+        let linked = try reader.withPicture(for: asset, fitting: HTMLPage.side) {
+          (entry, descriptor) throws(PageFolder.Failure) -> PagePicture? in
+          guard entry.width == image.pixelWidth, entry.height == image.pixelHeight else {
+            return nil
+          }
+          return try folder.handOn(entry, descriptor: descriptor, number: number)
+        }
+        if case .some(.some(let picture)) = linked { return .success(picture) }
+      } catch {
+        return .failure(error)
+      }
     }
     let name = PageFolder.pictureName(number: number, isPNG: image.isPNG)
     do throws(PageFolder.Failure) {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 
 /// The `--output` folder of `--format html`: `index.html`, the `pictures/` beside it, and
 /// the mark that says this command made the folder.
@@ -251,12 +252,24 @@ final class PageFolder: Sendable {
 
   /// Writes a picture into `pictures/` under `name`, which must not exist yet.
   func writePicture(_ data: Data, named name: String) throws(Failure) {
+    let outcome = data.withUnsafeBytes { bytes -> Failure? in
+      do throws(Failure) {
+        try writePicture(bytes, named: name)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let outcome { throw outcome }
+  }
+
+  private func writePicture(_ bytes: UnsafeRawBufferPointer, named name: String) throws(Failure) {
     let descriptor = openat(
       pictures, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw PageFolder.failure(errno: errno) }
     var outcome: Failure?
     do throws(Failure) {
-      try PageFolder.writeAll(Array(data), to: descriptor)
+      try PageFolder.writeAll(bytes, to: descriptor)
     } catch {
       outcome = error
     }
@@ -265,6 +278,37 @@ final class PageFolder: Sendable {
       unlinkat(pictures, name, 0)
       throw outcome
     }
+  }
+
+  /// Puts the picture cache's stored entry (`descriptor`: its file, open) into
+  /// `pictures/` as the picture of row `number`: a hard link to that very file when the
+  /// folder is on the cache's file system (no new file is made, and an entry is replaced
+  /// by renaming a new file over it, so the link keeps the old one whole), else a copy of
+  /// its bytes. A linked picture has the entry's mode, 0600 (readable by its owner only).
+  func handOn(_ entry: StoredPicture, descriptor: Int32, number: Int) throws(Failure)
+    -> PagePicture
+  {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    guard entry.bytes.starts(with: png), entry.width > 0, entry.height > 0 else {
+      return .missing(reason: "the stored picture is not a PNG")
+    }
+    let name = PageFolder.pictureName(number: number, isPNG: true)
+    // `/proc/self/fd/N` names the open file itself, not whatever has its name now; any
+    // failure (another file system, no /proc, a link limit) falls back to the copy, whose
+    // own failure (a full disk) is the one reported.
+    if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", pictures, name, AT_SYMLINK_FOLLOW) != 0 {
+      let code = entry.bytes.withUnsafeBytes { bytes -> Failure? in
+        do throws(Failure) {
+          try writePicture(bytes, named: name)
+          return nil
+        } catch {
+          return error
+        }
+      }
+      if let code { throw code }
+    }
+    let (width, height) = HTMLPage.fitted(width: entry.width, height: entry.height)
+    return .file(path: PageFolder.picturesName + "/" + name, width: width, height: height)
   }
 
   /// Starts `index.html` under a temporary name; ``IndexFile/publish()`` gives it its name.
@@ -276,90 +320,22 @@ final class PageFolder: Sendable {
     return IndexFile(folder: folder, temporaryName: name, descriptor: descriptor)
   }
 
-  /// `index.html` being written: buffered, then flushed, synced and renamed by
-  /// ``publish()``; ``discard()`` (or a failure) removes it.
-  final class IndexFile {
-    let folder: Int32
-    let temporaryName: String
-    let descriptor: Int32
-    private var buffer: [UInt8] = []
-    private var failure: Failure?
-    /// Whether ``publish()`` or ``discard()`` ran (each runs once).
-    private var isClosed = false
-
-    init(folder: Int32, temporaryName: String, descriptor: Int32) {
-      self.folder = folder
-      self.temporaryName = temporaryName
-      self.descriptor = descriptor
-      buffer.reserveCapacity(1 << 16)
-    }
-
-    /// Adds `text`; written when 64 KiB are held. A write error is kept for ``publish()``.
-    func write(_ text: String) {
-      buffer.append(contentsOf: text.utf8)
-      if buffer.count >= 1 << 16 { flush() }
-    }
-
-    /// Whether a write has failed (the page cannot be completed).
-    var hasFailed: Bool { failure != nil }
-
-    private func flush() {
-      guard failure == nil, !buffer.isEmpty else {
-        buffer.removeAll(keepingCapacity: true)
-        return
-      }
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
+    var outcome: Failure?
+    bytes.withUnsafeBytes { raw in
       do throws(Failure) {
-        try PageFolder.writeAll(buffer, to: descriptor)
+        try writeAll(raw, to: descriptor)
       } catch {
-        failure = error
+        outcome = error
       }
-      buffer.removeAll(keepingCapacity: true)
     }
-
-    /// Writes what is held, syncs, and renames the file to `index.html`.
-    func publish() throws(Failure) {
-      guard !isClosed else { return }
-      isClosed = true
-      flush()
-      var outcome = failure
-      if outcome == nil, fsync(descriptor) != 0 { outcome = PageFolder.failure(errno: errno) }
-      if close(descriptor) != 0, outcome == nil { outcome = PageFolder.failure(errno: errno) }
-      if outcome == nil, renameat(folder, temporaryName, folder, "index.html") != 0 {
-        outcome = PageFolder.failure(errno: errno)
-      }
-      if let outcome {
-        unlinkat(folder, temporaryName, 0)
-        throw outcome
-      }
-      fsync(folder)
-    }
-
-    /// Removes the unfinished page.
-    func discard() {
-      guard !isClosed else { return }
-      isClosed = true
-      close(descriptor)
-      unlinkat(folder, temporaryName, 0)
-    }
+    if let outcome { throw outcome }
   }
 
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(Failure) {
-    var code: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-      var written = 0
-      while written < raw.count {
-        let result = Glibc.write(
-          descriptor, raw.baseAddress.map { $0 + written }, raw.count - written)
-        if result > 0 {
-          written += result
-        } else if result < 0, errno == EINTR {
-          continue
-        } else {
-          code = result < 0 ? errno : EIO
-          return
-        }
-      }
-    }
+  private static func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32)
+    throws(Failure)
+  {
+    let code = ThumbnailFile.writeAll(raw, to: descriptor)
     if code != 0 { throw failure(errno: code) }
   }
 

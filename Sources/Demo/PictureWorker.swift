@@ -31,8 +31,7 @@ enum PictureWorker {
   /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make asan`,
   /// `make tsan`): their shadow memory is mapped as data, so there the memory limit would
   /// stop the worker before it draws anything, and it is left off.
-  static let isSanitized =
-    dlsym(nil, "__asan_init") != nil || dlsym(nil, "__tsan_init") != nil
+  static var isSanitized: Bool { isRunningUnderSanitizer }
 
   /// How often the worker checks that the Demo that started it is still there.
   static let parentCheckInterval: DispatchTimeInterval = .milliseconds(500)

@@ -48,22 +48,7 @@ enum ThumbnailFile {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(errno: errno) }
     defer { unlink(temporary) }
-    var code: Int32 = 0
-    data.withUnsafeBytes { bytes in
-      var written = 0
-      while written < bytes.count {
-        let result = Glibc.write(
-          descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
-        if result > 0 {
-          written += result
-        } else if result < 0, errno == EINTR {
-          continue
-        } else {
-          code = result < 0 ? errno : EIO
-          return
-        }
-      }
-    }
+    var code = data.withUnsafeBytes { writeAll($0, to: descriptor) }
     if code == 0, fsync(descriptor) != 0 { code = errno }
     if close(descriptor) != 0, code == 0 { code = errno }
     guard code == 0 else { throw failure(errno: code) }
@@ -72,6 +57,27 @@ enum ThumbnailFile {
     } else {
       guard link(temporary, path) == 0 else { throw failure(errno: errno) }
     }
+  }
+
+  /// Writes all of `bytes` to `descriptor`, again after a signal interrupts a write (the
+  /// one write loop of the Demo's output files).
+  ///
+  /// - Returns: 0, or the `errno` of the write that failed (`EIO` for one that wrote
+  ///   nothing).
+  static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+    var written = 0
+    while written < bytes.count {
+      let result = Glibc.write(
+        descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+      if result > 0 {
+        written += result
+      } else if result < 0, errno == EINTR {
+        continue
+      } else {
+        return result < 0 ? errno : EIO
+      }
+    }
+    return 0
   }
 
   /// The plain reason for `errno` `code`.

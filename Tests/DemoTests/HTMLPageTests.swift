@@ -315,4 +315,50 @@ struct HTMLPageTests {
     #expect(!PageFolder.isPictureName("000001.jpg.txt"))
     #expect(!PageFolder.isPictureName("00000a.jpg"))
   }
+
+  @Test func aStoredPictureIsLinkedOnTheSameFileSystemAndCopiedElsewhere() throws {
+    let folder = try temporaryFolder("hand-on")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let library = try temporaryFolder("hand-on-library")
+    defer { try? FileManager.default.removeItem(at: library) }
+    let bytes = Array(
+      try Data(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+          .appendingPathComponent("../GroupEnumeratorTests/Resources/Rendering/upright.png")
+          .standardizedFileURL))
+    let entry = StoredPicture(bytes: bytes, width: 96, height: 64)
+    let page = try PageFolder.open(folder.path + "/page", replacing: false, library: library)
+    // On the same file system: a hard link to the very file, with its mode.
+    let source = folder.path + "/entry.png"
+    #expect(FileManager.default.createFile(atPath: source, contents: Data(bytes)))
+    #expect(chmod(source, 0o600) == 0)
+    let descriptor = open(source, O_RDONLY | O_CLOEXEC)
+    #expect(descriptor >= 0)
+    defer { close(descriptor) }
+    let linked = try page.handOn(entry, descriptor: descriptor, number: 1)
+    #expect(linked == .file(path: "pictures/000001.png", width: 80, height: 53))
+    var original = stat()
+    var picture = stat()
+    #expect(
+      stat(source, &original) == 0 && stat(folder.path + "/page/pictures/000001.png", &picture) == 0
+    )
+    #expect(picture.st_ino == original.st_ino && picture.st_nlink == 2)
+    // A descriptor that cannot be linked (here, not a file's: a pipe's end) is copied:
+    // a new file, the page's mode, the same bytes.
+    var ends: [Int32] = [-1, -1]
+    #expect(pipe(&ends) == 0)
+    defer { ends.forEach { close($0) } }
+    let copied = try page.handOn(entry, descriptor: ends[0], number: 2)
+    #expect(copied == .file(path: "pictures/000002.png", width: 80, height: 53))
+    var copy = stat()
+    #expect(stat(folder.path + "/page/pictures/000002.png", &copy) == 0)
+    #expect(copy.st_ino != original.st_ino && copy.st_nlink == 1 && copy.st_mode & 0o777 == 0o644)
+    #expect(
+      FileManager.default.contents(atPath: folder.path + "/page/pictures/000002.png") == Data(bytes)
+    )
+    // A name taken is a failure, not a silent overwrite.
+    #expect(throws: PageFolder.Failure.self) {
+      try page.handOn(entry, descriptor: ends[0], number: 2)
+    }
+  }
 }

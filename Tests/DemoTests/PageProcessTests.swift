@@ -60,10 +60,25 @@ struct PageProcessTests {
     let second = try FileManager.default.contentsOfDirectory(
       atPath: scratch.path + "/second/pictures")
     #expect(first.count >= 10 && second.count == first.count, "\(first) \(second)")
+    // On the cache's file system they are hard links to the entries: no file is made.
+    var inodes: Set<ino_t> = []
+    for name in try FileManager.default.contentsOfDirectory(atPath: normal) {
+      var entry = stat()
+      if lstat(normal + name, &entry) == 0 { inodes.insert(entry.st_ino) }
+    }
+    // The first page's stored pictures, just drawn into the cache, are linked too.
+    for picture in first where picture.hasSuffix(".png") {
+      var linked = stat()
+      #expect(lstat(scratch.path + "/first/pictures/" + picture, &linked) == 0)
+      #expect(inodes.contains(linked.st_ino), "\(picture)")
+    }
     for picture in second {
       let bytes = try #require(
         FileManager.default.contents(atPath: scratch.path + "/second/pictures/" + picture))
       #expect(picture.hasSuffix(".png") && entries.contains(bytes), "\(picture)")
+      var linked = stat()
+      #expect(lstat(scratch.path + "/second/pictures/" + picture, &linked) == 0)
+      #expect(inodes.contains(linked.st_ino) && linked.st_nlink >= 2, "\(picture)")
     }
     let page = try String(contentsOfFile: scratch.path + "/second/index.html", encoding: .utf8)
     for size in page.matches(of: /<img src="[^"]+" width="(\d+)" height="(\d+)"/) {

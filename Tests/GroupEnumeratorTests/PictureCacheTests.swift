@@ -335,6 +335,52 @@ import Testing
     #expect(try await draw(library, asset, 80).source == .thumbnailCache)
   }
 
+  @Test func anEntryHandedOnAsStoredIsCheckedAllButItsImageDataCRCs() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let reader = try #require(StoredPictureReader(library: library))
+    #expect(reader.picture(for: asset, fitting: 80)?.bytes == good)
+    // The descriptor handed over is the entry's file, open.
+    let inode = reader.withPicture(for: asset, fitting: 80) { _, descriptor in
+      var opened = stat()
+      #expect(fstat(descriptor, &opened) == 0)
+      return opened.st_ino
+    }
+    #expect(inode == status(path)?.st_ino)
+
+    // A byte flipped inside the image data: handed on (a browser checks the deflate
+    // stream), but never drawn from: the next picture drawn redraws and replaces it.
+    var damaged = good
+    damaged[good.count - 30] ^= 0x40
+    #expect(throws: ThumbnailPNG.Corrupt.self) { try ThumbnailPNG.read(damaged) }
+    #expect(try ThumbnailPNG.read(damaged, checksImageData: false).width == 128)
+    try Data(damaged).write(to: URL(fileURLWithPath: path))
+    #expect(reader.picture(for: asset, fitting: 80)?.bytes == damaged)
+    #expect(try await draw(library, asset, 80).source == .decodedImage)
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: path))) == good)
+
+    // A flipped bit in the text (the URI), an entry cut short, another file's entry, a
+    // stale one: none is handed on.
+    let uri = try #require(
+      good.indices.first { good[$0...].starts(with: Array("Thumb::URI".utf8)) })
+    var renamed = good
+    renamed[uri + 20] ^= 0x01
+    for bytes in [renamed, Array(good.prefix(good.count - 12)), Array(good.prefix(60))] {
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(reader.picture(for: asset, fitting: 80) == nil)
+    }
+    try Data(good).write(to: URL(fileURLWithPath: path))
+    #expect(reader.picture(for: asset, fitting: 80) != nil)
+    setModificationTime(workspace.library.path + "/IMG_0002.jpg", seconds: 1_000_000_000)
+    #expect(reader.picture(for: asset, fitting: 80) == nil)
+    #expect(await library.storedPicture(for: asset, fitting: 80) == nil)
+  }
+
   @Test func anEntryAFileManagerWroteIsReused() async throws {
     let workspace = try Workspace()
     try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")

@@ -129,6 +129,13 @@ void CVipsShim_freeMessage(char *message);
  */
 void CVipsShim_returnFreedMemory(void);
 
+/**
+ * Whether this process runs under AddressSanitizer or ThreadSanitizer (their allocator
+ * stands in for glibc's, and their shadow memory is mapped as data): 1 or 0. Needs no
+ * libvips.
+ */
+int CVipsShim_isSanitized(void);
+
 #ifdef __cplusplus
 }
 #endif

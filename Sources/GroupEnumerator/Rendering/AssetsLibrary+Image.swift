@@ -224,9 +224,15 @@ extension AssetsLibrary {
   /// Runs blocking decoder work on a Dispatch thread, so that a picture taking a second
   /// does not hold one of the few threads Swift's concurrency runs every task on.
   ///
+  /// - Parameters:
+  ///   - returningMemory: Whether memory freed is handed back to the system afterwards
+  ///     (`malloc_trim`, which walks every arena: worth it after a decode, not after a
+  ///     cache lookup).
+  ///   - work: The work.
   /// - Throws: ``LibraryError/cancelled`` (as ``ImageRequestError/library(_:)``) when the
   ///   task is cancelled before the work starts, else what `work` throws.
   static func offload<Value: Sendable>(
+    returningMemory: Bool = true,
     _ work: @escaping @Sendable () throws(ImageRequestError) -> Value
   ) async throws(ImageRequestError) -> Value {
     if Task.isCancelled { throw .library(.cancelled) }
@@ -240,7 +246,7 @@ extension AssetsLibrary {
           result = .failure(error)
         }
         // The work's buffers (the file's bytes, the decoder's) are freed by now.
-        ImageRenderer.returnFreedMemory()
+        if returningMemory { ImageRenderer.returnFreedMemory() }
         continuation.resume(returning: result)
       }
     }

@@ -5,6 +5,12 @@ package struct StoredPicture: Sendable, Hashable {
   package let bytes: [UInt8]
   package let width: Int
   package let height: Int
+
+  package init(bytes: [UInt8], width: Int, height: Int) {
+    self.bytes = bytes
+    self.width = width
+    self.height = height
+  }
 }
 
 extension AssetsLibrary {
@@ -63,16 +69,15 @@ extension AssetsLibrary {
   }
 
   /// The picture cache's valid entry for `asset` that fits a `side` × `side` box
-  /// (aspect-fit) with no pixel enlarged, as it is stored: PNG bytes checked (structure,
-  /// CRCs, the file's URI, modification time and size) but not decoded, for a caller that
-  /// hands them on as they are (the Demo's page, to a browser); `nil` when there is none,
-  /// or the cache does not apply.
+  /// (aspect-fit) with no pixel enlarged, as it is stored, for a caller that hands the
+  /// bytes on as they are (the Demo's page, to a browser); `nil` when there is none, or
+  /// the cache does not apply. What is checked: ``StoredPictureReader``.
   package func storedPicture(for asset: Asset, fitting side: Int) async -> StoredPicture? {
-    guard (1...PictureCache.Size.xxLarge.rawValue).contains(side),
-      let lookup = try? await lookUpCache(for: asset, (side, side), .aspectFit),
-      let entry = lookup.entry
-    else { return nil }
-    return StoredPicture(bytes: entry.bytes, width: entry.width, height: entry.height)
+    let library = self
+    return try? await Self.offload(returningMemory: false) {
+      () throws(ImageRequestError) -> StoredPicture? in
+      StoredPictureReader(library: library)?.picture(for: asset, fitting: side)
+    }
   }
 
   /// The picture cache's entry for `asset` that fits a `side` × `side` box, as
@@ -126,7 +131,8 @@ extension AssetsLibrary {
     else { return nil }
     let rootPath = self.rootPath
     let environment = PictureCache.environment
-    return try await Self.offload { () throws(ImageRequestError) -> CacheLookup? in
+    return try await Self.offload(returningMemory: false) {
+      () throws(ImageRequestError) -> CacheLookup? in
       let root: LibraryRoot
       do throws(LibraryError) {
         root = try LibraryRoot(path: rootPath)
@@ -136,12 +142,8 @@ extension AssetsLibrary {
       guard let cache = PictureCache.resolve(location, root: root, environment: environment),
         let key = cache.key(for: resource.path, root: root)
       else { return nil }
-      for candidate in PictureCache.Size.allCases where candidate >= size {
-        if let entry = cache.entry(key, size: candidate),
-          Self.covers(entry.width, entry.height, size: candidate, box, contentMode, asset: asset)
-        {
-          return CacheLookup(cache: cache, key: key, entry: entry, failure: nil, size: size)
-        }
+      if let entry = cache.coveringEntry(key, from: size, box, contentMode, asset: asset) {
+        return CacheLookup(cache: cache, key: key, entry: entry, failure: nil, size: size)
       }
       return CacheLookup(
         cache: cache, key: key, entry: nil, failure: cache.failure(key), size: size)
@@ -238,5 +240,92 @@ extension AssetsLibrary {
     }
     // An entry smaller than its folder's size was not shrunk: it is the whole picture.
     return longest < size.rawValue
+  }
+}
+
+/// Reads the picture cache's entries of one library's files one after another, to hand
+/// them on as they are stored (the Demo's page copies them beside its HTML): the library
+/// folder is opened and the cache resolved once, not for each picture. Its calls block on
+/// file reads: make them off Swift's concurrency threads (a batch at a time).
+///
+/// An entry handed on is checked as every entry is (a PNG's signature, a 13-byte `IHDR`
+/// first, every chunk within the file, an `IEND`, at most 4,096 chunks; its `Thumb::URI`,
+/// `Thumb::MTime` and `Thumb::Size` those of the file now; no larger than its folder's
+/// size), and the CRC of every chunk but the image data (`IDAT`). The image data is not
+/// decoded here, so its CRCs are left to whoever decodes it: a browser checks the
+/// deflate stream's own Adler-32. A damaged entry is thus never handed on as another
+/// file's or a stale picture, and one that is cut short or malformed never at all; one
+/// whose image data alone is damaged shows as a damaged picture, and is redrawn by the
+/// next ``AssetsLibrary/image(for:targetSize:contentMode:options:)`` that reads it.
+package struct StoredPictureReader: Sendable {
+  let cache: PictureCache
+  let root: LibraryRoot
+
+  /// A reader of `library`'s picture cache; `nil` when it has none (or one inside the
+  /// library), or its folder cannot be opened.
+  package init?(library: AssetsLibrary) {
+    guard library.options.pictureCache != .none,
+      let root = try? LibraryRoot(path: library.rootPath),
+      let cache = PictureCache.resolve(
+        library.options.pictureCache, root: root, environment: PictureCache.environment)
+    else { return nil }
+    self.cache = cache
+    self.root = root
+  }
+
+  /// The valid entry of `asset` that fits a `side` × `side` box (aspect-fit) with no
+  /// pixel enlarged, as it is stored; `nil` when there is none or the cache does not
+  /// apply (a picture of a part of a file, a side past 1024).
+  package func picture(for asset: Asset, fitting side: Int) -> StoredPicture? {
+    withPicture(for: asset, fitting: side) { picture, _ in picture }
+  }
+
+  /// Calls `body` with the valid entry of `asset` that fits a `side` × `side` box, as
+  /// ``picture(for:fitting:)`` finds it, and the entry's file, open read-only during the
+  /// call (a raw descriptor: a caller may link that very file elsewhere through
+  /// `/proc/self/fd`, rather than copy the bytes); `nil` when there is none.
+  package func withPicture<Value, Failure: Error>(
+    for asset: Asset, fitting side: Int,
+    _ body: (StoredPicture, _ descriptor: Int32) throws(Failure) -> Value
+  ) throws(Failure) -> Value? {
+    let box = (width: side, height: side)
+    guard (1...PictureCache.Size.xxLarge.rawValue).contains(side),
+      let resource = AssetsLibrary.cachedResource(of: asset),
+      let size = PictureCache.Size.smallest(
+        atLeast: AssetsLibrary.neededSide(asset, box, .aspectFit)),
+      let key = cache.key(for: resource.path, root: root)
+    else { return nil }
+    for candidate in PictureCache.Size.allCases where candidate >= size {
+      guard let (entry, file) = cache.openEntry(key, size: candidate, checksImageData: false)
+      else { continue }
+      defer { file.close() }
+      guard
+        AssetsLibrary.covers(
+          entry.width, entry.height, size: candidate, box, .aspectFit, asset: asset)
+      else { continue }
+      return try body(
+        StoredPicture(bytes: entry.bytes, width: entry.width, height: entry.height),
+        file.rawValue)
+    }
+    return nil
+  }
+}
+
+extension PictureCache {
+  /// The first valid entry of `key`, from `size` upwards, that draws the box without
+  /// enlarging (``AssetsLibrary/covers(_:_:size:_:_:asset:)``).
+  func coveringEntry(
+    _ key: Key, from size: Size, _ box: (width: Int, height: Int),
+    _ contentMode: ImageContentMode, asset: Asset
+  ) -> Entry? {
+    for candidate in Size.allCases where candidate >= size {
+      if let entry = entry(key, size: candidate),
+        AssetsLibrary.covers(
+          entry.width, entry.height, size: candidate, box, contentMode, asset: asset)
+      {
+        return entry
+      }
+    }
+    return nil
   }
 }

@@ -1,6 +1,12 @@
 import CVipsShim
 import Foundation
 
+/// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make asan`,
+/// `make tsan`): their allocator stands in for glibc's and their shadow memory is mapped
+/// as data. One answer for the rendering shim (which then leaves glibc's malloc alone) and
+/// for the Demo's picture workers (which then set no memory limit).
+package let isRunningUnderSanitizer = CVipsShim_isSanitized() != 0
+
 /// Draws pictures with libvips, through the C wall in CVipsShim.
 ///
 /// Every draw checks the pixel count a header claims before anything is decoded

@@ -167,22 +167,33 @@ struct PictureCache: Sendable {
   /// them (what GNOME Files and Thunar hash): ASCII letters, digits and
   /// `!$&'()*+,-./:=@_~` stay, every other byte becomes `%XX` (upper-case hex).
   static func escaped(_ bytes: [UInt8]) -> String {
-    let kept = Set("!$&'()*+,-./:=@_~".utf8)
-    let digits = Array("0123456789ABCDEF".utf8)
+    let digits: StaticString = "0123456789ABCDEF"
     var text: [UInt8] = []
-    text.reserveCapacity(bytes.count)
+    text.reserveCapacity(bytes.count + 16)
     for byte in bytes {
-      switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if isKeptInURI(byte) {
         text.append(byte)
-      case _ where kept.contains(byte):
-        text.append(byte)
-      default:
-        text += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
+      } else {
+        let hex = digits.utf8Start
+        text.append(UInt8(ascii: "%"))
+        text.append(hex[Int(byte >> 4)])
+        text.append(hex[Int(byte & 0x0f)])
       }
     }
     return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Whether `g_filename_to_uri` leaves `byte` as it is: an ASCII letter or digit, or one
+  /// of `!$&'()*+,-./:=@_~`.
+  private static func isKeptInURI(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+      UInt8(ascii: "&")...UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "="),
+      UInt8(ascii: "@"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+      true
+    default: false
+    }
   }
 
   // MARK: Keys and entries
@@ -201,20 +212,37 @@ struct PictureCache: Sendable {
       size: status.size, fileName: path.lastComponent)
   }
 
-  /// The valid entry of `key` at `size`, if there is one. An entry larger than its folder's
-  /// size breaks the standard and is not used (nor decoded: a huge one could be a bomb).
-  func entry(_ key: Key, size: Size) -> Entry? {
-    guard let bytes = Self.readFile(folder + "/" + size.folder + "/" + key.name),
-      let contents = try? ThumbnailPNG.read(bytes), Self.isValid(contents, for: key),
-      contents.width <= size.rawValue, contents.height <= size.rawValue
+  /// The valid entry of `key` at `size`, if there is one (`checksImageData`: see
+  /// ``ThumbnailPNG/read(_:checksImageData:)``). An entry larger than its folder's size
+  /// breaks the standard and is not used (nor decoded: a huge one could be a bomb).
+  func entry(_ key: Key, size: Size, checksImageData: Bool = true) -> Entry? {
+    guard let (entry, file) = openEntry(key, size: size, checksImageData: checksImageData)
     else { return nil }
-    return Entry(bytes: bytes, width: contents.width, height: contents.height, size: size)
+    file.close()
+    return entry
+  }
+
+  /// The valid entry of `key` at `size`, as ``entry(_:size:checksImageData:)`` finds it,
+  /// and the file it was read from, still open: the caller closes it.
+  func openEntry(_ key: Key, size: Size, checksImageData: Bool) -> (Entry, FileDescriptor)? {
+    guard let (bytes, file) = Self.readFile(folder + "/" + size.folder + "/" + key.name)
+    else { return nil }
+    guard let contents = try? ThumbnailPNG.read(bytes, checksImageData: checksImageData),
+      Self.isValid(contents, for: key), contents.width <= size.rawValue,
+      contents.height <= size.rawValue
+    else {
+      file.close()
+      return nil
+    }
+    return (Entry(bytes: bytes, width: contents.width, height: contents.height, size: size), file)
   }
 
   /// The error a valid failure entry of `key` records, if there is one.
   func failure(_ key: Key) -> ImageRequestError? {
-    guard let bytes = Self.readFile(folder + "/fail/" + Self.failFolder + "/" + key.name),
-      let contents = try? ThumbnailPNG.read(bytes), Self.isValid(contents, for: key),
+    guard let (bytes, file) = Self.readFile(folder + "/fail/" + Self.failFolder + "/" + key.name)
+    else { return nil }
+    file.close()
+    guard let contents = try? ThumbnailPNG.read(bytes), Self.isValid(contents, for: key),
       let kind = contents.text[Self.failureKindKey]
     else { return nil }
     let reason = contents.text[Self.failureReasonKey] ?? "it could not be drawn before"
@@ -274,78 +302,6 @@ struct PictureCache: Sendable {
     ]
   }
 
-  // MARK: Files
-
-  /// The bytes of the regular file at `path` (not followed if a link), at most
-  /// ``ThumbnailPNG/maximumFileSize``; `nil` when there is none or it is larger.
-  static func readFile(_ path: String) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_size > 0, status.st_size <= ThumbnailPNG.maximumFileSize
-    else { return nil }
-    let length = Int(status.st_size)
-    var bytes = [UInt8](repeating: 0, count: length)
-    var done = 0
-    while done < length {
-      let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return -1 }
-        return pread(descriptor, base + done, length - done, off_t(done))
-      }
-      if got < 0, errno == EINTR { continue }
-      guard got > 0 else { return nil }
-      done += got
-    }
-    return bytes
-  }
-
-  /// Writes `bytes` to `folder/name` atomically: a temporary file (mode 0600) in the same
-  /// folder, renamed over the entry. Folders are made with mode 0700.
-  private func write(_ bytes: [UInt8], folder entryFolder: String, name: String) {
-    guard Self.makeFolders(entryFolder) else { return }
-    let temporary =
-      entryFolder + "/." + name + "." + String(getpid()) + "-"
-      + String(
-        Self.counter.withLock { value -> Int in
-          value += 1
-          return value
-        }) + ".tmp"
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, S_IRUSR | S_IWUSR)
-    guard descriptor >= 0 else { return }
-    var written = 0
-    while written < bytes.count {
-      let wrote = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return -1 }
-        return Glibc.write(descriptor, base + written, bytes.count - written)
-      }
-      if wrote < 0, errno == EINTR { continue }
-      guard wrote > 0 else { break }
-      written += wrote
-    }
-    // The mode the standard asks, whatever the umask left.
-    let done = written == bytes.count && fchmod(descriptor, S_IRUSR | S_IWUSR) == 0
-    close(descriptor)
-    guard done, rename(temporary, entryFolder + "/" + name) == 0 else {
-      unlink(temporary)
-      return
-    }
-    noteWritten(bytes.count)
-  }
-
-  private static let counter = SanitizerVisibleMutex(0)
-
-  /// Makes `path` and the missing folders above it, each with mode 0700.
-  private static func makeFolders(_ path: String) -> Bool {
-    var status = stat()
-    if stat(path, &status) == 0 { return status.st_mode & S_IFMT == S_IFDIR }
-    let parent = (path as NSString).deletingLastPathComponent
-    if parent != path, !parent.isEmpty, !makeFolders(parent) { return false }
-    return mkdir(path, S_IRWXU) == 0 || errno == EEXIST
-  }
-
   /// A 1 × 1 grey PNG: the picture of a failure entry.
   static let onePixelPNG: [UInt8] = {
     func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
@@ -370,55 +326,4 @@ struct PictureCache: Sendable {
     return ThumbnailPNG.signature + chunk("IHDR", header) + chunk("IDAT", deflated)
       + chunk("IEND", [])
   }()
-
-  // MARK: Bound
-
-  /// Bytes written to each private cache folder by this process since it was last swept.
-  private static let unswept = SanitizerVisibleMutex<[String: Int]>([:])
-
-  /// Counts a written entry; a private cache is swept (``sweep()``) at its first write in
-  /// this process and after every sixteenth of its bound written since.
-  private func noteWritten(_ count: Int) {
-    guard !isShared else { return }
-    let due = Self.unswept.withLock { written -> Bool in
-      let before = written[folder]
-      let total = (before ?? 0) + count
-      if before == nil || total >= maximumBytes / 16 {
-        written[folder] = 0
-        return true
-      }
-      written[folder] = total
-      return false
-    }
-    if due { sweep() }
-  }
-
-  /// Deletes the oldest entries (by the time they were written) of a private cache until
-  /// it holds at most nine tenths of its bound, when it holds more than the bound.
-  func sweep() {
-    var files: [(path: String, time: Int, size: Int)] = []
-    let folders =
-      Size.allCases.map { folder + "/" + $0.folder } + [folder + "/fail/" + Self.failFolder]
-    for entryFolder in folders {
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: entryFolder) else {
-        continue
-      }
-      for name in names {
-        let path = entryFolder + "/" + name
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
-        let time =
-          Int(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
-          .partialValue &+ Int(status.st_mtim.tv_nsec)
-        files.append((path, time, Int(status.st_size)))
-      }
-    }
-    var total = files.reduce(0) { $0.addingReportingOverflow($1.size).partialValue }
-    guard total > maximumBytes else { return }
-    let target = maximumBytes / 10 * 9
-    for file in files.sorted(by: { ($0.time, $0.path) < ($1.time, $1.path) }) {
-      guard total > target else { break }
-      if unlink(file.path) == 0 { total -= file.size }
-    }
-  }
 }

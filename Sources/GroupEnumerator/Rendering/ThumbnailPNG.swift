@@ -34,8 +34,15 @@ enum ThumbnailPNG {
   }
 
   /// Checks the structure of `bytes` and reads its size and text chunks.
-  static func read(_ bytes: [UInt8]) throws(Corrupt) -> Contents {
-    guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole file.
+  ///   - checksImageData: Whether the image data's chunks (`IDAT`) have their CRCs checked
+  ///     too. Every other chunk's always is. Off only for bytes handed on as they are to
+  ///     something that decodes them itself (a browser, which checks the image data's own
+  ///     zlib checksums): the structure, the size and the text are still checked.
+  static func read(_ bytes: [UInt8], checksImageData: Bool = true) throws(Corrupt) -> Contents {
+    guard bytes.count >= 8, bytes[0..<8].elementsEqual(signature) else {
       throw Corrupt(reason: "it does not start with the PNG signature")
     }
     var offset = 8
@@ -55,36 +62,49 @@ enum ThumbnailPNG {
       guard length <= Int(Int32.max), !overflow, dataEnd <= bytes.count - 4 else {
         throw Corrupt(reason: "the chunk at offset \(offset) claims \(length) bytes, past the end")
       }
-      let type = Array(bytes[(offset + 4)..<(offset + 8)])
-      guard type.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+      let type = bigEndian(bytes, offset + 4)
+      guard (0..<4).allSatisfy({ isLetter(UInt8(truncatingIfNeeded: type >> ($0 * 8))) }) else {
         throw Corrupt(reason: "the chunk at offset \(offset) has no four-letter type")
       }
-      let stored = bigEndian(bytes, dataEnd)
-      guard checksum(bytes, (offset + 4)..<dataEnd) == stored else {
-        throw Corrupt(reason: "the chunk at offset \(offset) fails its CRC")
+      if checksImageData || type != ChunkType.imageData {
+        let stored = bigEndian(bytes, dataEnd)
+        guard checksum(bytes, (offset + 4)..<dataEnd) == stored else {
+          throw Corrupt(reason: "the chunk at offset \(offset) fails its CRC")
+        }
       }
-      let name = String(decoding: type, as: Unicode.ASCII.self)
       let data = (offset + 8)..<dataEnd
       if chunks == 1 {
-        guard name == "IHDR", length == 13 else {
+        guard type == ChunkType.header, length == 13 else {
           throw Corrupt(reason: "its first chunk is not a 13-byte IHDR")
         }
         let width = Int(bigEndian(bytes, data.lowerBound))
         let height = Int(bigEndian(bytes, data.lowerBound + 4))
         guard width > 0, height > 0 else { throw Corrupt(reason: "its size is zero") }
         size = (width, height)
-      } else if name == "tEXt", length <= maximumTextLength,
+      } else if type == ChunkType.text, length <= maximumTextLength,
         let zero = bytes[data].firstIndex(of: 0), (1...79).contains(zero - data.lowerBound)
       {
         let key = latin1(bytes[data.lowerBound..<zero])
         if text[key] == nil { text[key] = latin1(bytes[(zero + 1)..<data.upperBound]) }
-      } else if name == "IEND" {
+      } else if type == ChunkType.end {
         break
       }
       offset = dataEnd + 4
     }
     guard let size else { throw Corrupt(reason: "it has no IHDR") }
     return Contents(width: size.width, height: size.height, text: text)
+  }
+
+  /// The chunk types read here, as their four ASCII letters read big-endian.
+  private enum ChunkType {
+    static let header: UInt32 = 0x4948_4452  // IHDR
+    static let imageData: UInt32 = 0x4944_4154  // IDAT
+    static let text: UInt32 = 0x7445_5874  // tEXt
+    static let end: UInt32 = 0x4945_4E44  // IEND
+  }
+
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
   }
 
   /// `png` with a `tEXt` chunk for each of `text` (keys and values in order) inserted after

@@ -1,0 +1,140 @@
+import Foundation
+
+// The picture cache's files: reading an entry, writing one atomically, and the bound of a
+// private cache.
+extension PictureCache {
+  // MARK: Files
+
+  /// The bytes of the regular file at `path` (not followed if a link), at most
+  /// ``ThumbnailPNG/maximumFileSize``, and the file, open (the caller closes it); `nil`
+  /// when there is none or it is larger.
+  static func readFile(_ path: String) -> (bytes: [UInt8], file: FileDescriptor)? {
+    guard
+      let file = try? FileDescriptor.open(path, options: [.noFollow, .nonBlocking, .closeOnExec])
+    else { return nil }
+    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
+      status.size <= ThumbnailPNG.maximumFileSize
+    else {
+      file.close()
+      return nil
+    }
+    let length = Int(status.size)
+    var complete = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+      var done = 0
+      while done < length {
+        let got = try? file.read(
+          into: UnsafeMutableRawBufferPointer(
+            UnsafeMutableBufferPointer(rebasing: buffer[done...])),
+          atAbsoluteOffset: done)
+        guard let got, got > 0 else { break }
+        done += got
+      }
+      // What was not read is zeroed, and the file not used.
+      if done < length { buffer[done...].initialize(repeating: 0) }
+      complete = done == length
+      count = length
+    }
+    guard complete else {
+      file.close()
+      return nil
+    }
+    return (bytes, file)
+  }
+
+  /// Writes `bytes` to `folder/name` atomically: a temporary file (mode 0600) in the same
+  /// folder, renamed over the entry. Folders are made with mode 0700.
+  func write(_ bytes: [UInt8], folder entryFolder: String, name: String) {
+    guard Self.makeFolders(entryFolder) else { return }
+    let temporary =
+      entryFolder + "/." + name + "." + String(getpid()) + "-"
+      + String(
+        Self.counter.withLock { value -> Int in
+          value += 1
+          return value
+        }) + ".tmp"
+    let descriptor = open(
+      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, S_IRUSR | S_IWUSR)
+    guard descriptor >= 0 else { return }
+    var written = 0
+    while written < bytes.count {
+      let wrote = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return -1 }
+        return Glibc.write(descriptor, base + written, bytes.count - written)
+      }
+      if wrote < 0, errno == EINTR { continue }
+      guard wrote > 0 else { break }
+      written += wrote
+    }
+    // The mode the standard asks, whatever the umask left.
+    let done = written == bytes.count && fchmod(descriptor, S_IRUSR | S_IWUSR) == 0
+    close(descriptor)
+    guard done, rename(temporary, entryFolder + "/" + name) == 0 else {
+      unlink(temporary)
+      return
+    }
+    noteWritten(bytes.count)
+  }
+
+  private static let counter = SanitizerVisibleMutex(0)
+
+  /// Makes `path` and the missing folders above it, each with mode 0700.
+  private static func makeFolders(_ path: String) -> Bool {
+    var status = stat()
+    if stat(path, &status) == 0 { return status.st_mode & S_IFMT == S_IFDIR }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, !parent.isEmpty, !makeFolders(parent) { return false }
+    return mkdir(path, S_IRWXU) == 0 || errno == EEXIST
+  }
+
+  // MARK: Bound
+
+  /// Bytes written to each private cache folder by this process since it was last swept.
+  private static let unswept = SanitizerVisibleMutex<[String: Int]>([:])
+
+  /// Counts a written entry; a private cache is swept (``sweep()``) at its first write in
+  /// this process and after every sixteenth of its bound written since.
+  private func noteWritten(_ count: Int) {
+    guard !isShared else { return }
+    let due = Self.unswept.withLock { written -> Bool in
+      let before = written[folder]
+      let total = (before ?? 0) + count
+      if before == nil || total >= maximumBytes / 16 {
+        written[folder] = 0
+        return true
+      }
+      written[folder] = total
+      return false
+    }
+    if due { sweep() }
+  }
+
+  /// Deletes the oldest entries (by the time they were written) of a private cache until
+  /// it holds at most nine tenths of its bound, when it holds more than the bound.
+  func sweep() {
+    var files: [(path: String, time: Int, size: Int)] = []
+    let folders =
+      Size.allCases.map { folder + "/" + $0.folder } + [folder + "/fail/" + Self.failFolder]
+    for entryFolder in folders {
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: entryFolder) else {
+        continue
+      }
+      for name in names {
+        let path = entryFolder + "/" + name
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+        let time =
+          Int(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+          .partialValue &+ Int(status.st_mtim.tv_nsec)
+        files.append((path, time, Int(status.st_size)))
+      }
+    }
+    var total = files.reduce(0) { $0.addingReportingOverflow($1.size).partialValue }
+    guard total > maximumBytes else { return }
+    let target = maximumBytes / 10 * 9
+    for file in files.sorted(by: { ($0.time, $0.path) < ($1.time, $1.path) }) {
+      guard total > target else { break }
+      if unlink(file.path) == 0 { total -= file.size }
+    }
+  }
+}

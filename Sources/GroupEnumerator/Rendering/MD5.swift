@@ -1,6 +1,6 @@
 import Foundation
 
-/// The MD5 message digest (RFC 1321), which names the entries of the freedesktop.org
+/// The MD5 message digest, which names the entries of the freedesktop.org
 /// thumbnail cache after their file's URI.
 ///
 /// Only a name: MD5 is broken as a cryptographic hash, and nothing here relies on it

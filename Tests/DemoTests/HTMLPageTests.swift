@@ -317,15 +317,11 @@ struct HTMLPageTests {
   }
 
   @Test func aStoredPictureIsLinkedOnTheSameFileSystemAndCopiedElsewhere() throws {
-    let folder = try temporaryFolder("hand-on")
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let library = try temporaryFolder("hand-on-library")
-    defer { try? FileManager.default.removeItem(at: library) }
-    let bytes = Array(
-      try Data(
-        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-          .appendingPathComponent("../GroupEnumeratorTests/Resources/Rendering/upright.png")
-          .standardizedFileURL))
+    let scratch = try TemporaryFolder("HTMLPage-hand-on")
+    let folder = scratch.root
+    let libraryFolder = try TemporaryFolder("HTMLPage-hand-on-library")
+    let library = libraryFolder.root
+    let bytes = try Sample.resources.bytes("Rendering/upright.png")
     let entry = StoredPicture(bytes: bytes, width: 96, height: 64)
     let page = try PageFolder.open(folder.path + "/page", replacing: false, library: library)
     // On the same file system: a hard link to the very file, with its mode.

@@ -123,12 +123,6 @@ SYSTEM_CALLS = {
     "dlclose": 1, "dlerror": 0,
 }
 
-# Layers that may still call the C library directly, each with why. TEMPORARY: Rendering
-# is being moved onto Library/System in a branch of its own (its picture cache opens,
-# reads, writes, renames and removes its files, and makes its folders); this entry is
-# removed once that branch has landed.
-RAW_CALLS_ALLOWED = {"Rendering": "temporary, until the picture cache uses Library/System"}
-
 DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|final|"
     r"indirect)\s+)*(?:struct|enum|class|protocol|actor|typealias)\s+([A-Z]\w*)"
@@ -344,7 +338,7 @@ def main() -> int:
                 if forbidden and (layer, name) not in KNOWN:
                     faults.append(f"{path}:{number}: {layer} uses {name} ({declared_in})")
     for path, (layer, lines) in files.items():
-        if layer == "System" or layer in RAW_CALLS_ALLOWED:
+        if layer == "System":
             continue
         for number, what in system_calls(calling[path]):
             faults.append(f"{path}:{number}: {layer} calls {what} (only Library/System may)")
@@ -358,8 +352,7 @@ def main() -> int:
         return 1
     print(
         f"check-layers: {checked} files, {len(owner)} types, every use runs one way;"
-        f" no system call outside Library/System (allowed for now: "
-        f"{', '.join(sorted(RAW_CALLS_ALLOWED)) or 'none'})"
+        " no system call outside Library/System"
     )
     return 0
 

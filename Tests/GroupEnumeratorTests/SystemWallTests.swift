@@ -84,6 +84,133 @@ import Testing
     }
   }
 
+  @Test func aStatusRecordIsTheCLibrarysOwnOfAPathOrOfALink() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("a.jpg", Array("abcd".utf8))
+    try folder.symlink("link", to: "a.jpg")
+    let followed = try FileSystem.statusRecord(atPath: folder.absolute("link"))
+    #expect(followed.st_mode & S_IFMT == S_IFREG)
+    #expect(followed.st_size == 4)
+    let described = try FileSystem.statusRecord(
+      atPath: folder.absolute("link"), followsLinks: false)
+    #expect(described.st_mode & S_IFMT == S_IFLNK)
+    #expect(
+      FileStatus(described)
+        == (try FileSystem.status(
+          atPath: folder.absolute("link"),
+          followsLinks: false)))
+    #expect(throws: SystemCallError(function: "lstat", errno: .noSuchFileOrDirectory)) {
+      _ = try FileSystem.statusRecord(atPath: folder.absolute("missing"), followsLinks: false)
+    }
+  }
+
+  @Test func renamingReplacesTheOtherNameWhole() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("new.tmp", Array("new".utf8))
+    try folder.write("entry.png", Array("old, longer".utf8))
+    let moved = try FileSystem.status(atPath: folder.absolute("new.tmp")).identity
+    try FileSystem.rename(atPath: folder.absolute("new.tmp"), to: folder.absolute("entry.png"))
+    let entry = try FileSystem.status(atPath: folder.absolute("entry.png"))
+    #expect(entry.identity == moved)
+    #expect(entry.size == 3)
+    #expect(throws: SystemCallError(function: "stat", errno: .noSuchFileOrDirectory)) {
+      _ = try FileSystem.status(atPath: folder.absolute("new.tmp"))
+    }
+    #expect(throws: SystemCallError(function: "rename", errno: .noSuchFileOrDirectory)) {
+      try FileSystem.rename(atPath: folder.absolute("new.tmp"), to: folder.absolute("other"))
+    }
+    #expect(throws: SystemCallError(function: "rename", errno: .noSuchFileOrDirectory)) {
+      try FileSystem.rename(
+        atPath: folder.absolute("entry.png"), to: folder.absolute("missing/entry.png"))
+    }
+    #expect(try FileSystem.status(atPath: folder.absolute("entry.png")).size == 3)
+  }
+
+  // MARK: - Writing a new file
+
+  @Test func aNewFileIsCreatedWrittenWholeAndGivenItsMode() throws {
+    let folder = try TemporaryFolder()
+    let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    let file = try FileDescriptor.createNew(folder.absolute("new.png"), permissions: 0o600)
+    do {
+      defer { file.close() }
+      try file.writeAll(bytes)
+      try file.writeAll([])
+      // The umask only takes bits away; fchmod sets them exactly.
+      #expect(try file.statusRecord().st_mode & 0o777 & ~0o600 == 0)
+      try file.setPermissions(0o604)
+      #expect(try file.statusRecord().st_mode & 0o777 == 0o604)
+    }
+    let written = FileManager.default.contents(atPath: folder.absolute("new.png"))
+    #expect(written.map { [UInt8]($0) } == bytes)
+  }
+
+  @Test func creatingANewFileNeverOpensWhatExists() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("a.png", Array("abc".utf8))
+    try folder.symlink("link", to: "target")
+    #expect(throws: SystemCallError(function: "open", errno: .fileExists)) {
+      _ = try FileDescriptor.createNew(folder.absolute("a.png"), permissions: 0o600)
+    }
+    // A link is not followed, even to a name that does not exist yet.
+    #expect(throws: SystemCallError(function: "open", errno: .fileExists)) {
+      _ = try FileDescriptor.createNew(folder.absolute("link"), permissions: 0o600)
+    }
+    #expect(throws: SystemCallError(function: "stat", errno: .noSuchFileOrDirectory)) {
+      _ = try FileSystem.status(atPath: folder.absolute("target"))
+    }
+    #expect(throws: SystemCallError(function: "open", errno: .noSuchFileOrDirectory)) {
+      _ = try FileDescriptor.createNew(folder.absolute("missing/a.png"), permissions: 0o600)
+    }
+    #expect(try FileSystem.status(atPath: folder.absolute("a.png")).size == 3)
+  }
+
+  @Test func writingAndSettingAModeNameTheirFailures() throws {
+    let folder = try TemporaryFolder()
+    try folder.write("a.png", Array("abc".utf8))
+    let reading = try FileDescriptor.open(folder.absolute("a.png"), options: [.closeOnExec])
+    defer { reading.close() }
+    #expect(throws: SystemCallError(function: "write", errno: Errno(rawValue: EBADF))) {
+      try reading.writeAll(Array("x".utf8))
+    }
+    let closed = FileDescriptor(rawValue: -1)
+    #expect(throws: SystemCallError(function: "fchmod", errno: Errno(rawValue: EBADF))) {
+      try closed.setPermissions(0o600)
+    }
+  }
+
+  /// A non-blocking pipe takes what fits (a short write), then refuses the rest: the
+  /// bytes that fit are in the pipe, and the failure is reported, not taken for success.
+  @Test func aWriteThatCannotFinishFailsAfterWhatFit() throws {
+    var ends: [Int32] = [-1, -1]
+    try #require(pipe(&ends) == 0)
+    try #require(fcntl(ends[0], F_SETFL, O_NONBLOCK) == 0)
+    try #require(fcntl(ends[1], F_SETFL, O_NONBLOCK) == 0)
+    let reading = FileDescriptor(rawValue: ends[0])
+    let writing = FileDescriptor(rawValue: ends[1])
+    defer {
+      reading.close()
+      writing.close()
+    }
+    // More than a pipe holds (64 KiB unless resized).
+    let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+    #expect(throws: SystemCallError(function: "write", errno: Errno(rawValue: EAGAIN))) {
+      try writing.writeAll(bytes)
+    }
+    var read: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while let got = try? buffer.withUnsafeMutableBytes({ try reading.read(into: $0) }), got > 0 {
+      read += buffer[..<got]
+    }
+    #expect(!read.isEmpty)
+    #expect(read.count < bytes.count)
+    #expect(read[...] == bytes[..<read.count])
+  }
+
+  @Test func theProcessIdentifierIsThisProcesss() {
+    #expect(CurrentProcess.identifier == ProcessInfo.processInfo.processIdentifier)
+  }
+
   @Test func anErrnoReadsAsTheCLibrarysText() {
     #expect(Errno.noSuchFileOrDirectory.text == "No such file or directory")
     #expect(Errno.notDirectory.description == "errno \(ENOTDIR): Not a directory")

@@ -47,30 +47,23 @@ extension PictureCache {
   func write(_ bytes: [UInt8], folder entryFolder: String, name: String) {
     guard Self.makeFolders(entryFolder) else { return }
     let temporary =
-      entryFolder + "/." + name + "." + String(getpid()) + "-"
+      entryFolder + "/." + name + "." + String(CurrentProcess.identifier) + "-"
       + String(
         Self.counter.withLock { value -> Int in
           value += 1
           return value
         }) + ".tmp"
-    let descriptor = open(
-      temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, S_IRUSR | S_IWUSR)
-    guard descriptor >= 0 else { return }
-    var written = 0
-    while written < bytes.count {
-      let wrote = bytes.withUnsafeBytes { buffer -> Int in
-        guard let base = buffer.baseAddress else { return -1 }
-        return Glibc.write(descriptor, base + written, bytes.count - written)
+    guard let file = try? FileDescriptor.createNew(temporary, permissions: 0o600) else { return }
+    do throws(SystemCallError) {
+      do {
+        defer { file.close() }
+        try file.writeAll(bytes)
+        // The mode the standard asks, whatever the umask left.
+        try file.setPermissions(0o600)
       }
-      if wrote < 0, errno == EINTR { continue }
-      guard wrote > 0 else { break }
-      written += wrote
-    }
-    // The mode the standard asks, whatever the umask left.
-    let done = written == bytes.count && fchmod(descriptor, S_IRUSR | S_IWUSR) == 0
-    close(descriptor)
-    guard done, rename(temporary, entryFolder + "/" + name) == 0 else {
-      unlink(temporary)
+      try FileSystem.rename(atPath: temporary, to: entryFolder + "/" + name)
+    } catch {
+      try? FileSystem.removeFile(atPath: temporary)
       return
     }
     noteWritten(bytes.count)
@@ -80,11 +73,16 @@ extension PictureCache {
 
   /// Makes `path` and the missing folders above it, each with mode 0700.
   private static func makeFolders(_ path: String) -> Bool {
-    var status = stat()
-    if stat(path, &status) == 0 { return status.st_mode & S_IFMT == S_IFDIR }
+    if let status = try? FileSystem.status(atPath: path) { return status.kind == .directory }
     let parent = (path as NSString).deletingLastPathComponent
     if parent != path, !parent.isEmpty, !makeFolders(parent) { return false }
-    return mkdir(path, S_IRWXU) == 0 || errno == EEXIST
+    do throws(SystemCallError) {
+      try FileSystem.makeFolder(atPath: path, permissions: 0o700)
+      return true
+    } catch {
+      // Made meanwhile by another thread or process: as good.
+      return error.errno == .fileExists
+    }
   }
 
   // MARK: Bound
@@ -121,8 +119,9 @@ extension PictureCache {
       }
       for name in names {
         let path = entryFolder + "/" + name
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
+        guard let status = try? FileSystem.statusRecord(atPath: path, followsLinks: false),
+          status.st_mode & S_IFMT == S_IFREG
+        else { continue }
         let time =
           Int(status.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
           .partialValue &+ Int(status.st_mtim.tv_nsec)
@@ -134,7 +133,7 @@ extension PictureCache {
     let target = maximumBytes / 10 * 9
     for file in files.sorted(by: { ($0.time, $0.path) < ($1.time, $1.path) }) {
       guard total > target else { break }
-      if unlink(file.path) == 0 { total -= file.size }
+      if (try? FileSystem.removeFile(atPath: file.path)) != nil { total -= file.size }
     }
   }
 }

@@ -153,14 +153,14 @@ struct PictureCache: Sendable {
   /// The root's canonical path, or `nil` when `folder` is inside the library (by the
   /// root's device and inode, bind mounts included) or the root cannot be examined.
   private static func decide(folder: String, root: LibraryRoot) -> String? {
-    guard let status = try? root.descriptor.status(), let resolved = realpath(root.path, nil)
+    guard let status = try? root.descriptor.status(),
+      let resolved = try? FileSystem.canonicalPath(root.path)
     else { return nil }
-    defer { free(resolved) }
     let probe = URL(fileURLWithPath: folder).appendingPathComponent("normal/probe.png")
     guard
       IndexStore.libraryFolder(holding: probe, root: status.identity, rootPath: root.path) == nil
     else { return nil }
-    return String(cString: resolved)
+    return String(decoding: resolved, as: UTF8.self)
   }
 
   /// The bytes of a path escaped for a `file://` URI as GLib's `g_filename_to_uri` escapes

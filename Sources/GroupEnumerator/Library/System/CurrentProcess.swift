@@ -4,9 +4,14 @@ internal import CSystemShim
   internal import Glibc
 #endif
 
-/// The system calls about the running process itself rather than a file: its heap, and a
-/// pause of the calling thread.
+/// The system calls about the running process itself rather than a file: its number, its
+/// heap, and a pause of the calling thread.
 enum CurrentProcess {
+  /// The process's number.
+  ///
+  /// The corresponding C function is `getpid`.
+  static var identifier: Int32 { getpid() }
+
   /// Gives the memory the allocator holds free back to the system (many small blocks
   /// freed after a large reading would otherwise stay with the process).
   ///

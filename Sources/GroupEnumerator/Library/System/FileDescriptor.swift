@@ -9,8 +9,9 @@ import Foundation
 ///
 /// This folder (`Library/System/`) is the only place the library calls the operating
 /// system (`Scripts/check-layers.py` checks it); everything else speaks these Swift types.
-/// Every open is read-only: there is no way to ask for write access. Calls interrupted by a signal (`EINTR`) are
-/// retried. The value does not own the descriptor: whoever opened it calls ``close()``.
+/// Every open is read-only, except ``createNew(_:permissions:)``, which only makes a new
+/// file (the picture cache's, never one of the library). Calls interrupted by a signal
+/// (`EINTR`) are retried. The value does not own the descriptor: whoever opened it calls ``close()``.
 struct FileDescriptor: Sendable, Hashable {
   /// The raw descriptor.
   let rawValue: Int32
@@ -46,6 +47,24 @@ struct FileDescriptor: Sendable, Hashable {
   static func open(_ path: String, options: OpenOptions) throws(SystemCallError) -> FileDescriptor {
     while true {
       let descriptor = Glibc.open(path, options.flags)
+      if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "open", errno: code) }
+    }
+  }
+
+  /// Creates the new file `path` and opens it for writing, with the permission bits
+  /// `permissions` (less the umask). Nothing that exists is opened: the call fails with
+  /// `EEXIST` when something has the name already, and with `ELOOP` or `EEXIST` for a
+  /// symbolic link (`O_EXCL | O_NOFOLLOW`). The descriptor is close-on-exec.
+  ///
+  /// The corresponding C function is `open` with `O_WRONLY | O_CREAT | O_EXCL`.
+  static func createNew(_ path: String, permissions: UInt32) throws(SystemCallError)
+    -> FileDescriptor
+  {
+    let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+    while true {
+      let descriptor = Glibc.open(path, flags, mode_t(permissions))
       if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "open", errno: code) }
@@ -186,6 +205,39 @@ struct FileDescriptor: Sendable, Hashable {
       if got >= 0 { return got }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "read", errno: code) }
+    }
+  }
+
+  /// Writes all of `bytes` at the file offset, as many writes as it takes (a short write
+  /// goes on with the rest).
+  ///
+  /// The corresponding C function is `write`.
+  ///
+  /// - Throws: The `errno` of a failed write; `ENOSPC` when a write makes no progress
+  ///   (writes 0 bytes), as a full disk would.
+  func writeAll(_ bytes: [UInt8]) throws(SystemCallError) {
+    var written = 0
+    while written < bytes.count {
+      let wrote = bytes.withUnsafeBytes { buffer -> Int in
+        guard let base = buffer.baseAddress else { return 0 }
+        return Glibc.write(rawValue, base + written, buffer.count - written)
+      }
+      if wrote > 0 {
+        written += wrote
+        continue
+      }
+      guard wrote < 0 else { throw SystemCallError(function: "write", errno: .noSpace) }
+      let code = Errno.current
+      if code != .interrupted { throw SystemCallError(function: "write", errno: code) }
+    }
+  }
+
+  /// Sets the open file's permission bits to `permissions`, whatever the umask left.
+  ///
+  /// The corresponding C function is `fchmod`.
+  func setPermissions(_ permissions: UInt32) throws(SystemCallError) {
+    guard fchmod(rawValue, mode_t(permissions)) == 0 else {
+      throw SystemCallError(function: "fchmod", errno: .current)
     }
   }
 

@@ -8,8 +8,9 @@ import Foundation
 /// its folders, which are named by path (the library itself is only read through
 /// descriptors opened beneath its root, ``FileDescriptor``).
 ///
-/// Creating a folder and removing a file are the only calls here that change anything;
-/// the index uses them for its own folder and files, which are never inside the library.
+/// Creating a folder, renaming and removing a file are the only calls here that change
+/// anything; the index and the picture cache use them for their own folders and files,
+/// which are never inside the library.
 /// Each failure is a ``SystemCallError`` naming the C function and its `errno`.
 enum FileSystem {
   /// The status of the file at `path`; with `followsLinks` false, a symbolic link is
@@ -18,6 +19,17 @@ enum FileSystem {
   /// The corresponding C functions are `stat` and `lstat`.
   static func status(atPath path: String, followsLinks: Bool = true) throws(SystemCallError)
     -> FileStatus
+  {
+    FileStatus(try statusRecord(atPath: path, followsLinks: followsLinks))
+  }
+
+  /// The `struct stat` of the file at `path` as the C library fills it in, for code that
+  /// still reads its fields (``FileStatus`` is the Swift form); with `followsLinks` false,
+  /// a symbolic link is described, not followed.
+  ///
+  /// The corresponding C functions are `stat` and `lstat`.
+  static func statusRecord(atPath path: String, followsLinks: Bool = true)
+    throws(SystemCallError) -> stat
   {
     var status = stat()
     if followsLinks {
@@ -29,7 +41,7 @@ enum FileSystem {
         throw SystemCallError(function: "lstat", errno: .current)
       }
     }
-    return FileStatus(status)
+    return status
   }
 
   /// Creates the folder `path` with the permission bits `permissions` (less the umask);
@@ -50,6 +62,16 @@ enum FileSystem {
   static func removeFile(atPath path: String) throws(SystemCallError) {
     guard unlink(path) == 0 else {
       throw SystemCallError(function: "unlink", errno: .current)
+    }
+  }
+
+  /// Gives the file `path` the name `newPath` in one step, replacing what had that name
+  /// (a reader sees the old file or the new one, never a part).
+  ///
+  /// The corresponding C function is `rename`.
+  static func rename(atPath path: String, to newPath: String) throws(SystemCallError) {
+    guard Glibc.rename(path, newPath) == 0 else {
+      throw SystemCallError(function: "rename", errno: .current)
     }
   }
 

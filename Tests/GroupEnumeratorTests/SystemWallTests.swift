@@ -7,8 +7,8 @@ import Testing
   import Glibc
 #endif
 
-/// The wrappers of `Library/System` the index and the watch call: each does what its C
-/// function does, and a failure names that function and its `errno`.
+/// The wrappers of `Library/System` the index, the watch and the picture cache call: each
+/// does what its C function does, and a failure names that function and its `errno`.
 @Suite struct SystemWallTests {
   // MARK: - Paths
 

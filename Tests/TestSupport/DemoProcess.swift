@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +49,7 @@ public func run(
   try process.run()
   let deadline = ContinuousClock.now + limit
   // Read both pipes to the end, so a large output cannot fill a pipe and stall the child.
-  let collected = Mutex<[Data]>([Data(), Data()])
+  let collected = LockedValue<[Data]>([Data(), Data()])
   let readers = DispatchGroup()
   for (index, pipe) in [out, err].enumerated() {
     DispatchQueue.global().async(group: readers) {
@@ -74,8 +73,8 @@ public func run(
 public final class Running: Sendable {
   /// The started process.
   public let process: Process
-  private let output = Mutex(Data())
-  private let errorText = Mutex("")
+  private let output = LockedValue(Data())
+  private let errorText = LockedValue("")
   private let finished = DispatchGroup()
 
   /// - Parameter killAfterLines: When given, the thread that reads the output sends
@@ -130,5 +129,26 @@ public final class LibraryCopy {
   public init() throws {
     folder = try TemporaryFolder("DemoProcessTests")
     path = try folder.copyLibrary(as: "Library").path
+  }
+}
+
+/// A value shared between threads behind an `NSLock`.
+///
+/// Not `Synchronization.Mutex`: on Linux it waits on futexes directly, which
+/// ThreadSanitizer does not see, so `make tsan` reports the accesses it orders as races.
+/// `NSLock` is a pthread mutex, whose ordering the sanitizer knows.
+final class LockedValue<Value>: @unchecked Sendable {
+  // Safe: `value` is read and written only inside `withLock`, which holds `lock` for the
+  // whole access, so no two threads touch it at once; `Value` never leaves it except as a
+  // copy returned by the caller's closure (the callers keep `Value` Sendable data).
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&value)
   }
 }

@@ -209,14 +209,7 @@ enum PictureWorker {
 
   /// Writes all of `bytes` to `descriptor`; `false` when it cannot (the Demo went away).
   private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return false }
-      offset += written
-    }
-    return true
+    bytes.withUnsafeBytes { ThumbnailFile.writeAll($0, to: descriptor) } == 0
   }
 
   /// What the test hook makes the worker do, and for which file name.

@@ -171,8 +171,8 @@ struct HTMLPage {
     let longitude = location.longitude
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
     else { return nil }
-    let lat = String(format: "%.5f", latitude)
-    let lon = String(format: "%.5f", longitude)
+    let lat = TableFormatter.fiveDecimals(latitude)
+    let lon = TableFormatter.fiveDecimals(longitude)
     return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
   }
 
@@ -197,18 +197,20 @@ struct HTMLPage {
     guard text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) else {
       return text
     }
-    var result = ""
-    result.reserveCapacity(text.utf8.count + 16)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&#39;"
-      default: result.unicodeScalars.append(scalar)
+    // The five are ASCII, which in UTF-8 is never part of another character: replaced
+    // byte by byte.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 16)
+    for byte in text.utf8 {
+      switch byte {
+      case 0x26: bytes += "&amp;".utf8
+      case 0x3C: bytes += "&lt;".utf8
+      case 0x3E: bytes += "&gt;".utf8
+      case 0x22: bytes += "&quot;".utf8
+      case 0x27: bytes += "&#39;".utf8
+      default: bytes.append(byte)
       }
     }
-    return result
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

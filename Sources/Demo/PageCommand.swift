@@ -1,5 +1,6 @@
 import Foundation
 import GroupEnumerator
+import Synchronization
 
 extension DemoCommand {
   /// How many pictures the page draws at once.
@@ -174,32 +175,63 @@ extension DemoCommand {
     }
   }
 
-  /// Hands on the picture cache's stored entries of `assets[batch]` into the folder, on a
-  /// Dispatch thread: for each, the picture written (`nil` for one with no stored entry),
-  /// or the failure that stops the page (no picture is written after it).
+  /// Hands on the picture cache's stored entries of `assets[batch]` into the folder, on
+  /// ``pageLookupWidth`` Dispatch threads at once (each a run of the batch, as the listing
+  /// reads its files on two): for each, the picture written (`nil` for one with no stored
+  /// entry), or the failure that stops the page (nothing after it is returned; a run
+  /// after it may have linked pictures that no page then shows, as a run that fails
+  /// leaves).
   private static func handOnStored(
     _ assets: [Asset], _ batch: Range<Int>, stored: StoredPictureReader?, folder: PageFolder
   ) async -> [Result<PagePicture?, PageFolder.Failure>] {
     guard let stored else { return batch.map { _ in .success(nil) } }
     return await withCheckedContinuation { continuation in
       DispatchQueue.global().async {
+        let runs = max(1, min(pageLookupWidth, batch.count))
+        let length = (batch.count + runs - 1) / runs
+        let results = Mutex(
+          [[Result<PagePicture?, PageFolder.Failure>]](repeating: [], count: runs))
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+          let lower = batch.lowerBound + run * length
+          let upper = min(lower + length, batch.upperBound)
+          guard lower < upper else { return }
+          let outcomes = handOnStored(assets, lower..<upper, stored: stored, folder: folder)
+          results.withLock { $0[run] = outcomes }
+        }
         var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
         outcomes.reserveCapacity(batch.count)
-        for index in batch {
-          do throws(PageFolder.Failure) {
-            let picture = try stored.withPicture(for: assets[index], fitting: HTMLPage.side) {
-              (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
-              try folder.handOn(entry, descriptor: descriptor, number: index + 1)
-            }
-            outcomes.append(.success(picture))
-          } catch {
-            outcomes.append(.failure(error))
-            break
-          }
+        for run in results.withLock({ $0 }) {
+          outcomes += run
+          if case .failure = run.last { break }
         }
         continuation.resume(returning: outcomes)
       }
     }
+  }
+
+  /// How many threads look up and hand on the stored entries of a batch at once.
+  nonisolated static let pageLookupWidth = 2
+
+  /// ``handOnStored(_:_:stored:folder:)``'s work for one run of a batch, on the calling
+  /// thread; stops at the first failure, which is the last outcome.
+  nonisolated private static func handOnStored(
+    _ assets: [Asset], _ run: Range<Int>, stored: StoredPictureReader, folder: PageFolder
+  ) -> [Result<PagePicture?, PageFolder.Failure>] {
+    var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
+    outcomes.reserveCapacity(run.count)
+    for index in run {
+      do throws(PageFolder.Failure) {
+        let picture = try stored.withPicture(for: assets[index], fitting: HTMLPage.side) {
+          (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
+          try folder.handOn(entry, descriptor: descriptor, number: index + 1)
+        }
+        outcomes.append(.success(picture))
+      } catch {
+        outcomes.append(.failure(error))
+        break
+      }
+    }
+    return outcomes
   }
 
   /// The picture of `asset` for the page's row `number`, drawn by `source` and written

@@ -278,6 +278,8 @@ struct HTMLPageTests {
       HTMLPage.escaped(#"<a href="x">&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
     )
     #expect(HTMLPage.escaped("plain") == "plain")
+    // Characters of several bytes beside the five stay as they are.
+    #expect(HTMLPage.escaped("京都<é>&📷'") == "京都&lt;é&gt;&amp;📷&#39;")
     #expect(HTMLPage.text("a\u{1B}[2Jb\u{202E}c") == "<bdi>a%1B[2Jb&lt;U+202E&gt;c</bdi>")
   }
 

@@ -14,6 +14,17 @@ import Testing
     #expect(DisplayWidth.of(text) == width, "\(text.unicodeScalars.map(\.value))")
   }
 
+  /// The page's and the table's coordinates are written as `String(format: "%.5f")` wrote
+  /// them: halves of the binary value, negative zero, the extremes, huge values.
+  @Test(arguments: [
+    0.0, -0.0, 35.689_5, 139.691_71, -22.906_8, 0.000_005, 0.000_015, -0.000_004_9, 1.234_565,
+    2.675_005, 90, -90, 180, -180, 1e-300, 123_456_789.123_456, 1e300,
+    -Double.greatestFiniteMagnitude,
+  ])
+  func fiveDecimalsAreWhatFormatWrites(value: Double) {
+    #expect(TableFormatter.fiveDecimals(value) == String(format: "%.5f", value))
+  }
+
   @Test func controlCharactersArePrintedAsQuestionMarks() {
     #expect(DisplayWidth.printable("a\nb\tc\u{1B}[K") == "a?b?c?[K")
     #expect(DisplayWidth.printable("京都") == "京都")

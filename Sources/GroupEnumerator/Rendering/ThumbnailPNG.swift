@@ -156,7 +156,10 @@ enum ThumbnailPNG {
   }
 
   private static func latin1(_ bytes: ArraySlice<UInt8>) -> String {
-    String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    // ASCII (what the cache's keys and values are: a URI is escaped, a time is digits) is
+    // the same in Latin-1 and UTF-8, and decoded as UTF-8 without a scalar at a time.
+    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
   }
 
   private static func latin1Bytes(_ text: String) -> [UInt8] {

@@ -10,7 +10,7 @@ import PackageDescription
 let fuzzTargets = [
   "FuzzJPEG", "FuzzTIFFWalker", "FuzzDates", "FuzzQuickTime", "FuzzHEIF", "FuzzPNG", "FuzzExiv2",
   "FuzzFormats",
-  "FuzzXMP", "FuzzMotionPhoto", "FuzzRender",
+  "FuzzXMP", "FuzzMotionPhoto", "FuzzRender", "FuzzMovieFrame",
 ]
 
 let package = Package(

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Writes the fuzz seed corpora under Fuzz/Seeds/<target>/ from the repository's own
-Fixtures/Library files, Tests/GroupEnumeratorTests/Resources and bytes built here. Deterministic: running it again gives
-the same files. Usage: python3 Fuzz/make-seeds.py (from anywhere)."""
+Fixtures/Library files, Tests/GroupEnumeratorTests/Resources, bytes built here and tiny
+movies made with ffmpeg (Debian 12's ffmpeg 5.1 with libx264, libx265 and libvpx).
+Deterministic: running it again with the same ffmpeg gives the same files. Usage: python3
+Fuzz/make-seeds.py (from anywhere)."""
 import os
 import shutil
 import struct
+import subprocess
+import tempfile
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -379,6 +383,68 @@ def hand_built_motion_photos():
     ]
 
 
+def rotated(movie, matrix):
+    """`movie` (a QuickTime/MP4 file ffmpeg wrote, one track) with its track header's
+    display matrix replaced by `matrix` (nine 32-bit numbers): ffmpeg 5.1 writes none."""
+    at = movie.index(b"tkhd") + 4
+    version = movie[at]
+    # version and flags; times, track ID, reserved, duration; reserved, layer, group,
+    # volume, reserved: then the matrix.
+    at += 4 + (32 if version == 1 else 20) + 16
+    return movie[:at] + struct.pack(">9i", *matrix) + movie[at + 36:]
+
+
+def ffmpeg_movies():
+    """(name, bytes) of tiny movies (48 x 32, 8 frames a second, keyframes every half
+    second) in each container and codec the movie path allows, made with ffmpeg from its
+    own test pattern, bit-exact so that they are the same every time."""
+    if shutil.which("ffmpeg") is None:
+        raise SystemExit("make-seeds.py needs ffmpeg (apt-get install ffmpeg) for the movie seeds")
+    pattern = ["-f", "lavfi", "-i", "testsrc2=size=48x32:rate=8:duration=1.5"]
+    fading = ["-f", "lavfi", "-i", "testsrc2=size=48x32:rate=8:duration=2.5,fade=in:st=0.6:d=0.3"]
+    x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "4", "-pix_fmt", "yuv420p", "-threads", "1"]
+    x265 = ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-pix_fmt", "yuv420p",
+            "-x265-params", "pools=none:frame-threads=1:keyint=4:log-level=none"]
+    movies = [
+        ("h264.mp4", pattern + x264 + ["-movflags", "+faststart"]),
+        ("h264-moov-last.mov", pattern + x264),
+        ("hevc.mp4", pattern + x265),
+        ("fade-in-from-black.mp4", fading + x264),
+        ("avchd.mts", pattern + x264 + ["-f", "mpegts", "-mpegts_m2ts_mode", "1"]),
+        ("h264.ts", pattern + x264 + ["-f", "mpegts"]),
+        ("mjpeg.avi", pattern + ["-c:v", "mjpeg", "-q:v", "12", "-pix_fmt", "yuvj420p"]),
+        ("vp9.mkv", pattern + ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+                               "-threads", "1", "-g", "4"]),
+        ("vp8.webm", pattern + ["-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8",
+                                "-threads", "1", "-g", "4"]),
+        ("mpeg2.mpg", pattern + ["-c:v", "mpeg2video", "-g", "4", "-f", "vob"]),
+        ("wmv2.wmv", pattern + ["-c:v", "wmv2", "-g", "4"]),
+    ]
+    found = []
+    with tempfile.TemporaryDirectory() as folder:
+        for name, arguments in movies:
+            path = os.path.join(folder, name)
+            subprocess.run(
+                ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+                + ["-an", "-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", path],
+                check=True)
+            with open(path, "rb") as handle:
+                found.append((name, handle.read()))
+    movies = dict(found)
+    one = 1 << 16
+    # A phone held upright (90 degrees clockwise), upside down, and turned the other way.
+    found.append(("h264-rotated-90.mov", rotated(movies["h264-moov-last.mov"], [0, one, 0, -one, 0, 0, 0, 0, 1 << 30])))
+    found.append(("h264-rotated-180.mp4", rotated(movies["h264.mp4"], [-one, 0, 0, 0, -one, 0, 0, 0, 1 << 30])))
+    found.append(("hevc-rotated-270.mp4", rotated(movies["hevc.mp4"], [0, -one, 0, one, 0, 0, 0, 0, 1 << 30])))
+    # Cut short: before the movie box (recorded, then the camera died), inside the media
+    # data after a faststart movie box, and one transport stream packet and a half.
+    moov_last = movies["h264-moov-last.mov"]
+    found.append(("cut-before-moov.mov", moov_last[:moov_last.index(b"moov") - 4]))
+    found.append(("cut-in-mdat.mp4", movies["h264.mp4"][:len(movies["h264.mp4"]) * 2 // 3]))
+    found.append(("cut-ts.ts", movies["h264.ts"][:188 + 94]))
+    return found
+
+
 def write(target, name, data):
     folder = os.path.join(SEEDS, target)
     os.makedirs(folder, exist_ok=True)
@@ -387,6 +453,8 @@ def write(target, name, data):
 
 
 def main():
+    # Made first: without ffmpeg nothing is deleted.
+    movies = ffmpeg_movies()
     shutil.rmtree(SEEDS, ignore_errors=True)
     jpegs = fixture_jpegs()
     for name, data in jpegs:
@@ -457,6 +525,12 @@ def main():
         if os.path.splitext(name)[1].lower() in {".jpg", ".png", ".heic"}:
             with open(os.path.join(rendering, name), "rb") as handle:
                 write("FuzzRender", "rendering-" + name, handle.read())
+    # The picture path for movies: our own movies (Fixtures/Library, the test Resources:
+    # several hold metadata and no frame that decodes) and ffmpeg's tiny movies.
+    for name, data in own_files({".mov", ".mp4", ".3gp", ".avi", ".mts", ".mkv", ".webm"}):
+        write("FuzzMovieFrame", name, data)
+    for name, data in movies:
+        write("FuzzMovieFrame", "ffmpeg-" + name, data)
 
 
 if __name__ == "__main__":

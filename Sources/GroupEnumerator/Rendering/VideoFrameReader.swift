@@ -35,14 +35,16 @@ enum VideoFrameReader {
   }
 
   /// Reads the representative frame of bytes `range` of `file`, scaled so that its
-  /// shorter side is at most `shortSide` (never enlarged).
-  static func frame(of file: LibraryFile, range: Range<Int>, shortSide: Int) throws(ImageRenderer
-    .Failure) -> Frame
-  {
+  /// shorter side is at most `shortSide` (never enlarged), within `timeout` milliseconds
+  /// (the fuzz target asks for less than libFuzzer's per-input limit).
+  static func frame(
+    of file: LibraryFile, range: Range<Int>, shortSide: Int,
+    timeout: Int32 = timeoutMilliseconds
+  ) throws(ImageRenderer.Failure) -> Frame {
     var request = CFFmpegShimRequest(
       descriptor: file.descriptor.rawValue, offset: Int64(range.lowerBound),
       length: Int64(range.count), shortSide: Int32(clamping: max(shortSide, 1)),
-      maxPixels: ImageRenderer.maximumPixels, timeoutMilliseconds: timeoutMilliseconds,
+      maxPixels: ImageRenderer.maximumPixels, timeoutMilliseconds: max(timeout, 1),
       candidates: candidates)
     var frame = CFFmpegShimFrame()
     var message: UnsafeMutablePointer<CChar>?

@@ -112,6 +112,28 @@ import Testing
     #expect(unverified.bytesRead == Self.firstRead)
   }
 
+  /// EXIF and an XMP packet of a few KB before the frame (as exiftool writes them): the
+  /// walk up to `SOS` is held by the first read.
+  @Test func aJPEGWithASmallXMPPacketAfterItsEXIFCostsTheFirstReadAlone() throws {
+    let (sample, app1) = try Self.sampleJPEG()
+    let packet =
+      Array(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"></x:xmpmeta>"#.utf8)
+      + [UInt8](repeating: 0x20, count: 3_000)
+    let segment = JPEGStructure.xmpIdentifier + packet
+    var jpeg = Array(sample[..<app1.upperBound])
+    jpeg += [0xFF, 0xE1] + Self.bigEndian16(segment.count + 2) + segment
+    let sosEnd = jpeg.count + 2_000
+    try #require(sosEnd < Self.firstRead)
+    jpeg += sample[app1.upperBound..<(sample.count - 2)]
+    jpeg += [UInt8](repeating: 0, count: 100_000) + [0xFF, 0xD9]
+    let outcome = try Self.read(
+      jpeg, as: "exiftool.jpg", format: .jpeg, verifiesFileEnds: false)
+    #expect(outcome.metadata.problems.isEmpty)
+    #expect(outcome.metadata.dateTimeOriginal != nil)
+    #expect(outcome.readCalls == 1)
+    #expect(outcome.bytesRead == Self.firstRead)
+  }
+
   @Test func aJPEGWithoutItsEndMarkerIsStillCalledTruncatedAfterTheWiderLook() throws {
     let (sample, _) = try Self.sampleJPEG()
     let jpeg = Array(sample.dropLast(2)) + [UInt8](repeating: 0x55, count: 100_000)

@@ -501,6 +501,21 @@ private func description(_ body: String, namespaces: String = "") -> String {
     #expect(motion.placement == .unusable(reason: reason))
   }
 
+  /// Spaces around a number are trimmed (the trim's fast path leaves text without them as
+  /// it is); a combining mark after the last digit makes a character that is no digit.
+  @Test(arguments: [
+    (" 300 ", MotionPhotoDescription.Placement.fromEnd(length: 300, bytesAfter: 0)),
+    ("300", .fromEnd(length: 300, bytesAfter: 0)),
+    ("\u{2003}300", .unusable(reason: "gives Item:Length \"\u{2003}300\", not a byte count")),
+    ("300\u{301}", .unusable(reason: "gives Item:Length \"300\u{301}\", not a byte count")),
+  ])
+  func aVideoLengthIsTrimmedOfSpacesOnly(
+    text: String, placement: MotionPhotoDescription.Placement
+  ) throws {
+    let motion = try #require(XMPPacket.parse(HostileXMP.motionPhoto(length: text)).motionPhoto)
+    #expect(motion.placement == placement)
+  }
+
   @Test func anUnusablePaddingAfterTheVideoSaysSo() throws {
     let motion = try #require(
       XMPPacket.parse(HostileXMP.motionPhoto(length: "10", after: [("5", "-1")])).motionPhoto)

@@ -43,7 +43,7 @@ struct MotionPhotoDescription: Sendable, Equatable {
     }
     func count(_ text: String?) -> Int? {
       guard let text, !text.isEmpty, text.utf8.count <= 18,
-        text.allSatisfy({ $0.isASCII && $0.isNumber })
+        Self.isDigits(text)
       else { return nil }
       return Int(text)
     }
@@ -87,7 +87,7 @@ struct MotionPhotoDescription: Sendable, Equatable {
       guard let raw = item[name] else { return 0 }
       let text = raw.trimmingXMPSpaces()
       guard !text.isEmpty, text.utf8.count <= 18,
-        text.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text)
+        Self.isDigits(text), let value = Int(text)
       else {
         throw Unusable(reason: "gives Item:\(name) \(XMPPacket.quoted(raw)), not a byte count")
       }
@@ -114,6 +114,13 @@ struct MotionPhotoDescription: Sendable, Equatable {
     } catch {
       return .unusable(reason: error.reason)
     }
+  }
+
+  /// Whether every character of `text` is an ASCII digit: the same answer as asking each
+  /// character `isASCII && isNumber`, from the bytes (a digit is one byte, and no byte of
+  /// a longer character is one), without a Unicode property lookup per character.
+  private static func isDigits(_ text: String) -> Bool {
+    text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
   }
 
   /// Why a directory number cannot be used.

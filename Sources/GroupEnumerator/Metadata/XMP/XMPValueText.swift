@@ -179,6 +179,12 @@ enum XMPValueText {
 extension String {
   /// The text without leading and trailing spaces, tabs and line breaks.
   func trimmingXMPSpaces() -> String {
+    // Most values have nothing to trim: when neither the first nor the last byte is one of
+    // the four, neither the first nor the last character is, and the text is returned as
+    // it is, without walking it by characters (which costs a grapheme break per step).
+    let isSpaceByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    guard let first = utf8.first, let last = utf8.last, isSpaceByte(first) || isSpaceByte(last)
+    else { return self }
     let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
     return String(self.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
   }

@@ -285,6 +285,41 @@ import Testing
     #expect(FileKey.of(LibraryPath(folder.root.path + "/a"), beneath: root) == nil)
   }
 
+  /// A reader's folder cursor gives every file the key ``FileKey/of(_:beneath:)`` gives
+  /// it from the root: in the root, in a folder, in the next folder and back, for a
+  /// missing file, a folder, a NUL byte; and a folder reached through a symbolic link
+  /// (which it does not open) falls back to the key from the root.
+  @Test func aFolderCursorGivesTheKeyTheRootGives() throws {
+    let folder = try TemporaryFolder()
+    for name in ["one", "two", "one/deeper"] {
+      try FileManager.default.createDirectory(
+        at: folder.root.appendingPathComponent(name), withIntermediateDirectories: true)
+    }
+    for (index, name) in ["a.jpg", "one/a.jpg", "one/b.jpg", "two/a.jpg", "one/deeper/c.jpg"]
+      .enumerated()
+    {
+      try Data(repeating: 7, count: index + 1).write(to: folder.root.appendingPathComponent(name))
+    }
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.root.appendingPathComponent("link").path, withDestinationPath: "one")
+    let root = try LibraryRoot(path: folder.root.path)
+    let cursor = FolderCursor(root: root)
+    let paths =
+      [
+        "a.jpg", "one/a.jpg", "one/b.jpg", "two/a.jpg", "one/a.jpg", "one/deeper/c.jpg",
+        "one/missing.jpg", "one/deeper", "link/a.jpg", "two/a.jpg",
+      ].map(LibraryPath.init) + [
+        LibraryPath(bytes: Array("one/a".utf8) + [0] + Array(".jpg".utf8)),
+        LibraryPath("/one/a.jpg"), LibraryPath("one/"),
+      ]
+    for path in paths {
+      #expect(cursor.key(of: path) == FileKey.of(path, beneath: root.descriptor), "\(path)")
+    }
+    #expect(cursor.key(of: LibraryPath("one/deeper/c.jpg"))?.size == 5)
+    #expect(cursor.key(of: LibraryPath("link/a.jpg"))?.size == 2)
+    #expect(cursor.key(of: LibraryPath("one/missing.jpg")) == nil)
+  }
+
   /// The read ahead of the index (``IndexStore/readAhead(_:)``) reads the database's own
   /// pages: not the bytes a file grew by past them, nothing of a file that is not a
   /// database; and the index still works after it.

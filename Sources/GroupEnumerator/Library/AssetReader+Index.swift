@@ -1,6 +1,14 @@
 import Foundation
 
 extension AssetReader {
+  /// A reader for one worker: ``read(_:root:index:folders:)`` with a ``FolderCursor`` of
+  /// its own when there is an index (closed when the reader is dropped).
+  static func reader(root: LibraryRoot, index: IndexStore?) -> (ReadJob) -> Asset {
+    guard let index else { return { job in read(job, root: root) } }
+    let folders = FolderCursor(root: root)
+    return { job in read(job, root: root, index: index, folders: folders) }
+  }
+
   /// Reads `job`'s file, or takes its asset from `index` when the file and its sidecars
   /// are unchanged since it was stored: the one place where a stored result replaces
   /// reading a file.
@@ -11,10 +19,17 @@ extension AssetReader {
   /// (``LibraryRoot/verifiesFileEnds``) takes only rows stored by such a run, and stores
   /// that it did, so a checked file is not checked again while unchanged.
   ///
-  /// - Parameter index: The run's index, or `nil` to read every file.
-  static func read(_ job: ReadJob, root: LibraryRoot, index: IndexStore?) -> Asset {
-    guard let index, let key = FileKey.of(job.file.path, beneath: root.descriptor),
-      let sidecars = sidecarKeys(of: job.file, root: root)
+  /// - Parameters:
+  ///   - index: The run's index, or `nil` to read every file.
+  ///   - folders: Where the keys are taken (the calling worker's own); `nil` for a new
+  ///     one, closed on return.
+  static func read(
+    _ job: ReadJob, root: LibraryRoot, index: IndexStore?, folders: FolderCursor? = nil
+  ) -> Asset {
+    guard let index else { return read(job, root: root) }
+    let folders = folders ?? FolderCursor(root: root)
+    guard let key = folders.key(of: job.file.path),
+      let sidecars = sidecarKeys(of: job.file, folders: folders)
     else { return read(job, root: root) }
     let lookup = index.lookUp(job.file.path, key: key, sidecars: sidecars)
     if case .found(let stored) = lookup,
@@ -42,12 +57,12 @@ extension AssetReader {
   /// The keys of a file's sidecars (whose content can fill its metadata's gaps), as the
   /// bytes a stored row is compared with; `nil` when one cannot be examined or is too new
   /// to trust.
-  private static func sidecarKeys(of file: ScannedFile, root: LibraryRoot) -> [UInt8]? {
+  private static func sidecarKeys(of file: ScannedFile, folders: FolderCursor) -> [UInt8]? {
     guard !file.sidecars.isEmpty else { return [] }
     var writer = StoredResult.Writer()
     writer.integer(file.sidecars.count)
     for sidecar in file.sidecars {
-      guard let key = FileKey.of(sidecar.path, beneath: root.descriptor), !key.isRecent()
+      guard let key = folders.key(of: sidecar.path), !key.isRecent()
       else { return nil }
       writer.bytes(sidecar.path.bytes)
       for value in [
@@ -59,5 +74,65 @@ extension AssetReader {
       }
     }
     return writer.output
+  }
+}
+
+/// The folder whose files' keys a reader takes, kept open: a file of it is `fstatat`ed by
+/// its name relative to the folder's descriptor, so the kernel looks up one name instead
+/// of walking (and copying in) the whole path from the root for every file. The files of
+/// a folder come one after another, so each worker keeps the last folder it looked in.
+///
+/// The folder is opened beneath the root without following a symbolic link (as the walk
+/// entered it). A folder that cannot be opened so is remembered as such, and its files'
+/// keys are taken from the root by their whole path, as without the cursor. One worker
+/// uses a cursor at a time (it is not `Sendable`); its descriptor is closed with it.
+final class FolderCursor {
+  private let root: LibraryRoot
+  /// The path of the folder last looked in, and its open descriptor (`nil` when it could
+  /// not be opened).
+  private var folder: (path: [UInt8], descriptor: FileDescriptor?)?
+
+  init(root: LibraryRoot) {
+    self.root = root
+  }
+
+  deinit {
+    folder?.descriptor?.close()
+  }
+
+  /// The key of the regular file at `path` (``FileKey/of(_:beneath:)``), taken relative
+  /// to its folder.
+  func key(of path: LibraryPath) -> FileKey? {
+    path.bytes.withUnsafeBufferPointer { bytes -> FileKey? in
+      let slash = UInt8(ascii: "/")
+      guard let first = bytes.first, first != slash else { return nil }
+      guard let last = bytes.lastIndex(of: slash) else {
+        return FileKey.of(entry: bytes, in: root.descriptor)
+      }
+      let name = UnsafeBufferPointer(rebasing: bytes[(last + 1)...])
+      guard !name.isEmpty else { return nil }
+      guard let descriptor = descriptor(of: UnsafeBufferPointer(rebasing: bytes[..<last])) else {
+        return FileKey.of(path, beneath: root.descriptor)
+      }
+      return FileKey.of(entry: name, in: descriptor)
+    }
+  }
+
+  /// The open folder at `path` (the bytes of a folder's path), opened when it is not the
+  /// one last looked in; `nil` when it cannot be opened.
+  private func descriptor(of path: UnsafeBufferPointer<UInt8>) -> FileDescriptor? {
+    if let folder, folder.path.count == path.count,
+      folder.path.withUnsafeBufferPointer({ known in
+        guard let left = known.baseAddress, let right = path.baseAddress else { return true }
+        return memcmp(left, right, path.count) == 0
+      })
+    {
+      return folder.descriptor
+    }
+    folder?.descriptor?.close()
+    let bytes = Array(path)
+    let descriptor = root.openFolder(LibraryPath(bytes: bytes))
+    folder = (bytes, descriptor)
+    return descriptor
   }
 }

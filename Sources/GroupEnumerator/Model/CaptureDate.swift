@@ -112,7 +112,11 @@ public struct CaptureDate: Sendable, Hashable {
       (0...59).contains(minute), (0...60).contains(second),
       (1...CaptureDate.daysIn(month: month, year: year)).contains(day)
     else { return nil }
-    if let subsecond, subsecond.isEmpty || !subsecond.allSatisfy(\.isASCIIDigitCharacter) {
+    // Its bytes, not its Characters: the same test (only 0–9), without grapheme breaking.
+    if let subsecond,
+      subsecond.isEmpty
+        || !subsecond.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+    {
       return nil
     }
     if case .offset(let seconds) = zone, abs(seconds) > 18 * 3600 { return nil }
@@ -320,10 +324,6 @@ public struct CaptureDate: Sendable, Hashable {
     return digits.count >= width
       ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
-}
-
-extension Character {
-  var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
 }
 
 extension Int {

@@ -87,7 +87,13 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
   /// - Returns: The longer path.
   public func appending(_ component: [UInt8]) -> LibraryPath {
     if bytes.isEmpty { return LibraryPath(bytes: component) }
-    return LibraryPath(bytes: bytes + [UInt8(ascii: "/")] + component)
+    // One allocation (the walk makes every file's path here).
+    var joined: [UInt8] = []
+    joined.reserveCapacity(bytes.count + 1 + component.count)
+    joined += bytes
+    joined.append(UInt8(ascii: "/"))
+    joined += component
+    return LibraryPath(bytes: joined)
   }
 
   /// Whether the path's bytes are valid UTF-8.

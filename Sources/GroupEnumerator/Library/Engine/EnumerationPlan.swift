@@ -59,10 +59,14 @@ struct EnumerationPlan: Sendable {
     var units: [EnumerationUnit] = []
     units.reserveCapacity(groups.reduce(0) { $0 + $1.files.count })
     var counts: [ScannedGroup.Key: [AssetType: Int]] = [:]
+    // Most groups hold no candidate at all: their files then cost no path hashing here.
+    let hasPairs = !pairedStills.isEmpty
+    let hasReadAlready = !readAlready.isEmpty
     for group in groups {
+      let key = group.key
       var groupCounts: [AssetType: Int] = [:]
-      for file in group.files where !pairedVideos.contains(file.path) {
-        if let (pair, video) = pairedStills[file.path] {
+      for file in group.files where !hasPairs || !pairedVideos.contains(file.path) {
+        if hasPairs, let (pair, video) = pairedStills[file.path] {
           guard fileSelection(file) || fileSelection(video), filter.includes(.livePhoto) else {
             continue
           }
@@ -70,12 +74,12 @@ struct EnumerationPlan: Sendable {
           groupCounts[.livePhoto, default: 0] += 1
         } else if fileSelection(file), filter.includes(file.type) {
           units.append(
-            readAlready[file.path].map(EnumerationUnit.read)
-              ?? .toRead(ReadJob(file: file, group: group.key)))
+            (hasReadAlready ? readAlready[file.path].map(EnumerationUnit.read) : nil)
+              ?? .toRead(ReadJob(file: file, group: key)))
           groupCounts[file.type, default: 0] += 1
         }
       }
-      counts[group.key] = groupCounts
+      counts[key] = groupCounts
     }
     return EnumerationPlan(units: units, counts: counts, filesRead: candidateJobs.count)
   }

@@ -20,9 +20,9 @@ extension LibraryRun {
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: reporter.throttle,
         readAhead: ReadAhead(root: root)
-      ) { job in
+      ) {
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root, index: index)
+        AssetReader.reader(root: root, index: index)
       }
     }
     await finish()
@@ -70,7 +70,7 @@ extension LibraryRun {
         units: units, width: width, window: window, cancellation: cancellation,
         throttle: reporter.throttle, readAhead: ReadAhead(root: root),
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        read: { job in AssetReader.read(job, root: root, index: index) },
+        makeReader: { AssetReader.reader(root: root, index: index) },
         prepare: prepare, deliver: deliver)
     }
     guard delivered == units.count else { throw .cancelled }

@@ -156,9 +156,9 @@ struct LibraryRun: Sendable {
       () async throws(LibraryError) -> [Asset?] in
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: nil
-      ) { job in
+      ) {
         // The closure holds the root, so its descriptor stays open while any worker reads.
-        AssetReader.read(job, root: root, index: index)
+        AssetReader.reader(root: root, index: index)
       }
     }
     var assets: [Asset] = []

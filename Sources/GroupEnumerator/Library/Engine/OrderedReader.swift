@@ -9,13 +9,15 @@ enum OrderedReader {
   typealias Item = any Sendable
 
   /// Reads and delivers every unit; stops early when cancelled or when `deliver` returns
-  /// `false` (then it also sets `cancellation`).
+  /// `false` (then it also sets `cancellation`). Each worker reads with a reader of its
+  /// own, made by `makeReader` (which may keep state for that worker alone, such as the
+  /// folder it last looked in) and dropped when the worker ends.
   ///
   /// - Returns: How many assets were delivered.
   static func run(
     units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
     throttle: ProgressThrottle?, readAhead: ReadAhead? = nil,
-    read: @escaping @Sendable (ReadJob) -> Asset,
+    makeReader: @escaping @Sendable () -> (ReadJob) -> Asset,
     prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
   ) async -> Int {
     guard !units.isEmpty else { return 0 }
@@ -26,7 +28,7 @@ enum OrderedReader {
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           work(
-            shared, cancellation: cancellation, throttle: throttle, read: read,
+            shared, cancellation: cancellation, throttle: throttle, read: makeReader(),
             prepare: prepare, deliver: deliver)
         }
       }

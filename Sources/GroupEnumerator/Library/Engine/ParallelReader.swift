@@ -21,26 +21,29 @@ extension ScannedGroup {
 /// Reads many files on the global dispatch queue with a fixed number of workers, keeping
 /// results in job order.
 enum ParallelReader {
-  /// Runs `read` over every job with at most `width` at once.
+  /// Runs a reader over every job with at most `width` at once: each worker makes its
+  /// own with `makeReader` (which may keep state for that worker alone, such as the
+  /// folder it last looked in) and drops it when it ends.
   ///
-  /// `read` (and whatever it captures, such as the open ``LibraryRoot``) is released
-  /// before this returns: no worker holds it afterwards.
+  /// `makeReader` and the readers (and whatever they capture, such as the open
+  /// ``LibraryRoot``) are released before this returns: no worker holds them afterwards.
   ///
   /// - Returns: One result per job, in job order; `nil` where cancellation stopped the
   ///   job before it ran.
   static func run<Output: Sendable>(
     jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    readAhead: ReadAhead? = nil, read: @escaping @Sendable (ReadJob) -> Output
+    readAhead: ReadAhead? = nil, makeReader: @escaping @Sendable () -> (ReadJob) -> Output
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
     let group = DispatchGroup()
-    let box = Shared<Output>(jobs: jobs, read: read, readAhead: readAhead)
+    let box = Shared<Output>(jobs: jobs, makeReader: makeReader, readAhead: readAhead)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
           // A local, released when this body returns: before the group is left, whereas
           // the block itself may be released after `notify` has run.
-          guard let read = box.read.withLock({ $0 }) else { return }
+          guard let makeReader = box.makeReader.withLock({ $0 }) else { return }
+          let read = makeReader()
           while !cancellation.isSet {
             let index = box.next.add(1, ordering: .relaxed).oldValue
             guard index < box.jobs.count else { break }
@@ -61,7 +64,7 @@ enum ParallelReader {
         }
       }
       group.notify(queue: .global()) {
-        box.read.withLock { $0 = nil }
+        box.makeReader.withLock { $0 = nil }
         box.readAhead.withLock { $0 = nil }
         continuation.resume()
       }
@@ -75,17 +78,18 @@ enum ParallelReader {
     let results: SanitizerVisibleMutex<[Output?]>
     let next = Atomic<Int>(0)
     let completed = Atomic<Int>(0)
-    /// The reading closure until every worker is done; then `nil`.
-    let read: SanitizerVisibleMutex<(@Sendable (ReadJob) -> Output)?>
+    /// What makes each worker's reader, until every worker is done; then `nil`.
+    let makeReader: SanitizerVisibleMutex<(@Sendable () -> (ReadJob) -> Output)?>
     /// The read-ahead (which holds the root) until every worker is done; then `nil`.
     let readAhead: SanitizerVisibleMutex<ReadAhead?>
 
     init(
-      jobs: [ReadJob], read: @escaping @Sendable (ReadJob) -> Output, readAhead: ReadAhead?
+      jobs: [ReadJob], makeReader: @escaping @Sendable () -> (ReadJob) -> Output,
+      readAhead: ReadAhead?
     ) {
       self.jobs = jobs
       self.results = SanitizerVisibleMutex(Array(repeating: nil, count: jobs.count))
-      self.read = SanitizerVisibleMutex(read)
+      self.makeReader = SanitizerVisibleMutex(makeReader)
       self.readAhead = SanitizerVisibleMutex(readAhead)
     }
   }

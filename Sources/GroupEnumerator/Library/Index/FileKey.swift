@@ -32,6 +32,15 @@ struct FileKey: Sendable, Hashable {
     return FileKey(status)
   }
 
+  /// The key of the regular file `name` (one component) of the open folder `folder`;
+  /// `nil` when there is none (or it is not a regular file). One `fstatat`, as
+  /// ``of(_:beneath:)``.
+  static func of(entry name: UnsafeBufferPointer<UInt8>, in folder: FileDescriptor) -> FileKey? {
+    guard let status = try? folder.statusRecord(ofEntry: name), status.st_mode & S_IFMT == S_IFREG
+    else { return nil }
+    return FileKey(status)
+  }
+
   /// Whether the file changed so recently that a later change could still leave the same
   /// key: the kernel stamps change times from a clock that ticks every few milliseconds,
   /// so a write in the same tick as the `fstatat` would not move it. Such a file is read,

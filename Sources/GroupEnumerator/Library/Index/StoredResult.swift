@@ -151,9 +151,9 @@ extension MediaMetadata {
   /// (``StoredResult/Bounds``): pixel sizes within 32 bits, an orientation of 1 to 8, a
   /// finite duration of at most 2^64 seconds, an embedded video inside the file.
   fileprivate func isWithinBounds(fileSize: Int) -> Bool {
-    for side in [pixelWidth, pixelHeight] {
-      if let side, !StoredResult.Bounds.side.contains(side) { return false }
-    }
+    // Each side on its own: an array of the two would be an allocation per row.
+    if let pixelWidth, !StoredResult.Bounds.side.contains(pixelWidth) { return false }
+    if let pixelHeight, !StoredResult.Bounds.side.contains(pixelHeight) { return false }
     if let orientation, !(1...8).contains(orientation) { return false }
     if let duration, !StoredResult.Bounds.duration.contains(duration) { return false }
     if let range = embeddedVideoRange, range.lowerBound < 0 || range.upperBound > fileSize {

@@ -158,17 +158,30 @@ struct FileDescriptor: Sendable, Hashable {
   ///
   /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
   func statusRecord(ofEntry name: [UInt8]) throws(SystemCallError) -> stat {
-    guard !name.contains(0) else {
-      throw SystemCallError(function: "fstatat", errno: .noSuchFileOrDirectory)
+    try name.withUnsafeBufferPointer { bytes throws(SystemCallError) in
+      try statusRecord(ofEntry: bytes)
     }
+  }
+
+  /// ``statusRecord(ofEntry:)`` of a name given in place (a part of a longer path's
+  /// bytes, without copying it out first).
+  ///
+  /// The corresponding C function is `fstatat` with `AT_SYMLINK_NOFOLLOW`.
+  func statusRecord(ofEntry name: UnsafeBufferPointer<UInt8>) throws(SystemCallError) -> stat {
     var status = stat()
-    let result = name.withUnsafeBufferPointer { bytes in
-      withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { cName in
-        guard let base = cName.baseAddress else { return Int32(-1) }
-        for (index, byte) in bytes.enumerated() { cName[index] = CChar(bitPattern: byte) }
-        cName[bytes.count] = 0
-        return fstatat(rawValue, base, &status, AT_SYMLINK_NOFOLLOW)
+    let result = withUnsafeTemporaryAllocation(of: CChar.self, capacity: name.count + 1) {
+      cName -> Int32 in
+      guard let base = cName.baseAddress else { return -1 }
+      for index in name.indices {
+        // C would end the name at a NUL and describe another file.
+        guard name[index] != 0 else { return -2 }
+        cName[index] = CChar(bitPattern: name[index])
       }
+      cName[name.count] = 0
+      return fstatat(rawValue, base, &status, AT_SYMLINK_NOFOLLOW)
+    }
+    if result == -2 {
+      throw SystemCallError(function: "fstatat", errno: .noSuchFileOrDirectory)
     }
     guard result == 0 else { throw SystemCallError(function: "fstatat", errno: .current) }
     return status

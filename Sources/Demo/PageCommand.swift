@@ -219,9 +219,12 @@ extension DemoCommand {
   ) -> [Result<PagePicture?, PageFolder.Failure>] {
     var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
     outcomes.reserveCapacity(run.count)
+    let folders = StoredPictureReader.Folders()
     for index in run {
       do throws(PageFolder.Failure) {
-        let picture = try stored.withPicture(for: assets[index], fitting: HTMLPage.side) {
+        let picture = try stored.withPicture(
+          for: assets[index], fitting: HTMLPage.side, folders: folders
+        ) {
           (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
           try folder.handOn(entry, descriptor: descriptor, number: index + 1)
         }

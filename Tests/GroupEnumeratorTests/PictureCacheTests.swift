@@ -381,6 +381,57 @@ import Testing
     #expect(await library.storedPicture(for: asset, fitting: 80) == nil)
   }
 
+  /// Files looked up one after another through one `Folders` (the page's way: each
+  /// file examined relative to its folder, opened once) get what they get one by one:
+  /// their valid entries, and nothing for a stale entry, a file turned into a symbolic
+  /// link, or a folder reached through one.
+  @Test func lookupsThroughTheirFolderCheckAsOneByOne() async throws {
+    let workspace = try Workspace()
+    for path in ["IMG_0002.jpg", "Album/IMG_0002.jpg", "Album/b.jpg", "Other/c.jpg"] {
+      try workspace.library.add("IMG_0002.jpg", as: path)
+    }
+    let library = workspace.assetsLibrary
+    var assets: [String: Asset] = [:]
+    for path in ["IMG_0002.jpg", "Album/IMG_0002.jpg", "Album/b.jpg", "Other/c.jpg"] {
+      let asset = try await workspace.asset(path)
+      _ = try await draw(library, asset, 80)
+      assets[path] = asset
+    }
+    let reader = try #require(StoredPictureReader(library: library))
+    func lookUp(_ paths: [String]) throws -> [[UInt8]?] {
+      let folders = StoredPictureReader.Folders()
+      return try paths.map { path in
+        let asset = try #require(assets[path])
+        return reader.withPicture(for: asset, fitting: 80, folders: folders) { picture, _ in
+          picture.bytes
+        }
+      }
+    }
+    let order = ["Album/IMG_0002.jpg", "Album/b.jpg", "IMG_0002.jpg", "Other/c.jpg", "Album/b.jpg"]
+    let oneByOne = try order.map { path in
+      reader.picture(for: try #require(assets[path]), fitting: 80)?.bytes
+    }
+    #expect(oneByOne.allSatisfy { $0 != nil })
+    #expect(try lookUp(order) == oneByOne)
+
+    setModificationTime(workspace.library.path + "/Album/b.jpg", seconds: 1_000_000_000)
+    #expect(try lookUp(["Album/IMG_0002.jpg", "Album/b.jpg"]).map { $0 != nil } == [true, false])
+
+    // The file replaced by a link to another file of the library with a valid entry.
+    let root = workspace.library.path
+    try FileManager.default.removeItem(atPath: root + "/Album/IMG_0002.jpg")
+    try FileManager.default.createSymbolicLink(
+      atPath: root + "/Album/IMG_0002.jpg", withDestinationPath: root + "/IMG_0002.jpg")
+    #expect(try lookUp(["IMG_0002.jpg", "Album/IMG_0002.jpg"]).map { $0 != nil } == [true, false])
+
+    // The folder replaced by a link to a folder holding the same file, same time.
+    try FileManager.default.moveItem(atPath: root + "/Other", toPath: root + "/Moved")
+    try FileManager.default.createSymbolicLink(
+      atPath: root + "/Other", withDestinationPath: root + "/Moved")
+    #expect(try lookUp(["Other/c.jpg"]) == [nil])
+    #expect(reader.picture(for: try #require(assets["Other/c.jpg"]), fitting: 80) == nil)
+  }
+
   @Test func anEntryAFileManagerWroteIsReused() async throws {
     let workspace = try Workspace()
     try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")

@@ -201,9 +201,13 @@ struct PictureCache: Sendable {
   /// The key of the file at `path` beneath `root` as it is now; `nil` when it is not a
   /// regular file there.
   func key(for path: LibraryPath, root: LibraryRoot) -> Key? {
-    guard let status = BeneathOpener.status(in: root.descriptor, relativePath: path.bytes),
-      status.kind == .regular
-    else { return nil }
+    key(for: path, status: BeneathOpener.status(in: root.descriptor, relativePath: path.bytes))
+  }
+
+  /// The key of the file at `path` whose status (not followed if a link) is `status`;
+  /// `nil` when it is not a regular file.
+  func key(for path: LibraryPath, status: FileStatus?) -> Key? {
+    guard let status, status.kind == .regular else { return nil }
     let seconds = status.modificationDate.timeIntervalSince1970.rounded(.down)
     guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
     let uri = rootURI + "/" + Self.escaped(path.bytes)

@@ -73,9 +73,10 @@ permission-tests: build
 	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
 
 # One 80x80 picture of every asset of the shared corpus and hostile set (docs/Rendering.md):
-# a typed error or a picture for each, no crash; prints the counts.
+# a typed error or a picture for each, no crash, the process's peak RSS at most 250 MB;
+# prints the counts and the pictures that raised the peak most.
 render-sweep: build
-	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile \
+	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile GROUPENUMERATOR_RENDER_SWEEP_MAX_RSS_MB=250 \
 	  $(SWIFT) test --skip-build --filter RenderSweepTests
 
 # The Demo's page (--format html) of Fixtures/Library and of a library of hostile names,

@@ -7,8 +7,7 @@
 // (first frame, near-uniform measure, seeks to later keyframes, the packet budget and the
 // deadline), the display matrix and the scaling to RGB. The frame is then turned and
 // drawn by libvips as `AssetsLibrary.image(for:…)` draws a movie's frame. ffmpeg and
-// libvips are not instrumented, and `make fuzz-build` instruments the Swift code only, not
-// the C shims (docs/Testing.md).
+// libvips are not instrumented; the shims (`make fuzz-build` passes `-Xcc`) and our code are.
 import CFuzzDriver
 import Foundation
 import Glibc

@@ -1,8 +1,7 @@
 // Fuzzes the picture path for stills: the bytes go to libvips through CVipsShim as an
 // encoded image (the loader allow-list, the header's pixel and memory checks, shrink-on-
 // load, orientation, 8-bit conversion, JPEG or PNG encoding), fitted or filled by the
-// input's length, and decoded back. libvips itself is not instrumented, nor is the C shim
-// as `make fuzz-build` builds it (docs/Testing.md); the Swift around it is.
+// input's length, and decoded back. libvips itself is not instrumented; the shim is.
 import CFuzzDriver
 import Glibc
 

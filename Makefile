@@ -73,9 +73,10 @@ permission-tests: build
 	  env GROUPENUMERATOR_REQUIRE_PERMISSION_TESTS=1 $(SWIFT) test --skip-build --filter Permission
 
 # One 80x80 picture of every asset of the shared corpus and hostile set (docs/Rendering.md):
-# a typed error or a picture for each, no crash; prints the counts.
+# a typed error or a picture for each, no crash, the process's peak RSS at most 250 MB;
+# prints the counts and the pictures that raised the peak most.
 render-sweep: build
-	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile \
+	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile GROUPENUMERATOR_RENDER_SWEEP_MAX_RSS_MB=250 \
 	  $(SWIFT) test --skip-build --filter RenderSweepTests
 
 # The Demo's page (--format html) of Fixtures/Library and of a library of hostile names,
@@ -201,9 +202,11 @@ FUZZ_TARGETS ?= $(sort $(notdir $(wildcard Fuzz/Sources/Fuzz*)))
 FUZZ_SECONDS ?= 60
 FUZZ_WORK ?= .build-fuzz
 FUZZ_BIN = Fuzz/.build/debug
+# The C shims get coverage and AddressSanitizer too (-Xcc): -Xswiftc reaches Swift only.
 fuzz-build: deps
 	cd Fuzz && $(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address \
-	  -Xswiftc -parse-as-library 2>&1 | grep -v "Cannot export local symbol" ; \
+	  -Xswiftc -parse-as-library -Xcc -fsanitize=fuzzer-no-link,address 2>&1 \
+	  | grep -v "Cannot export local symbol" ; \
 	  test "$${PIPESTATUS[0]}" = 0
 
 # Runs every committed seed once through its target (the CI regression check).

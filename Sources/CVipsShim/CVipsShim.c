@@ -141,9 +141,16 @@ static void start(void) {
   // Buffers of 128 KiB or more (a decoder's planes, libvips's regions, the file's bytes)
   // are mapped and unmapped on their own rather than left in malloc's arenas: glibc
   // otherwise raises its mmap threshold to the largest buffer freed (up to 32 MiB), and
-  // each thread's arena then keeps the largest buffers it has seen. Process-wide, from
-  // the first picture on (docs/Rendering.md says so).
-  if (!CVipsShim_isSanitized()) mallopt(M_MMAP_THRESHOLD, 128 << 10);
+  // each thread's arena then keeps the largest buffers it has seen. Raising it also
+  // raised the trim threshold to twice that (up to 64 MiB), which fixing the mmap
+  // threshold leaves as it was: each thread's arena would then keep the free memory at
+  // its top (malloc_trim returns only the main arena's top), so the trim threshold is put
+  // back to 128 KiB too. Process-wide, from the first picture on (docs/Rendering.md says
+  // so).
+  if (!CVipsShim_isSanitized()) {
+    mallopt(M_MMAP_THRESHOLD, 128 << 10);
+    mallopt(M_TRIM_THRESHOLD, 128 << 10);
+  }
   if (p_vips_init("GroupEnumerator") != 0) {
     snprintf(startFailure, sizeof startFailure, "libvips could not be started");
     return;

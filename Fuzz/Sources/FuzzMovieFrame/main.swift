@@ -7,7 +7,7 @@
 // (first frame, near-uniform measure, seeks to later keyframes, the packet budget and the
 // deadline), the display matrix and the scaling to RGB. The frame is then turned and
 // drawn by libvips as `AssetsLibrary.image(for:…)` draws a movie's frame. ffmpeg and
-// libvips are not instrumented; the shims and our code are.
+// libvips are not instrumented; the shims (`make fuzz-build` passes `-Xcc`) and our code are.
 import CFuzzDriver
 import Foundation
 import Glibc
@@ -48,8 +48,8 @@ func writeMovie(_ bytes: [UInt8]) {
   defer { close(descriptor) }
   var written = 0
   while written < bytes.count {
-    let count = bytes.withUnsafeBytes { buffer in
-      write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+    let count = bytes[written...].withUnsafeBytes { buffer in
+      write(descriptor, buffer.baseAddress, buffer.count)
     }
     if count < 0, errno == EINTR { continue }
     guard count > 0 else { abort() }

@@ -125,7 +125,8 @@ void CVipsShim_freeMessage(char *message);
  * HEIF's planes, the file's bytes, libvips's regions) are freed into malloc's per-thread
  * arenas, which keep them once glibc's mmap threshold has risen past their size; pictures
  * drawn on several threads in turn would otherwise each leave their arena holding the
- * largest buffer it has seen. Needs no libvips.
+ * largest buffer it has seen. Only when the arenas hold more than 8 MiB free: after a
+ * small picture the pages would only be faulted in again by the next. Needs no libvips.
  */
 void CVipsShim_returnFreedMemory(void);
 

@@ -198,6 +198,17 @@ static int32_t vipsFailure(char **message, const char *fallback) {
   return CVipsShim_failed;
 }
 
+// Starts one call's work: libvips's error text is one buffer for the whole process, and
+// an operation that succeeds can leave text in it (a decoder's warning about data it
+// skipped), so it is cleared first: a failure then reports its own picture's words, not
+// those of a picture drawn before it. (Two pictures failing at once on two threads can
+// still mix their words; the Demo draws one picture at a time per worker process.)
+static int32_t beginCall(char **message) {
+  int32_t status = CVipsShim_initialize(message);
+  if (status == CVipsShim_ok) p_vips_error_clear();
+  return status;
+}
+
 int32_t CVipsShim_initialize(char **message) {
   pthread_once(&startOnce, start);
   if (startStatus != CVipsShim_ok) {
@@ -436,7 +447,7 @@ static int32_t openHeader(
 int32_t CVipsShim_drawEncoded(
     const uint8_t *bytes, size_t length, const CVipsShimRequest *request,
     CVipsShimPicture *picture, char **message) {
-  int32_t status = CVipsShim_initialize(message);
+  int32_t status = beginCall(message);
   if (status != CVipsShim_ok) return status;
   if (!validRequest(request) || picture == NULL) {
     setMessage(message, "invalid request");
@@ -472,7 +483,7 @@ int32_t CVipsShim_drawEncoded(
 int32_t CVipsShim_drawRGB(
     const uint8_t *pixels, size_t length, int32_t width, int32_t height,
     const CVipsShimRequest *request, CVipsShimPicture *picture, char **message) {
-  int32_t status = CVipsShim_initialize(message);
+  int32_t status = beginCall(message);
   if (status != CVipsShim_ok) return status;
   if (!validRequest(request) || picture == NULL || pixels == NULL || width < 1 ||
       height < 1 || (uint64_t)width > request->maxPixels / (uint64_t)height ||
@@ -514,7 +525,7 @@ int32_t CVipsShim_drawRGB(
 int32_t CVipsShim_decodeRGB(
     const uint8_t *bytes, size_t length, uint64_t maxPixels, uint8_t **pixels,
     int32_t *width, int32_t *height, char **message) {
-  int32_t status = CVipsShim_initialize(message);
+  int32_t status = beginCall(message);
   if (status != CVipsShim_ok) return status;
   if (pixels == NULL || width == NULL || height == NULL) {
     setMessage(message, "invalid arguments");

@@ -243,6 +243,34 @@ import Testing
     }
   }
 
+  /// libvips keeps one error text for the whole process, and a picture that draws can
+  /// leave words in it (libjpeg's warning about bytes it skipped): the next picture that
+  /// fails must give its own reason, not the warning of the picture drawn before it.
+  @Test func aFailureGivesItsOwnReasonNotAWarningLeftByThePictureBefore() async throws {
+    let progressive = try [UInt8](
+      Data(contentsOf: Self.folder.appendingPathComponent("progressive.jpg")))
+    let scan = try #require(
+      progressive.indices.dropLast().first {
+        progressive[$0] == 0xFF && progressive[$0 + 1] == 0xDA
+      })
+    let folder = try TemporaryFolder()
+    // Seven bytes before the first scan: libjpeg warns and draws the picture.
+    try folder.write(
+      Array(progressive[..<scan]) + [UInt8](repeating: 0, count: 7) + progressive[scan...],
+      as: "a-warns.jpg")
+    // A second start-of-image marker: libjpeg refuses the file.
+    try folder.write(Array(progressive[..<2]) + progressive, as: "b-fails.jpg")
+    let library = AssetsLibrary(root: folder.root, options: LibraryOptions(pictureCache: .none))
+    let warned = try await draw("a-warns.jpg", 40, 40, in: library)
+    #expect(max(warned.pixelWidth, warned.pixelHeight) == 40)
+    guard case .undecodable(_, let reason)? = try await failure("b-fails.jpg", in: library) else {
+      Issue.record("b-fails.jpg drew, or failed otherwise")
+      return
+    }
+    #expect(reason.contains("SOI"), "\(reason)")
+    #expect(!reason.contains("extraneous"), "\(reason)")
+  }
+
   @Test(arguments: ["progressive.jpg", "interlaced.png"])
   func aProgressiveJPEGAndAnInterlacedPNGAreDrawn(name: String) async throws {
     let upright = try ImageRenderer.decodeRGB(

@@ -1,6 +1,8 @@
+import Foundation
 import GroupEnumerator
 
-/// Numbers rounded to a fixed number of decimals, as JSON and CSV write coordinates.
+/// Numbers rounded to a fixed number of decimals, as JSON and CSV write coordinates
+/// (``fixed(_:decimalPlaces:)``) and the table and the page (``fiveDecimals(_:)``).
 enum DecimalText {
   /// `value` rounded to `places` decimals (``Location/scaledInteger(_:decimalPlaces:)``,
   /// halves away from zero) in plain notation: digits, a point, at least one decimal,
@@ -14,6 +16,20 @@ enum DecimalText {
   ///   - places: How many decimals to keep at most, 0…15.
   static func fixed(_ value: Double, decimalPlaces places: Int) -> String {
     withFixedUTF8(value, decimalPlaces: places) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// `value` with five decimals, as C's `%.5f` writes it (which `String(format:)` calls
+  /// too, after parsing its format into a new string each time): `35.68950`, `-0.00000`.
+  static func fiveDecimals(_ value: Double) -> String {
+    // Enough for any double's digits (at most 309 before the point) and the sign.
+    let capacity = 512
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+      let count = withVaList([value]) { vsnprintf(buffer.baseAddress, capacity, "%.5f", $0) }
+      guard count > 0, count < capacity else { return String(format: "%.5f", value) }
+      return String(
+        decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)),
+        as: UTF8.self)
+    }
   }
 
   /// Calls `body` with ``fixed(_:decimalPlaces:)`` of `value` as UTF-8, made in a

@@ -171,8 +171,8 @@ struct HTMLPage {
     let longitude = location.longitude
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
     else { return nil }
-    let lat = TableFormatter.fiveDecimals(latitude)
-    let lon = TableFormatter.fiveDecimals(longitude)
+    let lat = DecimalText.fiveDecimals(latitude)
+    let lon = DecimalText.fiveDecimals(longitude)
     return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
   }
 

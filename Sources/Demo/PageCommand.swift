@@ -219,7 +219,7 @@ extension DemoCommand {
   ) -> [Result<PagePicture?, PageFolder.Failure>] {
     var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
     outcomes.reserveCapacity(run.count)
-    let folders = StoredPictureReader.Folders()
+    let folders = stored.folderCursor()
     for index in run {
       do throws(PageFolder.Failure) {
         let picture = try stored.withPicture(

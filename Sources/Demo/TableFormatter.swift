@@ -174,22 +174,8 @@ struct TableFormatter {
   /// `35.68950, 139.69171`, or `-` without a location.
   func gps(_ location: Location?) -> String {
     guard let location else { return "-" }
-    return TableFormatter.fiveDecimals(location.latitude) + ", "
-      + TableFormatter.fiveDecimals(location.longitude)
-  }
-
-  /// `value` with five decimals, as C's `%.5f` writes it (which `String(format:)` calls
-  /// too, after parsing its format into a new string each time): `35.68950`, `-0.00000`.
-  static func fiveDecimals(_ value: Double) -> String {
-    // Enough for any double's digits (at most 309 before the point) and the sign.
-    let capacity = 512
-    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-      let count = withVaList([value]) { vsnprintf(buffer.baseAddress, capacity, "%.5f", $0) }
-      guard count > 0, count < capacity else { return String(format: "%.5f", value) }
-      return String(
-        decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)),
-        as: UTF8.self)
-    }
+    return DecimalText.fiveDecimals(location.latitude) + ", "
+      + DecimalText.fiveDecimals(location.longitude)
   }
 
   /// The groups table and a count line, for `Demo groups`.

@@ -22,7 +22,7 @@ import Testing
     -Double.greatestFiniteMagnitude,
   ])
   func fiveDecimalsAreWhatFormatWrites(value: Double) {
-    #expect(TableFormatter.fiveDecimals(value) == String(format: "%.5f", value))
+    #expect(DecimalText.fiveDecimals(value) == String(format: "%.5f", value))
   }
 
   @Test func controlCharactersArePrintedAsQuestionMarks() {

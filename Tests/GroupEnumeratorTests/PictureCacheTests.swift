@@ -399,7 +399,7 @@ import Testing
     }
     let reader = try #require(StoredPictureReader(library: library))
     func lookUp(_ paths: [String]) throws -> [[UInt8]?] {
-      let folders = StoredPictureReader.Folders()
+      let folders = reader.folderCursor()
       return try paths.map { path in
         let asset = try #require(assets[path])
         return reader.withPicture(for: asset, fitting: 80, folders: folders) { picture, _ in

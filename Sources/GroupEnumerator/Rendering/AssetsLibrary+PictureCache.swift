@@ -285,7 +285,7 @@ package struct StoredPictureReader: Sendable {
   /// call (a raw descriptor: a caller may link that very file elsewhere through
   /// `/proc/self/fd`, rather than copy the bytes); `nil` when there is none.
   package func withPicture<Value, Failure: Error>(
-    for asset: Asset, fitting side: Int, folders: Folders? = nil,
+    for asset: Asset, fitting side: Int, folders: FolderCursor? = nil,
     _ body: (StoredPicture, _ descriptor: Int32) throws(Failure) -> Value
   ) throws(Failure) -> Value? {
     let box = (width: side, height: side)
@@ -312,38 +312,21 @@ package struct StoredPictureReader: Sendable {
 }
 
 extension StoredPictureReader {
-  /// The library folder a run of lookups on one thread examined last, open: the next file
-  /// in it is examined relative to it (`fstatat` of its name, not followed if a link)
-  /// rather than opened from the library's root again, one component at a time. The
-  /// folder itself is opened beneath the root as every file is (no symbolic link on the
-  /// way, never outside). Not for two threads at once; closed when released.
-  package final class Folders {
-    fileprivate var path: ArraySlice<UInt8>?
-    fileprivate var descriptor: FileDescriptor?
-
-    package init() {}
-
-    deinit { descriptor?.close() }
+  /// A cursor for a run of lookups on one thread (``withPicture(for:fitting:folders:_:)``):
+  /// each file is examined relative to its folder, kept open.
+  package func folderCursor() -> FolderCursor {
+    FolderCursor(root: root)
   }
 
   /// The key of the file at `path` as it is now, through `folders` when given.
-  fileprivate func key(for path: LibraryPath, folders: Folders?) -> PictureCache.Key? {
-    let bytes = path.bytes
-    guard let folders, let slash = bytes.lastIndex(of: UInt8(ascii: "/")),
-      slash > bytes.startIndex, slash + 1 < bytes.endIndex
-    else { return cache.key(for: path, root: root) }
-    let parent = bytes[..<slash]
-    if folders.path != parent {
-      folders.descriptor?.close()
-      folders.descriptor = try? BeneathOpener.openFile(
-        in: root.descriptor, relativePath: Array(parent), displayPath: path,
-        options: [.pathOnly, .directory, .noFollow, .closeOnExec])
-      // A folder that cannot be opened is tried again for the next file.
-      folders.path = folders.descriptor == nil ? nil : parent
-    }
-    guard let folder = folders.descriptor else { return cache.key(for: path, root: root) }
-    return cache.key(
-      for: path, status: try? folder.status(ofEntry: Array(bytes[(slash + 1)...])))
+  fileprivate func key(for path: LibraryPath, folders: FolderCursor?) -> PictureCache.Key? {
+    guard let folders else { return cache.key(for: path, root: root) }
+    return folders.lookUp(
+      path,
+      inFolder: { folder, name in
+        cache.key(for: path, status: (try? folder.statusRecord(ofEntry: name)).map(FileStatus.init))
+      },
+      fromRoot: { cache.key(for: path, root: root) })
   }
 }
 

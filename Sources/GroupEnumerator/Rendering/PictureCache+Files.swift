@@ -45,7 +45,7 @@ extension PictureCache {
   /// Writes `bytes` to `folder/name` atomically: a temporary file (mode 0600) in the same
   /// folder, renamed over the entry. Folders are made with mode 0700.
   func write(_ bytes: [UInt8], folder entryFolder: String, name: String) {
-    guard Self.makeFolders(entryFolder) else { return }
+    guard FileSystem.makeFolders(atPath: entryFolder, permissions: 0o700) == nil else { return }
     let temporary =
       entryFolder + "/." + name + "." + String(CurrentProcess.identifier) + "-"
       + String(
@@ -70,20 +70,6 @@ extension PictureCache {
   }
 
   private static let counter = SanitizerVisibleMutex(0)
-
-  /// Makes `path` and the missing folders above it, each with mode 0700.
-  private static func makeFolders(_ path: String) -> Bool {
-    if let status = try? FileSystem.status(atPath: path) { return status.kind == .directory }
-    let parent = (path as NSString).deletingLastPathComponent
-    if parent != path, !parent.isEmpty, !makeFolders(parent) { return false }
-    do throws(SystemCallError) {
-      try FileSystem.makeFolder(atPath: path, permissions: 0o700)
-      return true
-    } catch {
-      // Made meanwhile by another thread or process: as good.
-      return error.errno == .fileExists
-    }
-  }
 
   // MARK: Bound
 

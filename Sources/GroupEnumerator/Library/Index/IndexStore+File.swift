@@ -44,7 +44,7 @@ extension IndexStore {
           message: "The index '\(url.path)' was not used: it is inside the library"
             + " ('\(inside)'), which is never written. Put it outside the library folder."))
     }
-    if let failure = makeFolders(folder) {
+    if let failure = FileSystem.makeFolders(atPath: folder, permissions: 0o700) {
       return .failure(
         LocationWarning(
           message: "\(prefix) the folder '\(failure.path)' cannot be created"
@@ -69,25 +69,6 @@ extension IndexStore {
     var resolved = canonicalPath(existing)
     for name in missing { resolved = (resolved as NSString).appendingPathComponent(name) }
     return resolved
-  }
-
-  /// Creates `path` and every missing folder above it, each with mode 0700.
-  ///
-  /// - Returns: The first folder that could not be created, with `errno`; `nil` on
-  ///   success.
-  private static func makeFolders(_ path: String) -> (path: String, code: Errno)? {
-    if let status = try? FileSystem.status(atPath: path) {
-      return status.kind == .directory ? nil : (path, .notDirectory)
-    }
-    let parent = (path as NSString).deletingLastPathComponent
-    if parent != path, !parent.isEmpty, let failure = makeFolders(parent) { return failure }
-    do throws(SystemCallError) {
-      try FileSystem.makeFolder(atPath: path, permissions: 0o700)
-    } catch {
-      // Made meanwhile by another run (or another thread of this one): as good.
-      if error.errno != .fileExists { return (path, error.errno) }
-    }
-    return nil
   }
 
   /// The root's canonical path as bytes (the name of the default index comes from them,

@@ -56,6 +56,33 @@ enum FileSystem {
     }
   }
 
+  /// Creates the folder `path` and every missing folder above it, each with the permission
+  /// bits `permissions` (less the umask). A folder that exists already, or that another
+  /// thread or process makes meanwhile, is as good as one made here.
+  ///
+  /// The corresponding C functions are `stat` and `mkdir`.
+  ///
+  /// - Returns: The first folder that could not be made, with its `errno` (`ENOTDIR` when
+  ///   something that is not a folder has its name); `nil` on success.
+  static func makeFolders(atPath path: String, permissions: UInt32) -> (path: String, code: Errno)?
+  {
+    if let existing = try? FileSystem.status(atPath: path) {
+      return existing.kind == .directory ? nil : (path, .notDirectory)
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if parent != path, !parent.isEmpty,
+      let failure = makeFolders(atPath: parent, permissions: permissions)
+    {
+      return failure
+    }
+    do throws(SystemCallError) {
+      try makeFolder(atPath: path, permissions: permissions)
+    } catch {
+      if error.errno != .fileExists { return (path, error.errno) }
+    }
+    return nil
+  }
+
   /// Removes the name `path` (not a folder).
   ///
   /// The corresponding C function is `unlink`.

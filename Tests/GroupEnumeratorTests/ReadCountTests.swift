@@ -214,69 +214,88 @@ import Testing
   }
 }
 
-/// The read-ahead (off by default: `GROUPENUMERATOR_READ_AHEAD=N`) driven by hand: which
-/// files it advises, and when.
-@Suite struct ReadAheadTests {
-  static func jobs(in folder: TemporaryFolder, count: Int) throws -> [ReadJob] {
-    try (0..<count).map { index in
-      let name = "IMG_\(index).jpg"
-      try folder.write(name, [0xFF, 0xD8] + [UInt8](repeating: 0, count: 30_000))
+/// The readers that join the workers once the reads come from the disk (``ColdReaders``),
+/// driven through ``ParallelReader``: every job read once, in order, and by more threads
+/// only when the disk is cold.
+@Suite struct ColdReadersTests {
+  /// `count` jobs for files that need not exist: the readers here only record who read.
+  static func jobs(count: Int) -> [ReadJob] {
+    (0..<count).map { index in
       let file = ScannedFile(
-        path: LibraryPath(name), fileSize: 30_002,
+        path: LibraryPath("IMG_\(index).jpg"), fileSize: 30_002,
         modificationDate: Date(timeIntervalSince1970: 0), format: .jpeg, type: .photo,
         problem: nil)
       return ReadJob(file: file, group: ScannedGroup.Key(kind: .savedPhotos, path: LibraryPath("")))
     }
   }
 
-  @Test func onAColdDiskItAdvisesEachFileOnceNeverMoreThanItsDepthAhead() throws {
+  /// Reads `jobs` with one worker and `readers` cold readers; each read waits `pause`
+  /// microseconds, as a read from a disk would. Returns the results and how many threads
+  /// read.
+  static func read(
+    _ jobs: [ReadJob], root: LibraryRoot, readers: Int, pause: UInt32,
+    cancellation: CancellationFlag = CancellationFlag()
+  ) async -> (results: [String?], threads: Int) {
+    let threads = LockedThreads()
+    let results = await ParallelReader.run(
+      jobs: jobs, width: 1, cancellation: cancellation, throttle: nil,
+      coldReaders: ColdReaders(root: root, readers: readers)
+    ) {
+      let reader = threads.newReader()
+      return { job in
+        CurrentProcess.sleep(microseconds: pause)
+        threads.read(by: reader)
+        return job.file.path.description
+      }
+    }
+    return (results, threads.readers)
+  }
+
+  /// The readers that read at least one job.
+  final class LockedThreads: Sendable {
+    private let state = SanitizerVisibleMutex((made: 0, reading: Set<Int>()))
+    func newReader() -> Int {
+      state.withLock {
+        $0.made += 1; return $0.made
+      }
+    }
+    func read(by reader: Int) { _ = state.withLock { $0.reading.insert(reader) } }
+    var readers: Int { state.withLock { $0.reading.count } }
+  }
+
+  @Test func onAColdDiskMoreReadersJoinAndEveryJobIsReadOnceInOrder() async throws {
     let folder = try TemporaryFolder()
-    let jobs = try Self.jobs(in: folder, count: 40)
     let root = try LibraryRoot(path: folder.path)
     // Eight slow reads of eight: the disk is cold.
     root.readTally.add(calls: 8, bytes: 0, slowCalls: 8)
     #expect(root.readTally.isCold)
-    let readAhead = try #require(ReadAhead(root: root, depth: 4))
-    var advised: [Int] = []
-    var looks = 0
-    var taken = 0
-    readAhead.run(
-      count: jobs.count,
-      job: { index in
-        #expect(index >= taken && index < taken + 4, "advised \(index) with \(taken) taken")
-        advised.append(index)
-        return jobs[index]
-      },
-      taken: {
-        // The workers take a job at every second look: slower than the advice, which
-        // then waits for them at its depth.
-        looks += 1
-        if looks % 2 == 0 { taken += 1 }
-        return taken
-      },
-      cancellation: CancellationFlag())
-    #expect(advised == Array(0..<jobs.count))
+    let jobs = Self.jobs(count: 200)
+    let outcome = await Self.read(jobs, root: root, readers: 4, pause: 1000)
+    #expect(outcome.results == jobs.map { $0.file.path.description })
+    // The worker and the four readers (which start within a millisecond of 200).
+    #expect(outcome.threads == 5)
   }
 
-  @Test func withTheReadsFromThePageCacheItAdvisesNothing() throws {
+  @Test func withTheReadsFromThePageCacheOnlyTheWorkersRead() async throws {
     let folder = try TemporaryFolder()
-    let jobs = try Self.jobs(in: folder, count: 5)
     let root = try LibraryRoot(path: folder.path)
     root.readTally.add(calls: 100, bytes: 100_000, slowCalls: 0)
-    let readAhead = try #require(ReadAhead(root: root, depth: 4))
-    var asked = 0
-    var taken = 0
-    readAhead.run(
-      count: jobs.count,
-      job: { index in
-        asked += 1
-        return jobs[index]
-      },
-      taken: {
-        taken += 1
-        return taken
-      }, cancellation: CancellationFlag())
-    #expect(asked == 0)
-    #expect(ReadAhead(root: root, depth: 0) == nil)
+    let jobs = Self.jobs(count: 50)
+    let outcome = await Self.read(jobs, root: root, readers: 4, pause: 1000)
+    #expect(outcome.results == jobs.map { $0.file.path.description })
+    #expect(outcome.threads == 1)
+    #expect(ColdReaders(root: root, readers: 0) == nil)
+  }
+
+  @Test func aCancelledRunEndsItsReadersToo() async throws {
+    let folder = try TemporaryFolder()
+    let root = try LibraryRoot(path: folder.path)
+    root.readTally.add(calls: 8, bytes: 0, slowCalls: 8)
+    let cancellation = CancellationFlag()
+    cancellation.set()
+    let outcome = await Self.read(
+      Self.jobs(count: 50), root: root, readers: 4, pause: 1000, cancellation: cancellation)
+    #expect(outcome.results.allSatisfy { $0 == nil })
+    #expect(outcome.threads == 0)
   }
 }

@@ -101,8 +101,8 @@ final class ReadTally: Sendable {
   var readCalls: Int { calls.load(ordering: .relaxed) }
   /// The bytes read so far.
   var bytesRead: Int { bytes.load(ordering: .relaxed) }
-  /// Whether the reads so far came from the disk (see ``slowReadLimit``): then reading
-  /// ahead (``ReadAhead``) pays.
+  /// Whether the reads so far came from the disk (see ``slowReadLimit``): then more
+  /// readers (``ColdReaders``) pay.
   var isCold: Bool { cold.load(ordering: .relaxed) }
 }
 

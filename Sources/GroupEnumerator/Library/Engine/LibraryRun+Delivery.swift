@@ -19,7 +19,7 @@ extension LibraryRun {
       () async throws(LibraryError) -> [Asset?] in
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: reporter.throttle,
-        readAhead: ReadAhead(root: root)
+        coldReaders: ColdReaders(root: root)
       ) {
         // The closure holds the root, so its descriptor stays open while any worker reads.
         AssetReader.reader(root: root, index: index)
@@ -68,7 +68,7 @@ extension LibraryRun {
     let delivered = try await cancellation.cancelling { () async throws(LibraryError) -> Int in
       await OrderedReader.run(
         units: units, width: width, window: window, cancellation: cancellation,
-        throttle: reporter.throttle, readAhead: ReadAhead(root: root),
+        throttle: reporter.throttle, coldReaders: ColdReaders(root: root),
         // The closure holds the root, so its descriptor stays open while any worker reads.
         makeReader: { AssetReader.reader(root: root, index: index) },
         prepare: prepare, deliver: deliver)

@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 
-/// Reads units on the global dispatch queue with a fixed number of workers and delivers
+/// Reads units on the global dispatch queue with a fixed number of workers (and more
+/// readers once the disk is seen to be cold: ``ColdReaders``) and delivers
 /// the assets in unit order as soon as each prefix is complete, holding at most `window`
 /// assets that are read (or being read) but not yet delivered.
 enum OrderedReader {
@@ -16,7 +17,7 @@ enum OrderedReader {
   /// - Returns: How many assets were delivered.
   static func run(
     units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
-    throttle: ProgressThrottle?, readAhead: ReadAhead? = nil,
+    throttle: ProgressThrottle?, coldReaders: ColdReaders? = nil,
     makeReader: @escaping @Sendable () -> (ReadJob) -> Asset,
     prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
   ) async -> Int {
@@ -32,13 +33,13 @@ enum OrderedReader {
             prepare: prepare, deliver: deliver)
         }
       }
-      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
-        guard let readAhead else { break }
-        DispatchQueue.global(qos: .userInitiated).async(group: group) {
-          readAhead.run(
-            count: units.count, job: { units[$0].job },
-            taken: { shared.next.load(ordering: .relaxed) }, cancellation: cancellation)
-        }
+      coldReaders?.start(
+        in: group, isDone: { shared.next.load(ordering: .relaxed) >= units.count },
+        cancellation: cancellation
+      ) {
+        work(
+          shared, cancellation: cancellation, throttle: throttle, read: makeReader(),
+          prepare: prepare, deliver: deliver)
       }
       group.notify(queue: .global()) { continuation.resume() }
     }

@@ -18,10 +18,11 @@ extension ScannedGroup {
   var key: Key { Key(kind: kind, path: path) }
 }
 
-/// Reads many files on the global dispatch queue with a fixed number of workers, keeping
-/// results in job order.
+/// Reads many files on the global dispatch queue with a fixed number of workers (and more
+/// readers once the disk is seen to be cold: ``ColdReaders``), keeping results in job order.
 enum ParallelReader {
-  /// Runs a reader over every job with at most `width` at once: each worker makes its
+  /// Runs a reader over every job with at most `width` at once (plus `coldReaders`' own,
+  /// from a cold disk): each worker makes its
   /// own with `makeReader` (which may keep state for that worker alone, such as the
   /// folder it last looked in) and drops it when it ends.
   ///
@@ -32,40 +33,24 @@ enum ParallelReader {
   ///   job before it ran.
   static func run<Output: Sendable>(
     jobs: [ReadJob], width: Int, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    readAhead: ReadAhead? = nil, makeReader: @escaping @Sendable () -> (ReadJob) -> Output
+    coldReaders: ColdReaders? = nil,
+    makeReader: @escaping @Sendable () -> (ReadJob) -> Output
   ) async -> [Output?] {
     let workers = max(1, min(width, jobs.count))
     let group = DispatchGroup()
-    let box = Shared<Output>(jobs: jobs, makeReader: makeReader, readAhead: readAhead)
+    let box = Shared<Output>(jobs: jobs, makeReader: makeReader)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       for _ in 0..<workers {
         DispatchQueue.global(qos: .userInitiated).async(group: group) {
-          // A local, released when this body returns: before the group is left, whereas
-          // the block itself may be released after `notify` has run.
-          guard let makeReader = box.makeReader.withLock({ $0 }) else { return }
-          let read = makeReader()
-          while !cancellation.isSet {
-            let index = box.next.add(1, ordering: .relaxed).oldValue
-            guard index < box.jobs.count else { break }
-            let output = read(box.jobs[index])
-            box.results.withLock { $0[index] = output }
-            let done = box.completed.add(1, ordering: .acquiringAndReleasing).newValue
-            throttle?.completed(done)
-          }
+          box.work(cancellation: cancellation, throttle: throttle)
         }
       }
-      for _ in 0..<(readAhead == nil ? 0 : ReadAhead.threads) {
-        DispatchQueue.global(qos: .userInitiated).async(group: group) {
-          // A local, as `read` above: the block itself does not hold the root.
-          guard let readAhead = box.readAhead.withLock({ $0 }) else { return }
-          readAhead.run(
-            count: jobs.count, job: { jobs[$0] },
-            taken: { box.next.load(ordering: .relaxed) }, cancellation: cancellation)
-        }
-      }
+      coldReaders?.start(
+        in: group, isDone: { box.next.load(ordering: .relaxed) >= box.jobs.count },
+        cancellation: cancellation
+      ) { box.work(cancellation: cancellation, throttle: throttle) }
       group.notify(queue: .global()) {
         box.makeReader.withLock { $0 = nil }
-        box.readAhead.withLock { $0 = nil }
         continuation.resume()
       }
     }
@@ -80,17 +65,29 @@ enum ParallelReader {
     let completed = Atomic<Int>(0)
     /// What makes each worker's reader, until every worker is done; then `nil`.
     let makeReader: SanitizerVisibleMutex<(@Sendable () -> (ReadJob) -> Output)?>
-    /// The read-ahead (which holds the root) until every worker is done; then `nil`.
-    let readAhead: SanitizerVisibleMutex<ReadAhead?>
 
-    init(
-      jobs: [ReadJob], makeReader: @escaping @Sendable () -> (ReadJob) -> Output,
-      readAhead: ReadAhead?
-    ) {
+    init(jobs: [ReadJob], makeReader: @escaping @Sendable () -> (ReadJob) -> Output) {
       self.jobs = jobs
       self.results = SanitizerVisibleMutex(Array(repeating: nil, count: jobs.count))
       self.makeReader = SanitizerVisibleMutex(makeReader)
-      self.readAhead = SanitizerVisibleMutex(readAhead)
+    }
+
+    /// One worker: makes its reader, then reads the next job until none is left.
+    ///
+    /// The reader (and the root it holds) is a local of this call, released when it
+    /// returns: before the worker leaves the group, whereas the block or thread that runs
+    /// it may be released after `notify` has run.
+    func work(cancellation: CancellationFlag, throttle: ProgressThrottle?) {
+      guard let makeReader = makeReader.withLock({ $0 }) else { return }
+      let read = makeReader()
+      while !cancellation.isSet {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < jobs.count else { break }
+        let output = read(jobs[index])
+        results.withLock { $0[index] = output }
+        let done = completed.add(1, ordering: .acquiringAndReleasing).newValue
+        throttle?.completed(done)
+      }
     }
   }
 }

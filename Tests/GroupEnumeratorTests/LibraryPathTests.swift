@@ -27,6 +27,25 @@ import Testing
     #expect(LibraryPath(bytes: bytes).isValidUTF8 == (expected != nil))
   }
 
+  /// `<` is the order of the bytes as unsigned numbers, a path before every longer path
+  /// it begins: what `lexicographicallyPrecedes` gives, for bytes past 0x7F too (a signed
+  /// comparison would put them first) and for paths that share a long prefix.
+  @Test func pathsOrderByTheirUnsignedBytes() {
+    let prefix = Array("2015/2015-01-01 Album 000/IMG_000".utf8)
+    let paths: [[UInt8]] = [
+      [], [0x00], [0x01], [0x7F], [0x80], [0xFF], [0xFF, 0x00], Array("a".utf8),
+      Array("ab".utf8), Array("a/b".utf8), Array("a0".utf8), prefix, prefix + [0x31],
+      prefix + [0x32], prefix + [0xC3, 0xA9], prefix + [0x31, 0x00],
+    ]
+    for left in paths {
+      for right in paths {
+        #expect(
+          (LibraryPath(bytes: left) < LibraryPath(bytes: right))
+            == left.lexicographicallyPrecedes(right), "\(left) < \(right)")
+      }
+    }
+  }
+
   @Test func normalisationTwinsStayDistinct() {
     let nfc = LibraryPath("caf\u{E9}.jpg")
     let nfd = LibraryPath("cafe\u{301}.jpg")

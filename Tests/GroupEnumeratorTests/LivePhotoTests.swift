@@ -34,6 +34,31 @@ import Testing
     await log.expectWellFormed(total: 2)
   }
 
+  /// Candidates pair by folder and base name, the base without regard to ASCII case and
+  /// a movie's `_HEVC` ending: not across folders, not when a folder's name and a base
+  /// name would run together (`ab/c` and `a/bc`), not without a base name.
+  @Test func candidatesPairByFolderAndBaseName() {
+    func file(_ name: String) -> ScannedFile {
+      let isMovie = name.lowercased().hasSuffix(".mov")
+      return ScannedFile(
+        path: LibraryPath(name), fileSize: 10, modificationDate: Date(timeIntervalSince1970: 0),
+        format: isMovie ? .quickTime : .heic, type: isMovie ? .video : .photo, problem: nil)
+    }
+    let files = [
+      "A/IMG_1.HEIC", "A/img_1_hevc.MOV", "A/IMG_2.HEIC", "B/IMG_2.MOV", "ab/c.HEIC", "a/bc.MOV",
+      "C/.HEIC", "C/.MOV", "D/x_HEVC.HEIC", "D/x.MOV", "E/IMG_3.HEIC", "E/IMG_3.MOV",
+      "E/_hevc.MOV", "E/_hevc.HEIC",
+    ].map(file)
+    let pairs = LivePhotoPairing.candidates(in: files).map {
+      [$0.still.path.escaped, $0.video.path.escaped]
+    }
+    #expect(
+      pairs == [
+        ["A/IMG_1.HEIC", "A/img_1_hevc.MOV"], ["E/IMG_3.HEIC", "E/IMG_3.MOV"],
+        ["E/_hevc.HEIC", "E/_hevc.MOV"],
+      ])
+  }
+
   @Test func aHealthyStillWithoutADateIsNotPairedByNameAlone() async throws {
     let library = try TemporaryFolder()
     defer { library.remove() }

@@ -139,6 +139,12 @@ struct LibraryWalk {
     }
   }
 
+  /// `files` in the order of their paths' bytes. Their positions are sorted, not the
+  /// files: a file is many words long, and a sort moves what it sorts many times.
+  private static func sortedByPath(_ files: [ScannedFile]) -> [ScannedFile] {
+    files.indices.sorted { files[$0].path < files[$1].path }.map { files[$0] }
+  }
+
   /// The walk's findings: the Camera Roll (when it has files), then albums by path bytes,
   /// files by path bytes; other files and folder problems by path bytes.
   func result() -> LibraryScan {
@@ -146,12 +152,10 @@ struct LibraryWalk {
     if !cameraRoll.isEmpty {
       groups.append(
         ScannedGroup(
-          kind: .savedPhotos, path: .root, files: cameraRoll.sorted { $0.path < $1.path })
-      )
+          kind: .savedPhotos, path: .root, files: Self.sortedByPath(cameraRoll)))
     }
     for (path, files) in albums.sorted(by: { $0.key < $1.key }) {
-      groups.append(
-        ScannedGroup(kind: .album, path: path, files: files.sorted { $0.path < $1.path }))
+      groups.append(ScannedGroup(kind: .album, path: path, files: Self.sortedByPath(files)))
     }
     return LibraryScan(
       groups: groups, otherFiles: otherFiles.sorted { $0.path < $1.path },

@@ -23,20 +23,21 @@ enum LivePhotoPairing {
   /// - Complexity: O(*n* log *n*) in the number of files.
   static func candidates(in files: [ScannedFile]) -> [Candidate] {
     // Most albums hold no movie (or nothing but movies): no names to compare.
-    guard files.contains(where: { $0.type == .video }),
-      files.contains(where: { $0.type != .video })
-    else { return [] }
+    // By position, not `for file in files`: each file is copied (its path, sidecars and
+    // problem retained) only when it is kept.
+    let movies = files.indices.filter { files[$0].type == .video }
+    guard !movies.isEmpty, movies.count < files.count else { return [] }
     // The movies first (an album's few): a still is kept only when a movie shares its
     // key, so the many stills of a mixed album cost a look-up each, not an insertion.
     var videos: [Key: [ScannedFile]] = [:]
-    for file in files where file.type == .video {
-      guard let key = key(of: file) else { continue }
-      videos[key, default: []].append(file)
+    for position in movies {
+      guard let key = key(of: files[position]) else { continue }
+      videos[key, default: []].append(files[position])
     }
     var stills: [Key: [ScannedFile]] = [:]
-    for file in files where file.type != .video {
-      guard let key = key(of: file), videos[key] != nil else { continue }
-      stills[key, default: []].append(file)
+    for position in files.indices where files[position].type != .video {
+      guard let key = key(of: files[position]), videos[key] != nil else { continue }
+      stills[key, default: []].append(files[position])
     }
     var result: [Candidate] = []
     for (key, keyStills) in stills {
@@ -140,24 +141,42 @@ enum LivePhotoPairing {
       problems: videoProblems)
   }
 
-  /// The folder and lower-cased base name a file pairs by; `nil` for a name without one.
+  /// The folder and lower-cased base name a file pairs by, as one byte string: the
+  /// path up to its last name, then that name's base lower-cased (a name holds no slash,
+  /// so two keys are equal exactly when both the folder and the base are). One array per
+  /// file, hashed in one call: every still of an album that holds a movie is keyed.
   private struct Key: Hashable {
-    var folder: LibraryPath
-    var base: [UInt8]
+    var bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
   }
 
+  /// The key of `file`; `nil` for a name without a base (no dot, or only a leading one).
   private static func key(of file: ScannedFile) -> Key? {
-    let name = file.path.lastComponentBytes
-    guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return nil }
-    var base = name[..<dot].map(lowercased)
-    let suffix = Array("_hevc".utf8)
-    if file.type == .video, base.count > suffix.count,
-      base.suffix(suffix.count).elementsEqual(suffix)
-    {
-      base.removeLast(suffix.count)
+    file.path.bytes.withUnsafeBufferPointer { path -> Key? in
+      let nameStart = path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+      guard let dot = path[nameStart...].lastIndex(of: UInt8(ascii: ".")), dot > nameStart
+      else { return nil }
+      var end = dot
+      // A movie named `IMG_1234_HEVC.MOV` pairs with `IMG_1234.HEIC`.
+      let suffix = hevcSuffix
+      if file.type == .video, dot - nameStart > suffix.count,
+        zip(path[(dot - suffix.count)..<dot], suffix).allSatisfy({ lowercased($0) == $1 })
+      {
+        end = dot - suffix.count
+      }
+      var key: [UInt8] = []
+      key.reserveCapacity(end)
+      key.append(contentsOf: path[..<nameStart])
+      for byte in path[nameStart..<end] { key.append(lowercased(byte)) }
+      return Key(bytes: key)
     }
-    return Key(folder: file.path.parent, base: base)
   }
+
+  /// The end of a movie's base name that some iCloud download tools add, lower-cased.
+  private static let hevcSuffix = Array("_hevc".utf8)
 
   private static func lowercased(_ byte: UInt8) -> UInt8 {
     (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte

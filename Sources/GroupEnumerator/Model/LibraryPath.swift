@@ -1,3 +1,5 @@
+import Foundation
+
 /// A path inside a photo library, relative to its root, kept as the raw bytes the file
 /// system gave us.
 ///
@@ -132,11 +134,16 @@ public struct LibraryPath: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// Orders paths by their bytes, so the order never depends on the locale or on
   /// Unicode normalisation.
+  ///
+  /// `memcmp` compares unsigned bytes, as the order wants, many at a step: the paths of
+  /// one folder share a long prefix, and the walk sorts every folder's files.
   public static func < (lhs: LibraryPath, rhs: LibraryPath) -> Bool {
     lhs.bytes.withUnsafeBytes { left in
       rhs.bytes.withUnsafeBytes { right in
-        for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-          return left[index] < right[index]
+        let common = min(left.count, right.count)
+        if common > 0, let leftStart = left.baseAddress, let rightStart = right.baseAddress {
+          let order = memcmp(leftStart, rightStart, common)
+          if order != 0 { return order < 0 }
         }
         return left.count < right.count
       }

@@ -64,19 +64,24 @@ struct EnumerationPlan: Sendable {
     let hasReadAlready = !readAlready.isEmpty
     for group in groups {
       let key = group.key
+      let files = group.files
       var groupCounts: [AssetType: Int] = [:]
-      for file in group.files where !hasPairs || !pairedVideos.contains(file.path) {
-        if hasPairs, let (pair, video) = pairedStills[file.path] {
-          guard fileSelection(file) || fileSelection(video), filter.includes(.livePhoto) else {
-            continue
-          }
+      // By position, not `for file in files`: a file is copied (its path, sidecars and
+      // problem retained) only into the job that reads it.
+      for position in files.indices {
+        let path = files[position].path
+        if hasPairs, pairedVideos.contains(path) { continue }
+        if hasPairs, let (pair, video) = pairedStills[path] {
+          guard fileSelection(files[position]) || fileSelection(video),
+            filter.includes(.livePhoto)
+          else { continue }
           units.append(.read(pair))
           groupCounts[.livePhoto, default: 0] += 1
-        } else if fileSelection(file), filter.includes(file.type) {
+        } else if filter.includes(files[position].type), fileSelection(files[position]) {
           units.append(
-            (hasReadAlready ? readAlready[file.path].map(EnumerationUnit.read) : nil)
-              ?? .toRead(ReadJob(file: file, group: key)))
-          groupCounts[file.type, default: 0] += 1
+            (hasReadAlready ? readAlready[path].map(EnumerationUnit.read) : nil)
+              ?? .toRead(ReadJob(file: files[position], group: key)))
+          groupCounts[files[position].type, default: 0] += 1
         }
       }
       counts[key] = groupCounts

@@ -234,7 +234,19 @@ private struct XMLScanner {
         values.append(0x20)
         index += 1
       default:
-        try copyCharacter(into: .values)
+        // A run of plain ASCII is copied at once.
+        var end = index
+        while end < bytes.count, bytes[end] >= 0x20, bytes[end] < 0x80, bytes[end] != quote,
+          bytes[end] != UInt8(ascii: "<"), bytes[end] != UInt8(ascii: "&")
+        {
+          end += 1
+        }
+        if end > index {
+          values.append(contentsOf: bytes[index..<end])
+          index = end
+        } else {
+          try copyCharacter(into: .values)
+        }
       }
     }
   }
@@ -276,7 +288,15 @@ private struct XMLScanner {
       case UInt8(ascii: "]") where starts(with: "]]>"):
         throw .atEnd
       default:
-        try copyCharacter(into: .text)
+        // A run of plain ASCII, tabs and line feeds is copied at once.
+        var end = index
+        while end < bytes.count, Self.isPlainText(bytes[end]) { end += 1 }
+        if end > index {
+          text.append(contentsOf: bytes[index..<end])
+          index = end
+        } else {
+          try copyCharacter(into: .text)
+        }
       }
     }
     // The packet ends inside an element: libxml2 left a last single byte of text unread.
@@ -570,6 +590,12 @@ private struct XMLScanner {
     var value = lead & (0xFF >> (length + 1))
     for offset in 1..<length { value = value << 6 | UInt32(bytes[position + offset] & 0x3F) }
     return (value, length)
+  }
+
+  /// An ASCII byte that stands for itself in character data.
+  static func isPlainText(_ byte: UInt8) -> Bool {
+    (byte >= 0x20 && byte < 0x80 && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&")
+      && byte != UInt8(ascii: "]")) || byte == 0x0A || byte == 0x09
   }
 
   static func isSpace(_ byte: UInt8) -> Bool {

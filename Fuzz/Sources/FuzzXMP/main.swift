@@ -1,5 +1,5 @@
-// Fuzzes what reads XMP and sidecars: `XMPPacket` (the UTF-8/UTF-16 check, Foundation's
-// `XMLParser`, the property collector, dates, GPS, the motion-photo description), Google
+// Fuzzes what reads XMP and sidecars: `XMPPacket` (the UTF-8/UTF-16 check, the XML reader
+// `XMPReader` and its property collector, dates, GPS, the motion-photo description), Google
 // Takeout sidecars (`TakeoutSidecar`: the content check and the parse) and the Takeout name
 // forms (`SidecarMatching.takeoutMediaNames`), all on the same bytes.
 import CFuzzDriver

@@ -12,11 +12,11 @@ enum Markup {
     case tooManyAttributes
   }
 
-  /// `text` (checked UTF-8) without what could make libxml2 read it in another encoding:
-  /// a UTF-8 byte-order mark is dropped, and an XML declaration at the start
+  /// `text` (checked UTF-8) without what could say it is in another encoding: a UTF-8
+  /// byte-order mark is dropped, and an XML declaration at the start
   /// (`<?xml version="1.0" encoding="UTF-7"?>`) is turned into spaces (its line breaks
-  /// kept, so line numbers stay), which XML allows before the root element. With neither,
-  /// libxml2 reads UTF-8.
+  /// kept, so line numbers stay), which XML allows before the root element. What is left
+  /// is read as UTF-8, whatever the declaration said.
   ///
   /// - Complexity: O(*n*).
   static func withoutDeclaration(_ text: [UInt8]) -> [UInt8] {

@@ -1,9 +1,5 @@
 internal import Foundation
 
-#if canImport(FoundationXML)
-  internal import FoundationXML
-#endif
-
 /// What an XMP packet says that the engine uses: capture dates, a place, and whether the
 /// file is a motion photo (a still with its video appended).
 ///
@@ -12,18 +8,17 @@ internal import Foundation
 /// binds to the property's namespace, so properties are matched by namespace URI and
 /// local name, never by prefix.
 ///
-/// The packet is parsed with Foundation's `XMLParser` (libxml2 underneath, shipped with
-/// the toolchain, so no new C library is linked): a real, namespace-aware XML parser that
-/// never resolves external entities. On top of that, before the parser sees a packet:
-/// one larger than ``maximumSize`` and one that is not UTF-8 or UTF-16 text (names that
-/// are not UTF-8 crash Foundation's parser) are refused; the packet is handed over as
-/// UTF-8 with its XML declaration blanked, so libxml2 can read it in no other encoding
-/// (it honours `encoding="UTF-7"`, which would hide a `<!DOCTYPE` from a byte search);
-/// and ``Markup/scan(_:)`` refuses, on exactly those bytes, any DTD or other `<!`
+/// The packet is read by ``XMPReader``, a small namespace-aware XML reader of our own that
+/// checks well-formedness and never resolves an entity other than XML's five predefined
+/// ones and character references (Foundation's `XMLParser` would link libxml2 and, through
+/// it, ICU into every process). Before it reads a packet: one larger than ``maximumSize``
+/// and one that is not UTF-8 or UTF-16 text are refused; the packet is read as UTF-8 with
+/// its XML declaration blanked, so a declared encoding (`encoding="UTF-7"`) changes
+/// nothing; and ``Markup/scan(_:)`` refuses, on exactly those bytes, any DTD or other `<!`
 /// declaration (XMP never has one; entity bombs do), more than
 /// ``maximumNamespaceDeclarations`` namespace declarations and more than
-/// ``maximumAttributes`` attributes (libxml2 checks each new attribute and namespace of an
-/// element against the earlier ones, so a flood of them costs quadratic time).
+/// ``maximumAttributes`` attributes. A packet that is not well-formed XML is refused with
+/// the line of the fault.
 struct XMPPacket: Sendable, Equatable {
   /// The largest packet read: a JPEG carries at most 64 KiB of main XMP, while
   /// Lightroom and darktable sidecars with a long edit history reach a few hundred KiB.
@@ -64,9 +59,8 @@ struct XMPPacket: Sendable, Equatable {
           "The XMP packet is \(bytes.count) bytes, more than the \(maximumSize) read; ignored."))
       return packet
     }
-    // Foundation's parser traps (a Swift precondition, or a NULL `strlen`) when an element
-    // or attribute name holds bytes that are not UTF-8: a 163-byte file is enough. So the
-    // parser is only ever given checked UTF-8 (``utf8Text(_:)``).
+    // The reader is only ever given checked UTF-8 (``utf8Text(_:)``), so every name and
+    // value it reads is valid text.
     guard let text = utf8Text(bytes) else {
       packet.problems.append(
         AssetProblem(.malformed, "The XMP packet is neither UTF-8 nor UTF-16 text; ignored."))
@@ -93,21 +87,13 @@ struct XMPPacket: Sendable, Equatable {
           .malformed, "The XMP packet has more than \(maximumAttributes) attributes; ignored."))
       return packet
     }
-    let collector = XMPPropertyCollector()
-    let parser = XMLParser(data: Data(plain))
-    parser.shouldProcessNamespaces = true
-    parser.shouldReportNamespacePrefixes = true
-    parser.shouldResolveExternalEntities = false
-    parser.delegate = collector
-    // Foundation's parser reports success for a document that simply stops (no root
-    // element, or one never closed), so completeness is checked here too.
-    if !parser.parse() || !collector.isComplete {
-      let line = parser.lineNumber
+    switch XMPReader.read(plain) {
+    case .read(let properties, let items):
+      packet.interpret(properties, items: items)
+    case .notWellFormed(let line):
       packet.problems.append(
         AssetProblem(.malformed, "The XMP packet is not well-formed XML (line \(line)); ignored."))
-      return packet
     }
-    packet.interpret(collector.properties, items: collector.directoryItems)
     return packet
   }
 
@@ -234,113 +220,5 @@ struct XMPPacket: Sendable, Equatable {
   static func quoted(_ text: String) -> String {
     let cut = text.count > 64 ? String(text.prefix(64)) + "…" : text
     return "\"" + cut + "\""
-  }
-}
-
-/// Collects simple properties (attributes of `rdf:Description` and text-only property
-/// elements, first value wins) and the items of a Google `Container:Directory`.
-private final class XMPPropertyCollector: NSObject, XMLParserDelegate {
-  /// The largest number of properties kept; a packet with more keeps the first ones.
-  static let maximumProperties = 4096
-  /// The largest number of directory items kept.
-  static let maximumItems = 64
-
-  var properties: [XMPPropertyName: String] = [:]
-  var directoryItems: [[String: String]] = []
-  /// Whether a root element was opened and every element was closed again.
-  var isComplete: Bool { sawElement && path.isEmpty }
-  private var sawElement = false
-
-  /// Prefix → the namespace URIs bound to it, innermost last (a dictionary, so that
-  /// resolving a name costs the same however many namespaces are declared).
-  private var bindings: [String: [String]] = [:]
-  /// The element path as (namespace, local name).
-  private var path: [XMPPropertyName] = []
-  /// The text of the current leaf element.
-  private var text = ""
-  /// Whether the current element has had a child (then its text is not a simple value).
-  private var hadChild: [Bool] = []
-  /// The depth of `Container:Directory`, when inside it.
-  private var directoryDepth: Int?
-
-  func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String)
-  {
-    bindings[prefix, default: []].append(namespaceURI)
-  }
-
-  func parser(_ parser: XMLParser, didEndMappingPrefix prefix: String) {
-    _ = bindings[prefix]?.popLast()
-    if bindings[prefix]?.isEmpty == true { bindings[prefix] = nil }
-  }
-
-  func parser(
-    _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-  ) {
-    if !hadChild.isEmpty { hadChild[hadChild.count - 1] = true }
-    let element = XMPPropertyName(namespace: namespaceURI ?? "", name: elementName)
-    sawElement = true
-    path.append(element)
-    hadChild.append(false)
-    text = ""
-    if element == XMPPropertyName(namespace: XMPNamespace.container, name: "Directory") {
-      directoryDepth = path.count
-    }
-    var attributes: [XMPPropertyName: String] = [:]
-    for (qualified, value) in attributeDict {
-      guard let name = resolve(qualified), name.namespace != XMPNamespace.rdf else { continue }
-      attributes[name] = value
-    }
-    if directoryDepth != nil,
-      element == XMPPropertyName(namespace: XMPNamespace.container, name: "Item"),
-      directoryItems.count < Self.maximumItems
-    {
-      var item: [String: String] = [:]
-      for (name, value) in attributes where name.namespace == XMPNamespace.containerItem {
-        item[name.name] = value
-      }
-      directoryItems.append(item)
-      return
-    }
-    for (name, value) in attributes { keep(name, value) }
-  }
-
-  func parser(_ parser: XMLParser, foundCharacters string: String) {
-    if text.utf8.count < XMPPacket.maximumSize { text += string }
-  }
-
-  func parser(
-    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
-    qualifiedName qName: String?
-  ) {
-    guard let element = path.popLast() else { return }
-    let isLeaf = !(hadChild.popLast() ?? true)
-    if let depth = directoryDepth {
-      if path.count < depth {
-        directoryDepth = nil
-      } else if isLeaf, element.namespace == XMPNamespace.containerItem,
-        let last = directoryItems.indices.last
-      {
-        // `<Item:Length>123</Item:Length>` inside a `Container:Item`.
-        directoryItems[last][element.name] = directoryItems[last][element.name] ?? text
-      }
-    } else if isLeaf, element.namespace != XMPNamespace.rdf, !element.namespace.isEmpty {
-      keep(element, text.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-    text = ""
-  }
-
-  private func keep(_ name: XMPPropertyName, _ value: String) {
-    guard properties[name] == nil, properties.count < Self.maximumProperties else { return }
-    properties[name] = value
-  }
-
-  /// The namespace and local name of an attribute's qualified name (`exif:GPSLatitude`).
-  private func resolve(_ qualified: String) -> XMPPropertyName? {
-    guard let colon = qualified.firstIndex(of: ":") else { return nil }
-    let prefix = String(qualified[..<colon])
-    let local = String(qualified[qualified.index(after: colon)...])
-    guard prefix != "xmlns", let uri = bindings[prefix]?.last else { return nil }
-    return XMPPropertyName(namespace: uri, name: local)
   }
 }

@@ -432,6 +432,113 @@ import Testing
     #expect(reader.picture(for: try #require(assets["Other/c.jpg"]), fitting: 80) == nil)
   }
 
+  /// The page's way: an entry linked by its name from its size folder, then checked
+  /// through the new name; what fails the check is unlinked and never shown, and the key
+  /// is the listing's status of the file.
+  @Test func anEntryLinkedByItsNameIsCheckedThroughItsNewName() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    let reader = try #require(StoredPictureReader(library: library))
+    let pictures = try TemporaryFolder("PictureCache-linked")
+    let target = open(pictures.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    func link(
+      _ asset: Asset, _ name: String, side: Int = 80,
+      accepting: (Int, Int) -> Bool = { _, _ in true }
+    ) -> StoredPictureReader.Linked {
+      reader.linkPicture(
+        for: asset, fitting: side, into: target, named: name, folders: reader.entryFolders(),
+        accepting: accepting)
+    }
+    func names() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted()
+    }
+
+    // A miss: no entry, nothing made.
+    #expect(link(asset, "miss.png") == .none)
+    #expect(try names().isEmpty)
+
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(link(asset, "hit.png") == .linked(width: 128, height: 96))
+    let entry = try #require(status(path))
+    let linked = try #require(status(pictures.path + "/hit.png"))
+    #expect(linked.st_ino == entry.st_ino && linked.st_nlink == 2)
+    // The name taken: not linked over it (the caller's copy then fails as it should).
+    #expect(link(asset, "hit.png") == .notLinked)
+    // Refused by the caller (the first page's size check): unlinked.
+    #expect(link(asset, "refused.png", accepting: { _, _ in false }) == .none)
+    #expect(try names() == ["hit.png"])
+
+    // Damaged image data alone: linked, as every entry handed on undecoded is.
+    var damaged = good
+    damaged[good.count - 30] ^= 0x40
+    try Data(damaged).write(to: URL(fileURLWithPath: path))
+    #expect(link(asset, "damaged.png") == .linked(width: 128, height: 96))
+
+    // Another file's entry, a flipped bit in the URI, cut short, garbage, larger than its
+    // folder allows, a symbolic link to a valid entry, a FIFO: unlinked, never shown.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    let foreign = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("other.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 128)))
+    let oversized = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("IMG_0002.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 160)))
+    let uri = try #require(
+      good.indices.first { good[$0...].starts(with: Array("Thumb::URI".utf8)) })
+    var renamed = good
+    renamed[uri + 20] ^= 0x01
+    for (number, bytes) in [
+      foreign, renamed, Array(good.prefix(good.count - 12)), Array(good.prefix(60)),
+      [UInt8](repeating: 0x41, count: 500), oversized,
+    ].enumerated() {
+      try FileManager.default.removeItem(atPath: path)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(link(asset, "bad-\(number).png") == .none, "\(number)")
+    }
+    let valid = workspace.cache.path + "/valid.png"
+    try Data(good).write(to: URL(fileURLWithPath: valid))
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: valid)
+    #expect(link(asset, "symlink.png") == .none)
+    try FileManager.default.removeItem(atPath: path)
+    #expect(mkfifo(path, 0o600) == 0)
+    #expect(link(asset, "fifo.png") == .none)
+    #expect(try names() == ["damaged.png", "hit.png"])
+
+    // No `normal` entry: the next size that covers the box (a 256 entry, never enlarged
+    // past the photo's 160 × 120).
+    try FileManager.default.removeItem(atPath: path)
+    _ = try await draw(library, asset, 120, .aspectFill)
+    #expect(link(asset, "large.png") == .linked(width: 160, height: 120))
+    let large = try #require(status(workspace.entryPath("IMG_0002.jpg", in: "large")))
+    #expect(status(pictures.path + "/large.png")?.st_ino == large.st_ino)
+
+    // Stale: the file touched and listed again, its entries are not linked; then drawn
+    // again, linked.
+    setModificationTime(workspace.library.path + "/IMG_0002.jpg", seconds: 1_000_000_000)
+    let touched = try await workspace.asset("IMG_0002.jpg")
+    #expect(link(touched, "stale.png") == .none)
+    #expect(status(pictures.path + "/stale.png") == nil)
+    // The asset of the earlier listing still names the file as it was then: its entry
+    // is valid for that listing (the key is the listing's, not read again).
+    #expect(link(asset, "listed.png") == .linked(width: 160, height: 120))
+    _ = try await draw(library, touched, 80)
+    #expect(link(touched, "redrawn.png") == .linked(width: 128, height: 96))
+    #expect(try contents(pictures.path + "/redrawn.png").text["Thumb::MTime"] == "1000000000")
+  }
+
   @Test func anEntryAFileManagerWroteIsReused() async throws {
     let workspace = try Workspace()
     try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")

@@ -12,12 +12,31 @@ extension PictureCache {
     guard
       let file = try? FileDescriptor.open(path, options: [.noFollow, .nonBlocking, .closeOnExec])
     else { return nil }
-    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
-      status.size <= ThumbnailPNG.maximumFileSize
-    else {
+    guard let bytes = readAll(file) else {
       file.close()
       return nil
     }
+    return (bytes, file)
+  }
+
+  /// The bytes of the entry `name` of `folder`, as ``readFile(_:)`` reads a file: not
+  /// followed if a link, a regular file of at most ``ThumbnailPNG/maximumFileSize``; `nil`
+  /// otherwise. The file is closed.
+  static func readFile(entry name: String, in folder: FileDescriptor) -> [UInt8]? {
+    guard
+      let file = try? folder.open(
+        at: Array(name.utf8), options: [.noFollow, .nonBlocking, .closeOnExec])
+    else { return nil }
+    defer { file.close() }
+    return readAll(file)
+  }
+
+  /// The whole of the open `file` when it is a regular file of 1 byte to
+  /// ``ThumbnailPNG/maximumFileSize``, read completely; `nil` otherwise.
+  private static func readAll(_ file: FileDescriptor) -> [UInt8]? {
+    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
+      status.size <= ThumbnailPNG.maximumFileSize
+    else { return nil }
     let length = Int(status.size)
     var complete = true
     let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
@@ -35,11 +54,7 @@ extension PictureCache {
       complete = done == length
       count = length
     }
-    guard complete else {
-      file.close()
-      return nil
-    }
-    return (bytes, file)
+    return complete ? bytes : nil
   }
 
   /// Writes `bytes` to `folder/name` atomically: a temporary file (mode 0600) in the same

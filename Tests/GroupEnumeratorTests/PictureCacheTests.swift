@@ -539,6 +539,43 @@ import Testing
     #expect(try contents(pictures.path + "/redrawn.png").text["Thumb::MTime"] == "1000000000")
   }
 
+  /// A folder on another file system than the cache's (here a tmpfs) cannot take a hard
+  /// link: the entry is not linked and nothing is left, so the caller reads it and copies
+  /// its bytes.
+  @Test(
+    .enabled(
+      if: PictureCacheTests.isOtherFileSystem("/dev/shm"),
+      "needs a writable /dev/shm on another file system than the temporary folder"))
+  func anEntryOnAnotherFileSystemIsNotLinked() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let reader = try #require(StoredPictureReader(library: library))
+    let other = "/dev/shm/PictureCacheTests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    #expect(mkdir(other, 0o700) == 0)
+    defer { try? FileManager.default.removeItem(atPath: other) }
+    let target = open(other, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    let linked = reader.linkPicture(
+      for: asset, fitting: 80, into: target, named: "000001.png", folders: reader.entryFolders())
+    #expect(linked == .notLinked)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty)
+    // The same entry is there to be read and copied.
+    #expect(reader.picture(for: asset, fitting: 80) != nil)
+  }
+
+  /// Whether `path` is a writable folder on another device than the temporary folder.
+  static func isOtherFileSystem(_ path: String) -> Bool {
+    var folder = stat()
+    var temporary = stat()
+    return stat(path, &folder) == 0 && folder.st_mode & S_IFMT == S_IFDIR
+      && stat(NSTemporaryDirectory(), &temporary) == 0 && folder.st_dev != temporary.st_dev
+      && access(path, W_OK) == 0
+  }
+
   @Test func anEntryAFileManagerWroteIsReused() async throws {
     let workspace = try Workspace()
     try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")

@@ -539,6 +539,87 @@ import Testing
     #expect(try contents(pictures.path + "/redrawn.png").text["Thumb::MTime"] == "1000000000")
   }
 
+  /// `png` with a chunk of `type` holding `data` put before its last chunk (`IEND`).
+  func insertingBeforeEnd(_ type: String, _ data: [UInt8], into png: [UInt8]) -> [UInt8] {
+    let body = Array(type.utf8) + data
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in body {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    crc ^= 0xFFFF_FFFF
+    func big(_ value: UInt32) -> [UInt8] {
+      [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
+    return Array(png.dropLast(12)) + big(UInt32(data.count)) + body + big(crc) + png.suffix(12)
+  }
+
+  /// An entry over 16 KiB is checked from its first 4 KiB and its last 12 bytes when
+  /// linked: its header and text chunks (CRCs included) and its `IEND`; read whole when
+  /// its keys come after the image data.
+  @Test func aLargeEntryLinkedIsCheckedFromItsHeadAndItsEnd() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(good.count <= PictureCache.wholeReadLimit)
+    let reader = try #require(StoredPictureReader(library: library))
+    let pictures = try TemporaryFolder("PictureCache-large")
+    let target = open(pictures.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    var count = 0
+    func link(_ bytes: [UInt8]) throws -> StoredPictureReader.Linked {
+      try FileManager.default.removeItem(atPath: path)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      count += 1
+      return reader.linkPicture(
+        for: asset, fitting: 80, into: target, named: "\(count).png",
+        folders: reader.entryFolders())
+    }
+    // 20 KiB of comment after the image data: the head and the end are read.
+    let comment = Array("Comment".utf8) + [0] + [UInt8](repeating: 0x61, count: 20 << 10)
+    let large = insertingBeforeEnd("tEXt", comment, into: good)
+    #expect(large.count > PictureCache.wholeReadLimit)
+    #expect(try ThumbnailPNG.read(large).width == 128)
+    #expect(try link(large) == .linked(width: 128, height: 96))
+    // Cut short (no IEND at its end), a flipped bit in its URI, a stale time: not linked.
+    #expect(try link(Array(large.dropLast(12))) == .none)
+    #expect(try link(Array(large.dropLast(1))) == .none)
+    let uri = try #require(
+      large.indices.first { large[$0...].starts(with: Array("Thumb::URI".utf8)) })
+    var renamed = large
+    renamed[uri + 20] ^= 0x01
+    #expect(try link(renamed) == .none)
+    // A damaged length after the image data is not read: linked, as damaged image data
+    // is (the browser decodes it; the next picture drawn from it redraws it).
+    var damaged = large
+    damaged[good.count - 12] ^= 0x01
+    #expect(throws: ThumbnailPNG.Corrupt.self) { try ThumbnailPNG.read(damaged) }
+    #expect(try link(damaged) == .linked(width: 128, height: 96))
+    // Keys after the image data (the standard allows them anywhere): read whole.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    var late = insertingBeforeEnd(
+      "tEXt", Array("Thumb::URI".utf8) + [0] + Array(workspace.uri("IMG_0002.jpg").utf8),
+      into: try fixturePNG(side: 128))
+    late = insertingBeforeEnd(
+      "tEXt", Array("Thumb::MTime".utf8) + [0] + Array(String(file.st_mtim.tv_sec).utf8),
+      into: late)
+    late = insertingBeforeEnd("tEXt", comment, into: late)
+    #expect(late.count > PictureCache.wholeReadLimit)
+    #expect(try link(late) == .linked(width: 128, height: 96))
+    var lateStale = late
+    let time = try #require(
+      lateStale.indices.first { lateStale[$0...].starts(with: Array("Thumb::MTime".utf8)) })
+    lateStale[time + 13] = lateStale[time + 13] == 0x31 ? 0x32 : 0x31
+    #expect(try link(lateStale) == .none)
+    let left = try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted()
+    #expect(left == ["1.png", "5.png", "6.png"])
+  }
+
   /// A folder on another file system than the cache's (here a tmpfs) cannot take a hard
   /// link: the entry is not linked and nothing is left, so the caller reads it and copies
   /// its bytes.

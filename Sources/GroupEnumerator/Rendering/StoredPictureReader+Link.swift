@@ -86,8 +86,7 @@ extension StoredPictureReader {
         return .notLinked
       }
       var refused = false
-      if let bytes = PictureCache.readFile(entry: name, in: target),
-        let contents = try? ThumbnailPNG.read(bytes, checksImageData: false),
+      if let contents = PictureCache.handedOnContents(entry: name, in: target),
         PictureCache.isValid(contents, for: key), contents.width <= candidate.rawValue,
         contents.height <= candidate.rawValue,
         AssetsLibrary.covers(

@@ -51,9 +51,10 @@ extension StoredPictureReader {
   /// pixel enlarged into the open folder `folder` as `name`, which must not exist: the
   /// entry's file gets a second name (`linkat` from its size folder, by its name), then
   /// what was linked is read back through the new name and checked as
-  /// ``StoredPictureReader`` checks every entry it hands on. One that fails the check
-  /// (stale, another file's, cut short, not a regular file, too large) is unlinked again
-  /// and the next size is tried; the first valid entry that covers the box is kept when
+  /// ``StoredPictureReader`` checks every entry it hands on, an entry over 16 KiB from
+  /// its head and its end (``PictureCache/handedOnContents(entry:in:)``). One that fails
+  /// the check (stale, another file's, cut short, not a regular file, too large) is
+  /// unlinked again and the next size is tried; the first valid entry that covers the box is kept when
   /// `accepts` takes its pixel size, and removed when it does not. The check reads the
   /// very file that was linked, so another file renamed over the entry meanwhile is never
   /// shown unchecked.

@@ -52,7 +52,7 @@ extension PictureCache {
         return nil
       }
     }
-    guard let bytes = readAll(file) else { return nil }
+    guard let bytes = read(file, at: 0, count: size) else { return nil }
     return try? ThumbnailPNG.read(bytes, checksImageData: false)
   }
 

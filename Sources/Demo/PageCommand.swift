@@ -219,11 +219,26 @@ extension DemoCommand {
   ) -> [Result<PagePicture?, PageFolder.Failure>] {
     var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
     outcomes.reserveCapacity(run.count)
-    let folders = stored.folderCursor()
+    let entryFolders = stored.entryFolders()
+    var folders: FolderCursor?
     for index in run {
+      switch folder.linkStored(
+        assets[index], number: index + 1, reader: stored, folders: entryFolders)
+      {
+      case .linked(let picture):
+        outcomes.append(.success(picture))
+        continue
+      case .noEntry:
+        outcomes.append(.success(nil))
+        continue
+      case .notLinked: break
+      }
+      // An entry that cannot be linked by its name here: read, checked and handed on.
+      let cursor = folders ?? stored.folderCursor()
+      folders = cursor
       do throws(PageFolder.Failure) {
         let picture = try stored.withPicture(
-          for: assets[index], fitting: HTMLPage.side, folders: folders
+          for: assets[index], fitting: HTMLPage.side, folders: cursor
         ) {
           (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
           try folder.handOn(entry, descriptor: descriptor, number: index + 1)
@@ -268,17 +283,25 @@ extension DemoCommand {
     // links it (no new file), when a valid entry of the same size is there (the stored
     // one holds the cache's text chunks, which the bytes handed back lack).
     if stored, let reader = storedReader {
-      do throws(PageFolder.Failure) {
-        let linked = try reader.withPicture(for: asset, fitting: HTMLPage.side) {
-          (entry, descriptor) throws(PageFolder.Failure) -> PagePicture? in
-          guard entry.width == image.pixelWidth, entry.height == image.pixelHeight else {
-            return nil
+      switch folder.linkStored(
+        asset, number: number, reader: reader, folders: reader.entryFolders(),
+        accepting: { $0 == image.pixelWidth && $1 == image.pixelHeight })
+      {
+      case .linked(let picture): return .success(picture)
+      case .noEntry: break
+      case .notLinked:
+        do throws(PageFolder.Failure) {
+          let linked = try reader.withPicture(for: asset, fitting: HTMLPage.side) {
+            (entry, descriptor) throws(PageFolder.Failure) -> PagePicture? in
+            guard entry.width == image.pixelWidth, entry.height == image.pixelHeight else {
+              return nil
+            }
+            return try folder.handOn(entry, descriptor: descriptor, number: number)
           }
-          return try folder.handOn(entry, descriptor: descriptor, number: number)
+          if case .some(.some(let picture)) = linked { return .success(picture) }
+        } catch {
+          return .failure(error)
         }
-        if case .some(.some(let picture)) = linked { return .success(picture) }
-      } catch {
-        return .failure(error)
       }
     }
     let name = PageFolder.pictureName(number: number, isPNG: image.isPNG)

@@ -311,6 +311,41 @@ final class PageFolder: Sendable {
     return .file(path: PageFolder.picturesName + "/" + name, width: width, height: height)
   }
 
+  /// What ``linkStored(_:number:reader:folders:accepting:)`` did.
+  enum Linking: Equatable {
+    /// The picture of the row, linked from the picture cache.
+    case linked(PagePicture)
+    /// The cache holds no valid entry that covers the picture (or one not accepted).
+    case noEntry
+    /// An entry cannot be linked here: ``handOn(_:descriptor:number:)`` takes it.
+    case notLinked
+  }
+
+  /// Puts the picture cache's valid entry of `asset` into `pictures/` as the picture of row
+  /// `number`, as a hard link made from the cache's folder by the entry's name and checked
+  /// through its new name (``StoredPictureReader/linkPicture(for:fitting:into:named:folders:accepting:)``:
+  /// a stale or foreign entry is unlinked again, never shown). The file's key is the
+  /// listing's own status of it. A linked picture has the entry's mode, 0600.
+  func linkStored(
+    _ asset: Asset, number: Int, reader: StoredPictureReader,
+    folders: StoredPictureReader.EntryFolders,
+    accepting accepts: (_ width: Int, _ height: Int) -> Bool = { _, _ in true }
+  ) -> Linking {
+    let name = PageFolder.pictureName(number: number, isPNG: true)
+    switch reader.linkPicture(
+      for: asset, fitting: HTMLPage.side, into: pictures, named: name, folders: folders,
+      accepting: accepts)
+    {
+    case .linked(let width, let height):
+      let (shownWidth, shownHeight) = HTMLPage.fitted(width: width, height: height)
+      return .linked(
+        .file(
+          path: PageFolder.picturesName + "/" + name, width: shownWidth, height: shownHeight))
+    case .none: return .noEntry
+    case .notLinked: return .notLinked
+    }
+  }
+
   /// Starts `index.html` under a temporary name; ``IndexFile/publish()`` gives it its name.
   func startIndex() throws(Failure) -> IndexFile {
     let name = ".index.html.\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"

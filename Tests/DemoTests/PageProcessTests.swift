@@ -87,6 +87,78 @@ struct PageProcessTests {
     }
   }
 
+  /// A later page checks each entry it links as the cache's rules say: an entry made
+  /// stale (its file touched) or replaced by another file's is drawn again, and the page
+  /// shows the new one; a valid entry is linked as it is.
+  @Test(.timeLimit(.minutes(2)))
+  func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() throws {
+    let scratch = try TemporaryFolder("PageProcessTests")
+    let library = scratch.path + "/library"
+    try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+    for name in ["a.jpg", "b.jpg", "c.jpg"] {
+      try FileManager.default.copyItem(
+        atPath: DemoCommand.bundledLibrary.path + "/IMG_0002.jpg", toPath: library + "/" + name)
+    }
+    let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
+    func page(_ name: String) throws {
+      let outcome = try run(
+        demoExecutable,
+        [library, "--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
+        environment: environment)
+      #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+    }
+    /// Each file's picture in a folder (the cache's `normal/` or a page's `pictures/`),
+    /// told by the URI its text names: its path, its inode and its bytes.
+    func pictures(in folder: String) throws -> [String: (path: String, inode: ino_t, bytes: Data)] {
+      var found: [String: (path: String, inode: ino_t, bytes: Data)] = [:]
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+        let path = folder + "/" + name
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        var status = stat()
+        #expect(lstat(path, &status) == 0)
+        for file in ["a.jpg", "b.jpg", "c.jpg"]
+        where bytes.range(of: Data(("/library/" + file).utf8)) != nil {
+          found[file] = (path, status.st_ino, bytes)
+        }
+      }
+      return found
+    }
+    try page("first")
+    let normal = scratch.path + "/cache/thumbnails/normal"
+    let entries = try pictures(in: normal)
+    #expect(Set(entries.keys) == ["a.jpg", "b.jpg", "c.jpg"])
+    let first = try pictures(in: scratch.path + "/first/pictures")
+    let (a, b, c) = (
+      try #require(entries["a.jpg"]), try #require(entries["b.jpg"]),
+      try #require(entries["c.jpg"])
+    )
+    // a.jpg touched: its entry is stale. c.jpg's entry replaced by b.jpg's (the same
+    // pixels, another file's URI): foreign.
+    var times = [
+      timespec(tv_sec: 1_000_000_000, tv_nsec: 0), timespec(tv_sec: 1_000_000_000, tv_nsec: 0),
+    ]
+    #expect(utimensat(AT_FDCWD, library + "/a.jpg", &times, 0) == 0)
+    try FileManager.default.removeItem(atPath: c.path)
+    try b.bytes.write(to: URL(fileURLWithPath: c.path))
+    try page("second")
+    let second = try pictures(in: scratch.path + "/second/pictures")
+    let redrawn = try pictures(in: normal)
+    #expect(Set(second.keys) == ["a.jpg", "b.jpg", "c.jpg"])
+    // b.jpg's valid entry is linked as it is, the same file as the first page's picture.
+    #expect(second["b.jpg"]?.inode == b.inode && first["b.jpg"]?.inode == b.inode)
+    // a.jpg's and c.jpg's were drawn again: new entries, each the page's picture, with
+    // the file's own time and URI; neither is the entry that failed the check.
+    for file in ["a.jpg", "c.jpg"] {
+      let entry = try #require(redrawn[file])
+      let shown = try #require(second[file])
+      #expect(shown.inode == entry.inode && shown.bytes == entry.bytes, "\(file)")
+      #expect(entry.inode != (file == "a.jpg" ? a.inode : c.inode), "\(file)")
+    }
+    #expect(
+      String(decoding: try #require(second["a.jpg"]).bytes, as: UTF8.self).contains("1000000000"))
+    #expect(!String(decoding: a.bytes, as: UTF8.self).contains("1000000000"))
+  }
+
   @Test(.timeLimit(.minutes(2)))
   func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
     let scratch = try TemporaryFolder("PageProcessTests")

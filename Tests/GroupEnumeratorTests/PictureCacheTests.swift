@@ -432,6 +432,231 @@ import Testing
     #expect(reader.picture(for: try #require(assets["Other/c.jpg"]), fitting: 80) == nil)
   }
 
+  /// The page's way: an entry linked by its name from its size folder, then checked
+  /// through the new name; what fails the check is unlinked and never shown, and the key
+  /// is the listing's status of the file.
+  @Test func anEntryLinkedByItsNameIsCheckedThroughItsNewName() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    let reader = try #require(StoredPictureReader(library: library))
+    let pictures = try TemporaryFolder("PictureCache-linked")
+    let target = open(pictures.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    func link(
+      _ asset: Asset, _ name: String, side: Int = 80,
+      accepting: (Int, Int) -> Bool = { _, _ in true }
+    ) -> StoredPictureReader.Linked {
+      reader.linkPicture(
+        for: asset, fitting: side, into: target, named: name, folders: reader.entryFolders(),
+        accepting: accepting)
+    }
+    func names() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted()
+    }
+
+    // A miss: no entry, nothing made.
+    #expect(link(asset, "miss.png") == .none)
+    #expect(try names().isEmpty)
+
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(link(asset, "hit.png") == .linked(width: 128, height: 96))
+    let entry = try #require(status(path))
+    let linked = try #require(status(pictures.path + "/hit.png"))
+    #expect(linked.st_ino == entry.st_ino && linked.st_nlink == 2)
+    // The name taken: not linked over it (the caller's copy then fails as it should).
+    #expect(link(asset, "hit.png") == .notLinked)
+    // Refused by the caller (the first page's size check): unlinked.
+    #expect(link(asset, "refused.png", accepting: { _, _ in false }) == .none)
+    #expect(try names() == ["hit.png"])
+
+    // Damaged image data alone: linked, as every entry handed on undecoded is.
+    var damaged = good
+    damaged[good.count - 30] ^= 0x40
+    try Data(damaged).write(to: URL(fileURLWithPath: path))
+    #expect(link(asset, "damaged.png") == .linked(width: 128, height: 96))
+
+    // Another file's entry, a flipped bit in the URI, cut short, garbage, larger than its
+    // folder allows, a symbolic link to a valid entry, a FIFO: unlinked, never shown.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    let foreign = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("other.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 128)))
+    let oversized = try #require(
+      ThumbnailPNG.inserting(
+        text: [
+          ("Thumb::URI", workspace.uri("IMG_0002.jpg")),
+          ("Thumb::MTime", String(file.st_mtim.tv_sec)),
+        ], into: try fixturePNG(side: 160)))
+    let uri = try #require(
+      good.indices.first { good[$0...].starts(with: Array("Thumb::URI".utf8)) })
+    var renamed = good
+    renamed[uri + 20] ^= 0x01
+    for (number, bytes) in [
+      foreign, renamed, Array(good.prefix(good.count - 12)), Array(good.prefix(60)),
+      [UInt8](repeating: 0x41, count: 500), oversized,
+    ].enumerated() {
+      try FileManager.default.removeItem(atPath: path)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      #expect(link(asset, "bad-\(number).png") == .none, "\(number)")
+    }
+    let valid = workspace.cache.path + "/valid.png"
+    try Data(good).write(to: URL(fileURLWithPath: valid))
+    try FileManager.default.removeItem(atPath: path)
+    try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: valid)
+    #expect(link(asset, "symlink.png") == .none)
+    try FileManager.default.removeItem(atPath: path)
+    #expect(mkfifo(path, 0o600) == 0)
+    #expect(link(asset, "fifo.png") == .none)
+    #expect(try names() == ["damaged.png", "hit.png"])
+
+    // No `normal` entry: the next size that covers the box (a 256 entry, never enlarged
+    // past the photo's 160 × 120).
+    try FileManager.default.removeItem(atPath: path)
+    _ = try await draw(library, asset, 120, .aspectFill)
+    #expect(link(asset, "large.png") == .linked(width: 160, height: 120))
+    let large = try #require(status(workspace.entryPath("IMG_0002.jpg", in: "large")))
+    #expect(status(pictures.path + "/large.png")?.st_ino == large.st_ino)
+
+    // Stale: the file touched and listed again, its entries are not linked; then drawn
+    // again, linked.
+    setModificationTime(workspace.library.path + "/IMG_0002.jpg", seconds: 1_000_000_000)
+    let touched = try await workspace.asset("IMG_0002.jpg")
+    #expect(link(touched, "stale.png") == .none)
+    #expect(status(pictures.path + "/stale.png") == nil)
+    // The asset of the earlier listing still names the file as it was then: its entry
+    // is valid for that listing (the key is the listing's, not read again).
+    #expect(link(asset, "listed.png") == .linked(width: 160, height: 120))
+    _ = try await draw(library, touched, 80)
+    #expect(link(touched, "redrawn.png") == .linked(width: 128, height: 96))
+    #expect(try contents(pictures.path + "/redrawn.png").text["Thumb::MTime"] == "1000000000")
+  }
+
+  /// `png` with a chunk of `type` holding `data` put before its last chunk (`IEND`).
+  func insertingBeforeEnd(_ type: String, _ data: [UInt8], into png: [UInt8]) -> [UInt8] {
+    let body = Array(type.utf8) + data
+    var crc: UInt32 = 0xFFFF_FFFF
+    for byte in body {
+      crc ^= UInt32(byte)
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    crc ^= 0xFFFF_FFFF
+    func big(_ value: UInt32) -> [UInt8] {
+      [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
+    }
+    return Array(png.dropLast(12)) + big(UInt32(data.count)) + body + big(crc) + png.suffix(12)
+  }
+
+  /// An entry over 16 KiB is checked from its first 4 KiB and its last 12 bytes when
+  /// linked: its header and text chunks (CRCs included) and its `IEND`; read whole when
+  /// its keys come after the image data.
+  @Test func aLargeEntryLinkedIsCheckedFromItsHeadAndItsEnd() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let path = workspace.entryPath("IMG_0002.jpg", in: "normal")
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(good.count <= PictureCache.wholeReadLimit)
+    let reader = try #require(StoredPictureReader(library: library))
+    let pictures = try TemporaryFolder("PictureCache-large")
+    let target = open(pictures.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    var count = 0
+    func link(_ bytes: [UInt8]) throws -> StoredPictureReader.Linked {
+      try FileManager.default.removeItem(atPath: path)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      count += 1
+      return reader.linkPicture(
+        for: asset, fitting: 80, into: target, named: "\(count).png",
+        folders: reader.entryFolders())
+    }
+    // 20 KiB of comment after the image data: the head and the end are read.
+    let comment = Array("Comment".utf8) + [0] + [UInt8](repeating: 0x61, count: 20 << 10)
+    let large = insertingBeforeEnd("tEXt", comment, into: good)
+    #expect(large.count > PictureCache.wholeReadLimit)
+    #expect(try ThumbnailPNG.read(large).width == 128)
+    #expect(try link(large) == .linked(width: 128, height: 96))
+    // Cut short (no IEND at its end), a flipped bit in its URI, a stale time: not linked.
+    #expect(try link(Array(large.dropLast(12))) == .none)
+    #expect(try link(Array(large.dropLast(1))) == .none)
+    let uri = try #require(
+      large.indices.first { large[$0...].starts(with: Array("Thumb::URI".utf8)) })
+    var renamed = large
+    renamed[uri + 20] ^= 0x01
+    #expect(try link(renamed) == .none)
+    // A damaged length after the image data is not read: linked, as damaged image data
+    // is (the browser decodes it; the next picture drawn from it redraws it).
+    var damaged = large
+    damaged[good.count - 12] ^= 0x01
+    #expect(throws: ThumbnailPNG.Corrupt.self) { try ThumbnailPNG.read(damaged) }
+    #expect(try link(damaged) == .linked(width: 128, height: 96))
+    // Keys after the image data (the standard allows them anywhere): read whole.
+    let file = try #require(status(workspace.library.path + "/IMG_0002.jpg"))
+    var late = insertingBeforeEnd(
+      "tEXt", Array("Thumb::URI".utf8) + [0] + Array(workspace.uri("IMG_0002.jpg").utf8),
+      into: try fixturePNG(side: 128))
+    late = insertingBeforeEnd(
+      "tEXt", Array("Thumb::MTime".utf8) + [0] + Array(String(file.st_mtim.tv_sec).utf8),
+      into: late)
+    late = insertingBeforeEnd("tEXt", comment, into: late)
+    #expect(late.count > PictureCache.wholeReadLimit)
+    #expect(try link(late) == .linked(width: 128, height: 96))
+    var lateStale = late
+    let time = try #require(
+      lateStale.indices.first { lateStale[$0...].starts(with: Array("Thumb::MTime".utf8)) })
+    lateStale[time + 13] = lateStale[time + 13] == 0x31 ? 0x32 : 0x31
+    #expect(try link(lateStale) == .none)
+    let left = try FileManager.default.contentsOfDirectory(atPath: pictures.path).sorted()
+    #expect(left == ["1.png", "5.png", "6.png"])
+  }
+
+  /// A folder on another file system than the cache's (here a tmpfs) cannot take a hard
+  /// link: the entry is not linked and nothing is left, so the caller reads it and copies
+  /// its bytes.
+  @Test(
+    .enabled(
+      if: PictureCacheTests.isOtherFileSystem("/dev/shm"),
+      "needs a writable /dev/shm on another file system than the temporary folder"))
+  func anEntryOnAnotherFileSystemIsNotLinked() async throws {
+    let workspace = try Workspace()
+    try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")
+    let library = workspace.assetsLibrary
+    let asset = try await workspace.asset("IMG_0002.jpg")
+    _ = try await draw(library, asset, 80)
+    let reader = try #require(StoredPictureReader(library: library))
+    let other = "/dev/shm/PictureCacheTests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    #expect(mkdir(other, 0o700) == 0)
+    defer { try? FileManager.default.removeItem(atPath: other) }
+    let target = open(other, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    #expect(target >= 0)
+    defer { close(target) }
+    let linked = reader.linkPicture(
+      for: asset, fitting: 80, into: target, named: "000001.png", folders: reader.entryFolders())
+    #expect(linked == .notLinked)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty)
+    // The same entry is there to be read and copied.
+    #expect(reader.picture(for: asset, fitting: 80) != nil)
+  }
+
+  /// Whether `path` is a writable folder on another device than the temporary folder.
+  static func isOtherFileSystem(_ path: String) -> Bool {
+    var folder = stat()
+    var temporary = stat()
+    return stat(path, &folder) == 0 && folder.st_mode & S_IFMT == S_IFDIR
+      && stat(NSTemporaryDirectory(), &temporary) == 0 && folder.st_dev != temporary.st_dev
+      && access(path, W_OK) == 0
+  }
+
   @Test func anEntryAFileManagerWroteIsReused() async throws {
     let workspace = try Workspace()
     try workspace.library.add("IMG_0002.jpg", as: "IMG_0002.jpg")

@@ -12,12 +12,82 @@ extension PictureCache {
     guard
       let file = try? FileDescriptor.open(path, options: [.noFollow, .nonBlocking, .closeOnExec])
     else { return nil }
-    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
-      status.size <= ThumbnailPNG.maximumFileSize
-    else {
+    guard let bytes = readAll(file) else {
       file.close()
       return nil
     }
+    return (bytes, file)
+  }
+
+  /// The size and text of the entry `name` of `folder`, for a picture handed on undecoded:
+  /// a regular file (not followed if a link) of at most ``ThumbnailPNG/maximumFileSize``,
+  /// checked as ``ThumbnailPNG/read(_:checksImageData:)`` checks it without its image
+  /// data's CRCs. A file over ``wholeReadLimit`` bytes is read from its first
+  /// ``headLength`` bytes and its last 12 only (``ThumbnailPNG/readHead(_:tail:fileSize:)``),
+  /// and whole when its head does not reach the image data or lacks `Thumb::URI` or
+  /// `Thumb::MTime`. `nil` when it is none or not well-formed.
+  static func handedOnContents(entry name: String, in folder: FileDescriptor)
+    -> ThumbnailPNG.Contents?
+  {
+    guard
+      let file = try? folder.open(
+        at: Array(name.utf8), options: [.noFollow, .nonBlocking, .closeOnExec])
+    else { return nil }
+    defer { file.close() }
+    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
+      status.size <= ThumbnailPNG.maximumFileSize
+    else { return nil }
+    let size = Int(status.size)
+    if size > wholeReadLimit {
+      guard let head = read(file, at: 0, count: headLength),
+        let tail = read(file, at: size - 12, count: 12)
+      else { return nil }
+      do throws(ThumbnailPNG.Corrupt) {
+        if let contents = try ThumbnailPNG.readHead(head, tail: tail, fileSize: size),
+          contents.text["Thumb::URI"] != nil, contents.text["Thumb::MTime"] != nil
+        {
+          return contents
+        }
+      } catch {
+        return nil
+      }
+    }
+    guard let bytes = read(file, at: 0, count: size) else { return nil }
+    return try? ThumbnailPNG.read(bytes, checksImageData: false)
+  }
+
+  /// The largest entry handed on that is read whole: a larger one is read from its head
+  /// and its end (the image data between is the browser's to decode).
+  static let wholeReadLimit = 16 << 10
+  /// How much of a larger entry's start is read: its header and text chunks.
+  static let headLength = 4 << 10
+
+  /// Exactly `count` bytes of `file` at `offset`; `nil` when fewer can be read.
+  private static func read(_ file: FileDescriptor, at offset: Int, count: Int) -> [UInt8]? {
+    var complete = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      var done = 0
+      while done < count {
+        let got = try? file.read(
+          into: UnsafeMutableRawBufferPointer(
+            UnsafeMutableBufferPointer(rebasing: buffer[done...])),
+          atAbsoluteOffset: offset + done)
+        guard let got, got > 0 else { break }
+        done += got
+      }
+      if done < count { buffer[done...].initialize(repeating: 0) }
+      complete = done == count
+      initialized = count
+    }
+    return complete ? bytes : nil
+  }
+
+  /// The whole of the open `file` when it is a regular file of 1 byte to
+  /// ``ThumbnailPNG/maximumFileSize``, read completely; `nil` otherwise.
+  private static func readAll(_ file: FileDescriptor) -> [UInt8]? {
+    guard let status = try? file.status(), status.kind == .regular, status.size > 0,
+      status.size <= ThumbnailPNG.maximumFileSize
+    else { return nil }
     let length = Int(status.size)
     var complete = true
     let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
@@ -35,11 +105,7 @@ extension PictureCache {
       complete = done == length
       count = length
     }
-    guard complete else {
-      file.close()
-      return nil
-    }
-    return (bytes, file)
+    return complete ? bytes : nil
   }
 
   /// Writes `bytes` to `folder/name` atomically: a temporary file (mode 0600) in the same

@@ -208,12 +208,18 @@ struct PictureCache: Sendable {
   /// `nil` when it is not a regular file.
   func key(for path: LibraryPath, status: FileStatus?) -> Key? {
     guard let status, status.kind == .regular else { return nil }
-    let seconds = status.modificationDate.timeIntervalSince1970.rounded(.down)
+    return key(for: path, modificationDate: status.modificationDate, size: status.size)
+  }
+
+  /// The key of the regular file at `path` whose modification time and size are those
+  /// given (as a status of it read them).
+  func key(for path: LibraryPath, modificationDate: Date, size: Int64) -> Key? {
+    let seconds = modificationDate.timeIntervalSince1970.rounded(.down)
     guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
     let uri = rootURI + "/" + Self.escaped(path.bytes)
     return Key(
       uri: uri, name: MD5.hex(Array(uri.utf8)) + ".png", modificationTime: Int64(seconds),
-      size: status.size, fileName: path.lastComponent)
+      size: size, fileName: path.lastComponent)
   }
 
   /// The valid entry of `key` at `size`, if there is one (`checksImageData`: see

@@ -95,6 +95,73 @@ enum ThumbnailPNG {
     return Contents(width: size.width, height: size.height, text: text)
   }
 
+  /// Checks an entry handed on undecoded from its first and last bytes only: `head` is the
+  /// file's first bytes, `tail` its last 12, `fileSize` its length. The signature, a
+  /// 13-byte `IHDR` first and every chunk before the first image data (`IDAT`) are checked
+  /// as ``read(_:checksImageData:)`` checks them, CRCs included, and the file must end
+  /// with an `IEND` chunk; the chunks from the first `IDAT` on are not read (a browser
+  /// decodes them). Text chunks after the image data are not seen.
+  ///
+  /// - Returns: `nil` when `head` ends before the first `IDAT` (read the whole file).
+  static func readHead(_ head: [UInt8], tail: [UInt8], fileSize: Int) throws(Corrupt)
+    -> Contents?
+  {
+    guard head.count >= 8, head[0..<8].elementsEqual(signature) else {
+      throw Corrupt(reason: "it does not start with the PNG signature")
+    }
+    let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    guard fileSize >= head.count, tail.elementsEqual(end) else {
+      throw Corrupt(reason: "it does not end with IEND")
+    }
+    var offset = 8
+    var chunks = 0
+    var size: (width: Int, height: Int)?
+    var text: [String: String] = [:]
+    while true {
+      guard chunks < maximumChunks else {
+        throw Corrupt(reason: "it has more than \(maximumChunks) chunks")
+      }
+      chunks += 1
+      guard head.count - offset >= 8 else { return nil }
+      let length = Int(bigEndian(head, offset))
+      let type = bigEndian(head, offset + 4)
+      let (dataEnd, overflow) = (offset + 8).addingReportingOverflow(length)
+      guard length <= Int(Int32.max), !overflow, dataEnd <= fileSize - 4 else {
+        throw Corrupt(reason: "the chunk at offset \(offset) claims \(length) bytes, past the end")
+      }
+      guard (0..<4).allSatisfy({ isLetter(UInt8(truncatingIfNeeded: type >> ($0 * 8))) }) else {
+        throw Corrupt(reason: "the chunk at offset \(offset) has no four-letter type")
+      }
+      if type == ChunkType.imageData {
+        guard let size else { throw Corrupt(reason: "its first chunk is not a 13-byte IHDR") }
+        return Contents(width: size.width, height: size.height, text: text)
+      }
+      guard type != ChunkType.end else {
+        throw Corrupt(reason: "it has no image data before IEND")
+      }
+      guard dataEnd <= head.count - 4 else { return nil }
+      guard checksum(head, (offset + 4)..<dataEnd) == bigEndian(head, dataEnd) else {
+        throw Corrupt(reason: "the chunk at offset \(offset) fails its CRC")
+      }
+      let data = (offset + 8)..<dataEnd
+      if chunks == 1 {
+        guard type == ChunkType.header, length == 13 else {
+          throw Corrupt(reason: "its first chunk is not a 13-byte IHDR")
+        }
+        let width = Int(bigEndian(head, data.lowerBound))
+        let height = Int(bigEndian(head, data.lowerBound + 4))
+        guard width > 0, height > 0 else { throw Corrupt(reason: "its size is zero") }
+        size = (width, height)
+      } else if type == ChunkType.text, length <= maximumTextLength,
+        let zero = head[data].firstIndex(of: 0), (1...79).contains(zero - data.lowerBound)
+      {
+        let key = latin1(head[data.lowerBound..<zero])
+        if text[key] == nil { text[key] = latin1(head[(zero + 1)..<data.upperBound]) }
+      }
+      offset = dataEnd + 4
+    }
+  }
+
   /// The chunk types read here, as their four ASCII letters read big-endian.
   private enum ChunkType {
     static let header: UInt32 = 0x4948_4452  // IHDR

@@ -187,6 +187,29 @@ struct FileDescriptor: Sendable, Hashable {
     return status
   }
 
+  /// Gives the entry `name` of this folder a second name, `newName` in `folder` (a hard
+  /// link: the same file, no bytes copied). A symbolic link is linked itself, not
+  /// followed; nothing that exists is replaced (`EEXIST`). Used for the picture cache's
+  /// entries only, never to name a file of the library.
+  ///
+  /// The corresponding C function is `linkat` (no `AT_SYMLINK_FOLLOW`).
+  func link(entry name: String, to folder: FileDescriptor, as newName: String)
+    throws(SystemCallError)
+  {
+    guard linkat(rawValue, name, folder.rawValue, newName, 0) == 0 else {
+      throw SystemCallError(function: "linkat", errno: .current)
+    }
+  }
+
+  /// Removes the entry `name` of this folder (not a folder).
+  ///
+  /// The corresponding C function is `unlinkat`.
+  func removeEntry(_ name: String) throws(SystemCallError) {
+    guard unlinkat(rawValue, name, 0) == 0 else {
+      throw SystemCallError(function: "unlinkat", errno: .current)
+    }
+  }
+
   /// Reads up to `buffer.count` bytes at `offset` without moving the file offset.
   ///
   /// The corresponding C function is `pread`.

@@ -62,6 +62,7 @@
   X(vips_jpegsave_buffer)                                                                  \
   X(vips_operation_block_set)                                                              \
   X(vips_pngsave_buffer)                                                                   \
+  X(vips_resize)                                                                           \
   X(vips_rot)                                                                              \
   X(vips_thumbnail_buffer)                                                                 \
   X(vips_thumbnail_image)                                                                  \
@@ -571,6 +572,38 @@ static int isUnshrunkJPEG(const char *loader, int width, int height, int shorter
          (int64_t)width * height <= (1 << 20);
 }
 
+// Whether `image` is 8-bit sRGB without alpha: what vips_thumbnail_image converts to and
+// from sRGB around its resize without changing a pixel.
+static int isPlainRGB(VipsImage *image) {
+  return p_vips_image_get_bands(image) == 3 &&
+         p_vips_image_get_format(image) == VIPS_FORMAT_UCHAR &&
+         p_vips_image_get_interpretation(image) == VIPS_INTERPRETATION_sRGB &&
+         !p_vips_image_hasalpha(image);
+}
+
+// Scales `image` to fit a `width` x `height` box as vips_thumbnail_image does for a plain
+// RGB image with no crop and no rotation (both axes by the larger of the two shrinks, at
+// least 1 with `shrinkOnly`, never past an axis's size), with vips_resize alone: the same
+// pixels, without the thumbnail operation's colour conversions and copy around it.
+static int resizeToFit(VipsImage *image, VipsImage **out, int width, int height, int shrinkOnly) {
+  const int inputWidth = p_vips_image_get_width(image);
+  const int inputHeight = p_vips_image_get_height(image);
+  double hshrink = (double)inputWidth / width;
+  double vshrink = (double)inputHeight / height;
+  if (hshrink < vshrink) {
+    hshrink = vshrink;
+  } else {
+    vshrink = hshrink;
+  }
+  if (shrinkOnly) {
+    hshrink = hshrink < 1 ? 1 : hshrink;
+    vshrink = vshrink < 1 ? 1 : vshrink;
+  }
+  hshrink = hshrink > inputWidth ? inputWidth : hshrink;
+  vshrink = vshrink > inputHeight ? inputHeight : vshrink;
+  return p_vips_resize(image, out, 1.0 / hshrink, "vscale", 1.0 / vshrink, NULL);
+}
+
 int32_t CVipsShim_drawEncoded(
     const uint8_t *bytes, size_t length, const CVipsShimRequest *request,
     CVipsShimPicture *picture, char **message) {
@@ -596,7 +629,10 @@ int32_t CVipsShim_drawEncoded(
     int shorterSide = boxWidth < boxHeight ? boxWidth : boxHeight;
     VipsImage *drawn = NULL;
     int drawing;
-    if (isUnshrunkJPEG(loader, picture->sourceWidth, picture->sourceHeight, shorterSide)) {
+    if (isUnshrunkJPEG(loader, picture->sourceWidth, picture->sourceHeight, shorterSide) &&
+        !request->fill && orientation != 0 && isPlainRGB(header)) {
+      drawing = resizeToFit(header, &drawn, boxWidth, boxHeight, request->shrinkOnly);
+    } else if (isUnshrunkJPEG(loader, picture->sourceWidth, picture->sourceHeight, shorterSide)) {
       drawing = p_vips_thumbnail_image(
           header, &drawn, boxWidth, "height", boxHeight, "crop",
           request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",

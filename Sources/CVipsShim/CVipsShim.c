@@ -330,11 +330,17 @@ static uint8_t *putChunk(uint8_t *out, const char type[4], const uint8_t *data, 
 // of that size, and which hands the image through libpng), and the file is mostly
 // smaller. The pixels are those pngsave would store. Any other layout goes through
 // pngsave.
+// The most pixels encodePNG encodes itself: the cache's largest entry, 1024 x 1024.
+static const int64_t directPNGPixels = (int64_t)1 << 20;
+
 static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **message) {
   const int width = p_vips_image_get_width(image);
   const int height = p_vips_image_get_height(image);
   const int bands = p_vips_image_get_bands(image);
-  if (bands < 1 || bands > 4 || width < 1 || height < 1 || width > 65535 || height > 65535 ||
+  // A larger picture (fullResolutionImage as PNG) goes through pngsave, which streams its
+  // rows: this encoder holds the pixels three times (decoded, filtered, deflated).
+  if (bands < 1 || bands > 4 || width < 1 || height < 1 ||
+      (int64_t)width * height > directPNGPixels ||
       p_vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
     if (p_vips_pngsave_buffer(image, bytes, length, "strip", TRUE, "compression", 1, NULL) !=
         0) {
@@ -355,7 +361,12 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
   // Each row after its filter byte, 2 ("up"): every byte less the one above it (nothing
   // above the first row), so that runs of a colour down the picture and across it become
   // runs of one byte, which the run-length strategy below compresses.
-  uint8_t *raw = g_malloc(rawLength);
+  uint8_t *raw = g_try_malloc(rawLength);
+  if (raw == NULL) {
+    g_free(pixels);
+    setMessage(message, "cannot encode PNG: out of memory");
+    return CVipsShim_failed;
+  }
   for (size_t row = 0; row < (size_t)height; row++) {
     uint8_t *filtered = raw + row * (stride + 1);
     const uint8_t *line = pixels + row * stride;
@@ -373,7 +384,12 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
   const uLong bound = compressBound((uLong)rawLength);
   // Signature, IHDR, pHYs, the IDAT's frame and IEND around the compressed rows.
   const size_t frame = 8 + (12 + 13) + (12 + 9) + 12 + 12;
-  uint8_t *out = g_malloc(frame + bound);
+  uint8_t *out = g_try_malloc(frame + bound);
+  if (out == NULL) {
+    g_free(raw);
+    setMessage(message, "cannot encode PNG: out of memory");
+    return CVipsShim_failed;
+  }
   uint8_t *deflated = out + 8 + (12 + 13) + (12 + 9) + 8;
   z_stream stream;
   memset(&stream, 0, sizeof stream);

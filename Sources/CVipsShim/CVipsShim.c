@@ -17,11 +17,13 @@
 #include <vips/vector.h>
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 // Every libvips function the shim calls. A call to one missing from this list fails to
 // link (libvips is not linked), so the list cannot fall behind the code.
@@ -60,6 +62,7 @@
   X(vips_jpegsave_buffer)                                                                  \
   X(vips_operation_block_set)                                                              \
   X(vips_pngsave_buffer)                                                                   \
+  X(vips_resize)                                                                           \
   X(vips_rot)                                                                              \
   X(vips_thumbnail_buffer)                                                                 \
   X(vips_thumbnail_image)                                                                  \
@@ -298,6 +301,139 @@ static VipsImage *toEightBitRGB(Pipeline *pipeline, VipsImage *image) {
   return image;
 }
 
+// Appends a PNG chunk (length, type, data, CRC-32 of type and data) at `out`; returns
+// the end.
+static uint8_t *putChunk(uint8_t *out, const char type[4], const uint8_t *data, size_t length) {
+  const uint32_t size = (uint32_t)length;
+  out[0] = (uint8_t)(size >> 24);
+  out[1] = (uint8_t)(size >> 16);
+  out[2] = (uint8_t)(size >> 8);
+  out[3] = (uint8_t)size;
+  memcpy(out + 4, type, 4);
+  if (length > 0) memmove(out + 8, data, length);
+  uLong crc = crc32(0L, Z_NULL, 0);
+  crc = crc32(crc, out + 4, (uInt)(length + 4));
+  out += 8 + length;
+  out[0] = (uint8_t)(crc >> 24);
+  out[1] = (uint8_t)(crc >> 16);
+  out[2] = (uint8_t)(crc >> 8);
+  out[3] = (uint8_t)crc;
+  return out + 4;
+}
+
+// Encodes an 8-bit image of 1 to 4 bands (grey, grey and alpha, RGB, RGBA) as PNG into a
+// g_malloc'd buffer: the signature, IHDR, pHYs (the image's resolution, as libvips's
+// pngsave writes it), one IDAT and IEND; no other metadata. The rows are filtered "up"
+// and deflated with zlib's run-length strategy: for the pictures drawn here (a few
+// hundred pixels a side at most) that takes about half the time of libvips's pngsave at
+// zlib's level 1 with unfiltered rows (whose search for matches finds little in a photo
+// of that size, and which hands the image through libpng), and the file is mostly
+// smaller. The pixels are those pngsave would store. Any other layout goes through
+// pngsave.
+// The most pixels encodePNG encodes itself: the cache's largest entry, 1024 x 1024.
+static const int64_t directPNGPixels = (int64_t)1 << 20;
+
+static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **message) {
+  const int width = p_vips_image_get_width(image);
+  const int height = p_vips_image_get_height(image);
+  const int bands = p_vips_image_get_bands(image);
+  // A larger picture (fullResolutionImage as PNG) goes through pngsave, which streams its
+  // rows: this encoder holds the pixels three times (decoded, filtered, deflated).
+  if (bands < 1 || bands > 4 || width < 1 || height < 1 ||
+      (int64_t)width * height > directPNGPixels ||
+      p_vips_image_get_format(image) != VIPS_FORMAT_UCHAR) {
+    if (p_vips_pngsave_buffer(image, bytes, length, "strip", TRUE, "compression", 1, NULL) !=
+        0) {
+      return vipsFailure(message, "cannot encode PNG");
+    }
+    return CVipsShim_ok;
+  }
+  size_t size = 0;
+  uint8_t *pixels = p_vips_image_write_to_memory(image, &size);
+  if (pixels == NULL) return vipsFailure(message, "cannot encode PNG");
+  const size_t stride = (size_t)width * (size_t)bands;
+  const size_t rawLength = (stride + 1) * (size_t)height;
+  if (size != stride * (size_t)height || rawLength > UINT_MAX / 2) {
+    g_free(pixels);
+    setMessage(message, "cannot encode PNG: unexpected pixel buffer");
+    return CVipsShim_failed;
+  }
+  // Each row after its filter byte, 2 ("up"): every byte less the one above it (nothing
+  // above the first row), so that runs of a colour down the picture and across it become
+  // runs of one byte, which the run-length strategy below compresses.
+  uint8_t *raw = g_try_malloc(rawLength);
+  if (raw == NULL) {
+    g_free(pixels);
+    setMessage(message, "cannot encode PNG: out of memory");
+    return CVipsShim_failed;
+  }
+  for (size_t row = 0; row < (size_t)height; row++) {
+    uint8_t *filtered = raw + row * (stride + 1);
+    const uint8_t *line = pixels + row * stride;
+    filtered[0] = 2;
+    if (row == 0) {
+      memcpy(filtered + 1, line, stride);
+    } else {
+      const uint8_t *above = line - stride;
+      for (size_t index = 0; index < stride; index++) {
+        filtered[index + 1] = (uint8_t)(line[index] - above[index]);
+      }
+    }
+  }
+  g_free(pixels);
+  const uLong bound = compressBound((uLong)rawLength);
+  // Signature, IHDR, pHYs, the IDAT's frame and IEND around the compressed rows.
+  const size_t frame = 8 + (12 + 13) + (12 + 9) + 12 + 12;
+  uint8_t *out = g_try_malloc(frame + bound);
+  if (out == NULL) {
+    g_free(raw);
+    setMessage(message, "cannot encode PNG: out of memory");
+    return CVipsShim_failed;
+  }
+  uint8_t *deflated = out + 8 + (12 + 13) + (12 + 9) + 8;
+  z_stream stream;
+  memset(&stream, 0, sizeof stream);
+  int status = deflateInit2(&stream, 1, Z_DEFLATED, 15, 8, Z_RLE);
+  if (status == Z_OK) {
+    stream.next_in = raw;
+    stream.avail_in = (uInt)rawLength;
+    stream.next_out = deflated;
+    stream.avail_out = (uInt)bound;
+    status = deflate(&stream, Z_FINISH);
+  }
+  const size_t deflatedLength = stream.total_out;
+  deflateEnd(&stream);
+  g_free(raw);
+  if (status != Z_STREAM_END) {
+    g_free(out);
+    setMessage(message, "cannot encode PNG: zlib failed");
+    return CVipsShim_failed;
+  }
+  static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  static const uint8_t colourTypes[5] = {0, 0, 4, 2, 6};
+  const uint8_t header[13] = {
+      0, 0, (uint8_t)(width >> 8), (uint8_t)width, 0, 0, (uint8_t)(height >> 8),
+      (uint8_t)height, 8, colourTypes[bands], 0, 0, 0};
+  // Pixels per metre, as pngsave rounds libvips's pixels per millimetre.
+  double xres = image->Xres * 1000.0;
+  double yres = image->Yres * 1000.0;
+  uint32_t perMetreX = xres >= 0 && xres < 4e9 ? (uint32_t)(xres + 0.5) : 0;
+  uint32_t perMetreY = yres >= 0 && yres < 4e9 ? (uint32_t)(yres + 0.5) : 0;
+  const uint8_t physical[9] = {
+      (uint8_t)(perMetreX >> 24), (uint8_t)(perMetreX >> 16), (uint8_t)(perMetreX >> 8),
+      (uint8_t)perMetreX, (uint8_t)(perMetreY >> 24), (uint8_t)(perMetreY >> 16),
+      (uint8_t)(perMetreY >> 8), (uint8_t)perMetreY, 1};
+  memcpy(out, signature, 8);
+  uint8_t *end = putChunk(out + 8, "IHDR", header, sizeof header);
+  end = putChunk(end, "pHYs", physical, sizeof physical);
+  // The compressed rows are in place already: the chunk's data is not moved.
+  end = putChunk(end, "IDAT", end + 8, deflatedLength);
+  end = putChunk(end, "IEND", NULL, 0);
+  *bytes = out;
+  *length = (size_t)(end - out);
+  return CVipsShim_ok;
+}
+
 // Encodes `image` as the request says and fills `picture`.
 static int32_t encode(
     Pipeline *pipeline, VipsImage *image, const CVipsShimRequest *request,
@@ -311,13 +447,8 @@ static int32_t encode(
   void *bytes = NULL;
   size_t length = 0;
   if (png) {
-    // zlib's fastest level: a picture of 128 pixels a side is encoded in less time, for a
-    // file of about the same size (a photo's) or a fifth larger (flat colours); the pixels
-    // are the same.
-    if (p_vips_pngsave_buffer(image, &bytes, &length, "strip", TRUE, "compression", 1, NULL) !=
-        0) {
-      return vipsFailure(message, "cannot encode PNG");
-    }
+    int32_t status = encodePNG(image, &bytes, &length, message);
+    if (status != CVipsShim_ok) return status;
   } else {
     if (hasAlpha) {
       VipsArrayDouble *white = p_vips_array_double_newv(1, 255.0);
@@ -380,7 +511,7 @@ static const uint64_t wholeImageBytes = (uint64_t)320 << 20;
 // The header of an encoded image, opened lazily (nothing decoded); checks its pixel count.
 static int32_t openHeader(
     Pipeline *pipeline, const uint8_t *bytes, size_t length, uint64_t maxPixels,
-    VipsImage **header, char **message) {
+    VipsImage **header, const char **loaderName, char **message) {
   if (bytes == NULL || length == 0) {
     setMessage(message, "the file is empty");
     return CVipsShim_unsupported;
@@ -441,7 +572,52 @@ static int32_t openHeader(
     }
   }
   *header = image;
+  if (loaderName != NULL) *loaderName = loader;
   return CVipsShim_ok;
+}
+
+// Whether an image is a JPEG that vips_thumbnail_buffer would not shrink on load for a box
+// whose shorter side is `shorterSide`: less than twice that side both ways (libjpeg's
+// scaling starts at a half), and of at most a megapixel (it is then decoded whole, as the
+// header's image is opened, rather than streamed). The header's image, already open, is
+// then drawn with vips_thumbnail_image, which gives the same pixels without reading the
+// header twice more (an embedded thumbnail of 160 x 120 drawn into a 128-pixel box).
+static int isUnshrunkJPEG(const char *loader, int width, int height, int shorterSide) {
+  return loader != NULL && strcmp(loader, "VipsForeignLoadJpegBuffer") == 0 && width > 0 &&
+         height > 0 && width < 2 * shorterSide && height < 2 * shorterSide &&
+         (int64_t)width * height <= (1 << 20);
+}
+
+// Whether `image` is 8-bit sRGB without alpha: what vips_thumbnail_image converts to and
+// from sRGB around its resize without changing a pixel.
+static int isPlainRGB(VipsImage *image) {
+  return p_vips_image_get_bands(image) == 3 &&
+         p_vips_image_get_format(image) == VIPS_FORMAT_UCHAR &&
+         p_vips_image_get_interpretation(image) == VIPS_INTERPRETATION_sRGB &&
+         !p_vips_image_hasalpha(image);
+}
+
+// Scales `image` to fit a `width` x `height` box as vips_thumbnail_image does for a plain
+// RGB image with no crop and no rotation (both axes by the larger of the two shrinks, at
+// least 1 with `shrinkOnly`, never past an axis's size), with vips_resize alone: the same
+// pixels, without the thumbnail operation's colour conversions and copy around it.
+static int resizeToFit(VipsImage *image, VipsImage **out, int width, int height, int shrinkOnly) {
+  const int inputWidth = p_vips_image_get_width(image);
+  const int inputHeight = p_vips_image_get_height(image);
+  double hshrink = (double)inputWidth / width;
+  double vshrink = (double)inputHeight / height;
+  if (hshrink < vshrink) {
+    hshrink = vshrink;
+  } else {
+    vshrink = hshrink;
+  }
+  if (shrinkOnly) {
+    hshrink = hshrink < 1 ? 1 : hshrink;
+    vshrink = vshrink < 1 ? 1 : vshrink;
+  }
+  hshrink = hshrink > inputWidth ? inputWidth : hshrink;
+  vshrink = vshrink > inputHeight ? inputHeight : vshrink;
+  return p_vips_resize(image, out, 1.0 / hshrink, "vscale", 1.0 / vshrink, NULL);
 }
 
 int32_t CVipsShim_drawEncoded(
@@ -456,21 +632,36 @@ int32_t CVipsShim_drawEncoded(
   memset(picture, 0, sizeof *picture);
   Pipeline pipeline = {.count = 0};
   VipsImage *header = NULL;
-  status = openHeader(&pipeline, bytes, length, request->maxPixels, &header, message);
+  const char *loader = NULL;
+  status = openHeader(&pipeline, bytes, length, request->maxPixels, &header, &loader, message);
   if (status == CVipsShim_ok) {
     picture->sourceWidth = p_vips_image_get_width(header);
     picture->sourceHeight = p_vips_image_get_height(header);
     int32_t orientation = request->orientation;
     // A quarter turn applied afterwards swaps the box's sides.
     int swap = isQuarterTurn(orientation);
+    int boxWidth = swap ? request->height : request->width;
+    int boxHeight = swap ? request->width : request->height;
+    int shorterSide = boxWidth < boxHeight ? boxWidth : boxHeight;
     VipsImage *drawn = NULL;
-    if (p_vips_thumbnail_buffer(
-            (void *)bytes, length, &drawn, swap ? request->height : request->width, "height",
-            swap ? request->width : request->height, "crop",
-            request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
-            request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", orientation != 0,
-            "option_string", loadOptions, NULL) != 0 ||
-        keep(&pipeline, drawn) == NULL) {
+    int drawing;
+    if (isUnshrunkJPEG(loader, picture->sourceWidth, picture->sourceHeight, shorterSide) &&
+        !request->fill && orientation != 0 && isPlainRGB(header)) {
+      drawing = resizeToFit(header, &drawn, boxWidth, boxHeight, request->shrinkOnly);
+    } else if (isUnshrunkJPEG(loader, picture->sourceWidth, picture->sourceHeight, shorterSide)) {
+      drawing = p_vips_thumbnail_image(
+          header, &drawn, boxWidth, "height", boxHeight, "crop",
+          request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
+          request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", orientation != 0,
+          NULL);
+    } else {
+      drawing = p_vips_thumbnail_buffer(
+          (void *)bytes, length, &drawn, boxWidth, "height", boxHeight, "crop",
+          request->fill ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "size",
+          request->shrinkOnly ? VIPS_SIZE_DOWN : VIPS_SIZE_BOTH, "no_rotate", orientation != 0,
+          "option_string", loadOptions, NULL);
+    }
+    if (drawing != 0 || keep(&pipeline, drawn) == NULL) {
       status = vipsFailure(message, "cannot decode the image");
     } else {
       status = orientAndEncode(&pipeline, drawn, orientation, request, picture, message);
@@ -534,7 +725,7 @@ int32_t CVipsShim_decodeRGB(
   *pixels = NULL;
   Pipeline pipeline = {.count = 0};
   VipsImage *image = NULL;
-  status = openHeader(&pipeline, bytes, length, maxPixels, &image, message);
+  status = openHeader(&pipeline, bytes, length, maxPixels, &image, NULL, message);
   VipsImage *turned = NULL;
   if (status != CVipsShim_ok) {
     // openHeader said why.

@@ -203,9 +203,9 @@ CVIPSSHIM_FUNCTIONS(CVIPSSHIM_DECLARE)
 // Why libvips could not be loaded or started (set inside startOnce).
 static char startFailure[512];
 
-// Opens libvips by the soname the headers were made for (libtool's current - age), so
-// the library loaded is always the one the prototypes describe, and resolves every
-// function. Returns 0, or -1 with startFailure set. The library is never closed: libvips
+// Opens libvips by the soname of the headers the declarations above are checked against
+// (CVIPSSHIM_SONAME, compared with their libtool current - age by `make lint`), so the
+// library loaded is the one the prototypes describe, and resolves every function. Returns 0, or -1 with startFailure set. The library is never closed: libvips
 // starts threads and registers types that outlive any call.
 static int loadVips(void) {
   const char *soname = CVIPSSHIM_SONAME;

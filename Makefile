@@ -41,10 +41,12 @@ test-deps: deps
 
 # The format check, then Scripts/check-layers.py: the layers' one-way uses (Metadata,
 # Model, Library and its System, Index and Watch, Rendering, Legacy), and no system call
-# outside Library/System (docs/Contributing.md).
+# outside Library/System (docs/Contributing.md); then the prototypes the gexiv2 and libvips
+# shims declare themselves, checked against the real headers.
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 	python3 Scripts/check-layers.py
+	bash Scripts/check-c-declarations.sh
 
 build: deps
 	$(SWIFT) build -Xswiftc -warnings-as-errors --build-tests

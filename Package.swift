@@ -26,37 +26,26 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    // gexiv2's own pkg-config file pulls in gio-2.0, whose flags carry `-pthread`, which
-    // SwiftPM refuses with a warning on every build (consumers' too). gexiv2's headers sit
-    // in the default include path and need only glib's and gobject's, which
-    // gobject-2.0.pc gives without `-pthread`; the shim links gexiv2 itself (below).
-    .systemLibrary(
-      name: "CGExiv2",
-      pkgConfig: "gobject-2.0",
-      providers: [.apt(["libgexiv2-dev"])]
-    ),
     // The catch-all C++ wall around gexiv2: plain-C header, every body in try/catch(...).
+    // gexiv2 is not linked: the shim opens it with dlopen on the first file that needs
+    // exiv2 (WebP, JPEG XL, a few RAW and BigTIFF cases), so a process that reads none
+    // never maps gexiv2, exiv2, glib, gobject and gio, and starts without them
+    // (docs/Performance.md). The shim declares the few gexiv2 and glib prototypes it calls
+    // itself: no system library target gives gexiv2's or glib's headers, since the only
+    // pkg-config file that gives their include folders without `-pthread` (which SwiftPM
+    // refuses with a warning), gobject-2.0.pc, would also link `-lgobject-2.0 -lglib-2.0`
+    // into every process. `make lint` checks the declarations against the real headers
+    // (Scripts/check-c-declarations.sh).
     .target(
       name: "CGExiv2Shim",
-      dependencies: ["CGExiv2"],
-      linkerSettings: [.linkedLibrary("gexiv2")]
+      linkerSettings: [.linkedLibrary("dl")]
     ),
-    // libvips's headers only: the shim opens libvips with dlopen on the first picture, so
-    // a process that draws none never maps it (docs/Rendering.md). libvips's own
-    // pkg-config file would also carry `-pthread` (through gio-2.0), which SwiftPM refuses
-    // with a warning, as for gexiv2 above. Its headers sit in the default include path and
-    // need only glib's, gobject's and gio's headers, whose folders gobject-2.0.pc gives
-    // without `-pthread` (with glib and gobject, which gexiv2 links anyway).
-    .systemLibrary(
-      name: "CVips",
-      pkgConfig: "gobject-2.0",
-      providers: [.apt(["libvips-dev"])]
-    ),
-    // The C wall around libvips (Rendering): plain-C header; libvips loaded, and its
-    // loaders, limits and cache set, once.
+    // The C wall around libvips (Rendering): plain-C header; libvips opened with dlopen on
+    // the first picture, so a process that draws none never maps it (docs/Rendering.md),
+    // and its loaders, limits and cache set, once. Like the gexiv2 shim, it declares the
+    // libvips and glib prototypes it calls itself, for the same reason.
     .target(
       name: "CVipsShim",
-      dependencies: ["CVips"],
       linkerSettings: [.linkedLibrary("dl")]
     ),
     // ffmpeg's headers only (they sit in the multiarch include folder, so no pkg-config
@@ -84,7 +73,7 @@ let package = Package(
     .target(
       name: "GroupEnumerator",
       dependencies: [
-        "CLibExif", "CLibExifArena", "CGExiv2", "CGExiv2Shim", "CSQLite", "CSystemShim",
+        "CLibExif", "CLibExifArena", "CGExiv2Shim", "CSQLite", "CSystemShim",
         "CFFmpegShim", "CVipsShim", "CZlib",
       ]
     ),

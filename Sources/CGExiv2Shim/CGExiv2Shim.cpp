@@ -1,5 +1,15 @@
 // The catch-all wall around gexiv2: see include/CGExiv2Shim.h.
 //
+// gexiv2 is not linked: it is opened with dlopen on the first CGExiv2Shim_initialize, and
+// every gexiv2, gobject and glib function called here is resolved into a pointer of its
+// declared type (p_gexiv2_..., p_g_...), so that a process that reads no WebP, JPEG XL or
+// RAW file never maps gexiv2, exiv2 and glib's libraries, and its start pays nothing for
+// them. The few gexiv2 and glib types and prototypes the shim needs are declared here, not
+// taken from their headers (whose include folders only gobject-2.0's pkg-config file gives,
+// together with `-lgobject-2.0 -lglib-2.0`, which would link glib again);
+// Scripts/check-c-declarations.sh compiles this file against the real headers
+// (CGEXIV2SHIM_CHECK_DECLARATIONS), so a declaration that drifts from them fails `make lint`.
+//
 // Every exported function runs its body through `guarded`, which turns any C++ exception
 // into CGExiv2Shim_failed plus a message. Resources are held by RAII owners (OwnedObject,
 // OwnedError, OwnedString, OwnedBytes), so they are released on every path, exceptions
@@ -7,10 +17,14 @@
 
 #include "CGExiv2Shim.h"
 
-#include <gexiv2/gexiv2.h>
+#include <dlfcn.h>
+#include <pthread.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstddef>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -19,6 +33,152 @@
 #include <string>
 #include <vector>
 
+#ifdef CGEXIV2SHIM_CHECK_DECLARATIONS
+// The declarations below, checked against gexiv2's own (a redeclaration that differs is an
+// error), and the constants compared.
+#include <gexiv2/gexiv2.h>
+static_assert(GEXIV2_LOG_LEVEL_MUTE == 4, "GEXIV2_LOG_LEVEL_MUTE");
+static_assert(sizeof(GExiv2LogLevel) == sizeof(int), "GExiv2LogLevel");
+static_assert(sizeof(GExiv2Orientation) == sizeof(int), "GExiv2Orientation");
+static_assert(offsetof(GError, message) == 8, "GError.message");
+#else
+extern "C" {
+typedef char gchar;
+typedef int gint;
+typedef int gboolean;
+typedef long glong;
+typedef unsigned char guint8;
+typedef unsigned int guint32;
+typedef unsigned long gsize;
+typedef void *gpointer;
+typedef const void *gconstpointer;
+typedef struct _GBytes GBytes;
+typedef struct _GExiv2Metadata GExiv2Metadata;
+typedef struct _GExiv2PreviewProperties GExiv2PreviewProperties;
+typedef struct _GExiv2PreviewImage GExiv2PreviewImage;
+// Both enums are int-sized; only their values cross the wall.
+typedef int GExiv2LogLevel;
+typedef int GExiv2Orientation;
+enum { GEXIV2_LOG_LEVEL_MUTE = 4 };
+// glib's error record (stable since glib 2.0): a quark, a code, the text.
+typedef struct _GError {
+  guint32 domain;
+  gint code;
+  gchar *message;
+} GError;
+}
+#endif
+
+// The prototypes of every function called, as gexiv2 0.14's and glib 2.74's headers declare them.
+extern "C" {
+gboolean gexiv2_initialize(void);
+void gexiv2_log_set_level(GExiv2LogLevel level);
+GExiv2Metadata *gexiv2_metadata_new(void);
+gboolean gexiv2_metadata_open_buf(
+    GExiv2Metadata *self, const guint8 *data, glong n_data, GError **error);
+gchar *gexiv2_metadata_try_get_tag_string(GExiv2Metadata *self, const gchar *tag, GError **error);
+GBytes *gexiv2_metadata_try_get_tag_raw(GExiv2Metadata *self, const gchar *tag, GError **error);
+gint gexiv2_metadata_get_pixel_width(GExiv2Metadata *self);
+gint gexiv2_metadata_get_pixel_height(GExiv2Metadata *self);
+GExiv2Orientation gexiv2_metadata_try_get_orientation(GExiv2Metadata *self, GError **error);
+gboolean gexiv2_metadata_get_exif_thumbnail(GExiv2Metadata *self, guint8 **buffer, gint *size);
+const gchar *gexiv2_metadata_get_mime_type(GExiv2Metadata *self);
+gchar *gexiv2_metadata_try_get_xmp_packet(GExiv2Metadata *self, GError **error);
+GExiv2PreviewProperties **gexiv2_metadata_get_preview_properties(GExiv2Metadata *self);
+const gchar *gexiv2_preview_properties_get_mime_type(GExiv2PreviewProperties *self);
+guint32 gexiv2_preview_properties_get_size(GExiv2PreviewProperties *self);
+guint32 gexiv2_preview_properties_get_width(GExiv2PreviewProperties *self);
+guint32 gexiv2_preview_properties_get_height(GExiv2PreviewProperties *self);
+GExiv2PreviewImage *gexiv2_metadata_try_get_preview_image(
+    GExiv2Metadata *self, GExiv2PreviewProperties *props, GError **error);
+const guint8 *gexiv2_preview_image_get_data(GExiv2PreviewImage *self, guint32 *size);
+guint32 gexiv2_preview_image_get_width(GExiv2PreviewImage *self);
+guint32 gexiv2_preview_image_get_height(GExiv2PreviewImage *self);
+void g_object_unref(gpointer object);
+void g_free(gpointer mem);
+void g_bytes_unref(GBytes *bytes);
+gconstpointer g_bytes_get_data(GBytes *bytes, gsize *size);
+void g_error_free(GError *error);
+}
+
+// Every function the shim calls. A call to one missing from this list fails to link
+// (gexiv2 is not linked), so the list cannot fall behind the code.
+#define CGEXIV2SHIM_FUNCTIONS(X)               \
+  X(gexiv2_initialize)                         \
+  X(gexiv2_log_set_level)                      \
+  X(gexiv2_metadata_new)                       \
+  X(gexiv2_metadata_open_buf)                  \
+  X(gexiv2_metadata_try_get_tag_string)        \
+  X(gexiv2_metadata_try_get_tag_raw)           \
+  X(gexiv2_metadata_get_pixel_width)           \
+  X(gexiv2_metadata_get_pixel_height)          \
+  X(gexiv2_metadata_try_get_orientation)       \
+  X(gexiv2_metadata_get_exif_thumbnail)        \
+  X(gexiv2_metadata_get_mime_type)             \
+  X(gexiv2_metadata_try_get_xmp_packet)        \
+  X(gexiv2_metadata_get_preview_properties)    \
+  X(gexiv2_preview_properties_get_mime_type)   \
+  X(gexiv2_preview_properties_get_size)        \
+  X(gexiv2_preview_properties_get_width)       \
+  X(gexiv2_preview_properties_get_height)      \
+  X(gexiv2_metadata_try_get_preview_image)     \
+  X(gexiv2_preview_image_get_data)             \
+  X(gexiv2_preview_image_get_width)            \
+  X(gexiv2_preview_image_get_height)           \
+  X(g_object_unref)                            \
+  X(g_free)                                    \
+  X(g_bytes_unref)                             \
+  X(g_bytes_get_data)                          \
+  X(g_error_free)
+
+namespace {
+
+// One pointer per function, of the function's own type; set once by loadGexiv2, inside
+// loadOnce, and only read after it (every caller has passed CGExiv2Shim_initialize).
+#define CGEXIV2SHIM_DECLARE(name) decltype(&::name) p_##name = nullptr;
+CGEXIV2SHIM_FUNCTIONS(CGEXIV2SHIM_DECLARE)
+#undef CGEXIV2SHIM_DECLARE
+
+// gexiv2's soname (libgexiv2.so.2 for every 0.x release since 0.10; Debian 12 has 0.14).
+// glib's and gobject's functions are found through it: dlsym on a handle searches the
+// library and then the libraries it depends on.
+constexpr const char *gexiv2Soname = "libgexiv2.so.2";
+
+pthread_once_t loadOnce = PTHREAD_ONCE_INIT;
+// Why gexiv2 could not be loaded; set inside loadOnce, read only after it.
+char loadFailure[512] = "gexiv2 was not loaded";
+// Set last, once every pointer is; read by CGExiv2Shim_open, which a caller that skipped
+// CGExiv2Shim_initialize may reach on another thread.
+std::atomic<bool> loaded{false};
+
+// Opens gexiv2 and resolves every function; on failure, loadFailure says why. The library
+// is never closed: exiv2 and gobject register types and state that outlive any call.
+void loadGexiv2() {
+  void *library = dlopen(gexiv2Soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    const char *reason = dlerror();
+    snprintf(
+        loadFailure, sizeof loadFailure, "cannot load gexiv2 (%s): %s", gexiv2Soname,
+        reason != nullptr ? reason : "unknown error");
+    return;
+  }
+#define CGEXIV2SHIM_RESOLVE(name)                                                        \
+  dlerror();                                                                             \
+  p_##name = reinterpret_cast<decltype(&::name)>(dlsym(library, #name));                 \
+  if (p_##name == nullptr) {                                                             \
+    const char *reason = dlerror();                                                      \
+    snprintf(                                                                            \
+        loadFailure, sizeof loadFailure, "cannot load gexiv2 (%s): %s", gexiv2Soname,    \
+        reason != nullptr ? reason : "no symbol " #name);                                \
+    return;                                                                              \
+  }
+  CGEXIV2SHIM_FUNCTIONS(CGEXIV2SHIM_RESOLVE)
+#undef CGEXIV2SHIM_RESOLVE
+  loaded.store(true, std::memory_order_release);
+}
+
+}  // namespace
+
 struct CGExiv2ShimImage {
   GExiv2Metadata *metadata;
 };
@@ -26,29 +186,29 @@ struct CGExiv2ShimImage {
 namespace {
 
 struct ObjectUnref {
-  void operator()(GExiv2Metadata *object) const noexcept { g_object_unref(object); }
+  void operator()(GExiv2Metadata *object) const noexcept { p_g_object_unref(object); }
 };
 using OwnedObject = std::unique_ptr<GExiv2Metadata, ObjectUnref>;
 
 struct GFree {
-  void operator()(gchar *string) const noexcept { g_free(string); }
+  void operator()(gchar *string) const noexcept { p_g_free(string); }
 };
 using OwnedString = std::unique_ptr<gchar, GFree>;
 
 struct BytesUnref {
-  void operator()(GBytes *bytes) const noexcept { g_bytes_unref(bytes); }
+  void operator()(GBytes *bytes) const noexcept { p_g_bytes_unref(bytes); }
 };
 using OwnedBytes = std::unique_ptr<GBytes, BytesUnref>;
 
 struct PreviewFree {
   // gexiv2_preview_image_free is deprecated in 0.14 for g_object_unref.
-  void operator()(GExiv2PreviewImage *preview) const noexcept { g_object_unref(preview); }
+  void operator()(GExiv2PreviewImage *preview) const noexcept { p_g_object_unref(preview); }
 };
 using OwnedPreview = std::unique_ptr<GExiv2PreviewImage, PreviewFree>;
 
 // Whether a preview's MIME type is image/jpeg.
 bool isJPEG(GExiv2PreviewProperties *properties) noexcept {
-  const gchar *type = gexiv2_preview_properties_get_mime_type(properties);
+  const gchar *type = p_gexiv2_preview_properties_get_mime_type(properties);
   return type != nullptr && strcmp(type, "image/jpeg") == 0;
 }
 
@@ -59,7 +219,7 @@ struct OwnedError {
   OwnedError(const OwnedError &) = delete;
   OwnedError &operator=(const OwnedError &) = delete;
   ~OwnedError() {
-    if (error != nullptr) g_error_free(error);
+    if (error != nullptr) p_g_error_free(error);
   }
 };
 
@@ -125,11 +285,16 @@ extern "C" {
 
 int32_t CGExiv2Shim_initialize(char **message) {
   return guarded(message, [&]() -> int32_t {
-    if (!gexiv2_initialize()) {
+    pthread_once(&loadOnce, loadGexiv2);
+    if (!loaded.load(std::memory_order_acquire)) {
+      setMessage(message, loadFailure);
+      return CGExiv2Shim_failed;
+    }
+    if (!p_gexiv2_initialize()) {
       setMessage(message, "gexiv2_initialize failed");
       return CGExiv2Shim_failed;
     }
-    gexiv2_log_set_level(GEXIV2_LOG_LEVEL_MUTE);
+    p_gexiv2_log_set_level(GEXIV2_LOG_LEVEL_MUTE);
     return CGExiv2Shim_ok;
   });
 }
@@ -142,13 +307,19 @@ int32_t CGExiv2Shim_open(
       setMessage(message, "no data, or more than a glong can count");
       return CGExiv2Shim_failed;
     }
-    OwnedObject metadata(gexiv2_metadata_new());
+    // Every other function needs an image, so this is the one place that must refuse to
+    // run before CGExiv2Shim_initialize loaded gexiv2.
+    if (!loaded.load(std::memory_order_acquire)) {
+      setMessage(message, "gexiv2 is not loaded");
+      return CGExiv2Shim_failed;
+    }
+    OwnedObject metadata(p_gexiv2_metadata_new());
     if (!metadata) {
       setMessage(message, "gexiv2_metadata_new failed");
       return CGExiv2Shim_failed;
     }
     OwnedError error;
-    if (!gexiv2_metadata_open_buf(
+    if (!p_gexiv2_metadata_open_buf(
             metadata.get(), bytes, static_cast<glong>(length), &error.error)) {
       return failure(message, error, "gexiv2 could not read the data");
     }
@@ -161,7 +332,7 @@ int32_t CGExiv2Shim_open(
 
 void CGExiv2Shim_close(CGExiv2ShimImage *image) {
   if (image == nullptr) return;
-  if (image->metadata != nullptr) g_object_unref(image->metadata);
+  if (image->metadata != nullptr) p_g_object_unref(image->metadata);
   delete image;
 }
 
@@ -175,7 +346,7 @@ int32_t CGExiv2Shim_tagString(
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr || key == nullptr || value == nullptr) return CGExiv2Shim_failed;
     OwnedError error;
-    OwnedString text(gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
+    OwnedString text(p_gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
     if (error.error != nullptr) return failure(message, error, "");
     if (!text) return CGExiv2Shim_absent;
     *value = strdup(text.get());
@@ -194,11 +365,11 @@ int32_t CGExiv2Shim_tagBytes(
       return CGExiv2Shim_failed;
     }
     OwnedError error;
-    OwnedBytes raw(gexiv2_metadata_try_get_tag_raw(image->metadata, key, &error.error));
+    OwnedBytes raw(p_gexiv2_metadata_try_get_tag_raw(image->metadata, key, &error.error));
     if (error.error != nullptr) return failure(message, error, "");
     if (!raw) return CGExiv2Shim_absent;
     gsize size = 0;
-    const void *data = g_bytes_get_data(raw.get(), &size);
+    const void *data = p_g_bytes_get_data(raw.get(), &size);
     if (data == nullptr || size == 0) return CGExiv2Shim_absent;
     auto *copy = static_cast<uint8_t *>(malloc(size));
     if (copy == nullptr) throw std::bad_alloc();
@@ -216,7 +387,7 @@ int32_t CGExiv2Shim_tagRationals(
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr || key == nullptr || count == nullptr) return CGExiv2Shim_failed;
     OwnedError error;
-    OwnedString text(gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
+    OwnedString text(p_gexiv2_metadata_try_get_tag_string(image->metadata, key, &error.error));
     if (error.error != nullptr) return failure(message, error, "");
     if (!text) return CGExiv2Shim_absent;
     // exiv2 writes a (S)RATIONAL value as "n/d" components separated by single spaces.
@@ -248,8 +419,8 @@ int32_t CGExiv2Shim_pixelSize(
     CGExiv2ShimImage *image, int32_t *width, int32_t *height, char **message) {
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr || width == nullptr || height == nullptr) return CGExiv2Shim_failed;
-    const gint pixelWidth = gexiv2_metadata_get_pixel_width(image->metadata);
-    const gint pixelHeight = gexiv2_metadata_get_pixel_height(image->metadata);
+    const gint pixelWidth = p_gexiv2_metadata_get_pixel_width(image->metadata);
+    const gint pixelHeight = p_gexiv2_metadata_get_pixel_height(image->metadata);
     if (pixelWidth <= 0 || pixelHeight <= 0) return CGExiv2Shim_absent;
     *width = pixelWidth;
     *height = pixelHeight;
@@ -262,7 +433,7 @@ int32_t CGExiv2Shim_orientation(CGExiv2ShimImage *image, int32_t *orientation, c
     if (image == nullptr || orientation == nullptr) return CGExiv2Shim_failed;
     OwnedError error;
     const GExiv2Orientation value =
-        gexiv2_metadata_try_get_orientation(image->metadata, &error.error);
+        p_gexiv2_metadata_try_get_orientation(image->metadata, &error.error);
     if (error.error != nullptr) return failure(message, error, "");
     const int32_t number = static_cast<int32_t>(value);
     if (number < 1 || number > 8) return CGExiv2Shim_absent;
@@ -276,8 +447,8 @@ int32_t CGExiv2Shim_hasThumbnail(CGExiv2ShimImage *image, char **message) {
     if (image == nullptr) return CGExiv2Shim_failed;
     guint8 *buffer = nullptr;
     gint size = 0;
-    const gboolean found = gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
-    g_free(buffer);
+    const gboolean found = p_gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
+    p_g_free(buffer);
     return found && size > 0 ? CGExiv2Shim_ok : CGExiv2Shim_absent;
   });
 }
@@ -286,7 +457,7 @@ int32_t CGExiv2Shim_mimeType(CGExiv2ShimImage *image, char **value, char **messa
   if (value != nullptr) *value = nullptr;
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr || value == nullptr) return CGExiv2Shim_failed;
-    const gchar *type = gexiv2_metadata_get_mime_type(image->metadata);
+    const gchar *type = p_gexiv2_metadata_get_mime_type(image->metadata);
     if (type == nullptr) return CGExiv2Shim_absent;
     *value = strdup(type);
     if (*value == nullptr) throw std::bad_alloc();
@@ -299,7 +470,7 @@ int32_t CGExiv2Shim_xmpPacket(CGExiv2ShimImage *image, char **value, char **mess
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr || value == nullptr) return CGExiv2Shim_failed;
     OwnedError error;
-    OwnedString packet(gexiv2_metadata_try_get_xmp_packet(image->metadata, &error.error));
+    OwnedString packet(p_gexiv2_metadata_try_get_xmp_packet(image->metadata, &error.error));
     if (error.error != nullptr) return failure(message, error, "no XMP packet");
     if (packet == nullptr || packet.get()[0] == '\0') return CGExiv2Shim_absent;
     *value = strdup(packet.get());
@@ -312,10 +483,10 @@ int32_t CGExiv2Shim_hasJPEGPreview(CGExiv2ShimImage *image, char **message) {
   return guarded(message, [&]() -> int32_t {
     if (image == nullptr) return CGExiv2Shim_failed;
     // (transfer none): the array belongs to the metadata object.
-    GExiv2PreviewProperties **all = gexiv2_metadata_get_preview_properties(image->metadata);
+    GExiv2PreviewProperties **all = p_gexiv2_metadata_get_preview_properties(image->metadata);
     if (all == nullptr) return CGExiv2Shim_absent;
     for (GExiv2PreviewProperties **it = all; *it != nullptr; ++it) {
-      if (isJPEG(*it) && gexiv2_preview_properties_get_size(*it) > 0) return CGExiv2Shim_ok;
+      if (isJPEG(*it) && p_gexiv2_preview_properties_get_size(*it) > 0) return CGExiv2Shim_ok;
     }
     return CGExiv2Shim_absent;
   });
@@ -334,16 +505,16 @@ int32_t CGExiv2Shim_largestJPEGPreview(
       return CGExiv2Shim_failed;
     }
     // (transfer none): the array belongs to the metadata object.
-    GExiv2PreviewProperties **all = gexiv2_metadata_get_preview_properties(image->metadata);
+    GExiv2PreviewProperties **all = p_gexiv2_metadata_get_preview_properties(image->metadata);
     if (all == nullptr) return CGExiv2Shim_absent;
     GExiv2PreviewProperties *best = nullptr;
     uint64_t bestPixels = 0;
     uint32_t bestSize = 0;
     for (GExiv2PreviewProperties **it = all; *it != nullptr; ++it) {
-      const uint32_t size = gexiv2_preview_properties_get_size(*it);
+      const uint32_t size = p_gexiv2_preview_properties_get_size(*it);
       if (!isJPEG(*it) || size == 0) continue;
-      const uint64_t pixels = static_cast<uint64_t>(gexiv2_preview_properties_get_width(*it)) *
-                              gexiv2_preview_properties_get_height(*it);
+      const uint64_t pixels = static_cast<uint64_t>(p_gexiv2_preview_properties_get_width(*it)) *
+                              p_gexiv2_preview_properties_get_height(*it);
       if (best == nullptr || pixels > bestPixels || (pixels == bestPixels && size > bestSize)) {
         best = *it;
         bestPixels = pixels;
@@ -353,19 +524,19 @@ int32_t CGExiv2Shim_largestJPEGPreview(
     if (best == nullptr) return CGExiv2Shim_absent;
     OwnedError error;
     OwnedPreview preview(
-        gexiv2_metadata_try_get_preview_image(image->metadata, best, &error.error));
+        p_gexiv2_metadata_try_get_preview_image(image->metadata, best, &error.error));
     if (error.error != nullptr) return failure(message, error, "");
     if (!preview) return CGExiv2Shim_absent;
     guint32 size = 0;
-    const guint8 *data = gexiv2_preview_image_get_data(preview.get(), &size);
+    const guint8 *data = p_gexiv2_preview_image_get_data(preview.get(), &size);
     if (data == nullptr || size == 0) return CGExiv2Shim_absent;
     auto *copy = static_cast<uint8_t *>(malloc(size));
     if (copy == nullptr) throw std::bad_alloc();
     memcpy(copy, data, size);
     *bytes = copy;
     *length = size;
-    *width = gexiv2_preview_image_get_width(preview.get());
-    *height = gexiv2_preview_image_get_height(preview.get());
+    *width = p_gexiv2_preview_image_get_width(preview.get());
+    *height = p_gexiv2_preview_image_get_height(preview.get());
     return CGExiv2Shim_ok;
   });
 }
@@ -378,7 +549,7 @@ int32_t CGExiv2Shim_exifThumbnail(
     if (image == nullptr || bytes == nullptr || length == nullptr) return CGExiv2Shim_failed;
     guint8 *buffer = nullptr;
     gint size = 0;
-    const gboolean found = gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
+    const gboolean found = p_gexiv2_metadata_get_exif_thumbnail(image->metadata, &buffer, &size);
     // Owned from here on, so it is freed on every path, the exception ones included.
     OwnedString owned(reinterpret_cast<gchar *>(buffer));
     if (!found || buffer == nullptr || size <= 0) return CGExiv2Shim_absent;

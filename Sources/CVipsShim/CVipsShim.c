@@ -1,20 +1,20 @@
 // The wall around libvips: see include/CVipsShim.h.
 //
-// libvips is not linked: it is opened with dlopen on first use, and every libvips function
-// called here is resolved into a pointer of the header's own type (p_vips_...), so that a
-// process that draws no picture never maps libvips and the ~100 libraries it pulls in.
-// glib's and gobject's functions (g_free, g_object_unref, g_log_set_handler) are called
-// directly: the package links glib and gobject anyway (gexiv2 needs them), and libvips
-// shares those same loaded copies.
+// libvips is not linked: it is opened with dlopen on first use, and every libvips, glib
+// and gobject function called here is resolved into a pointer of its declared type
+// (p_vips_..., p_g_...), so that a process that draws no picture never maps libvips, glib
+// and the ~100 libraries they pull in. The few libvips and glib types, constants and
+// prototypes the shim needs are declared here, not taken from their headers (whose include
+// folders only gobject-2.0's pkg-config file gives, together with `-lgobject-2.0
+// -lglib-2.0`, which would link glib into every process); Scripts/check-c-declarations.sh
+// compiles this file against the real headers (CVIPSSHIM_CHECK_DECLARATIONS), so a
+// declaration that drifts from them fails `make lint`.
 //
 // Every image made during a call is recorded in a Pipeline and released when the call
 // returns, on every path. libvips reports errors through a process-wide buffer; each
 // failure takes (and clears) it into the caller's message.
 
 #include "CVipsShim.h"
-
-#include <vips/vips.h>
-#include <vips/vector.h>
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -25,8 +25,120 @@
 #include <string.h>
 #include <zlib.h>
 
-// Every libvips function the shim calls. A call to one missing from this list fails to
-// link (libvips is not linked), so the list cannot fall behind the code.
+// Every constant the shim uses, with its value in libvips 8.14's and glib 2.74's headers.
+#define CVIPSSHIM_CONSTANTS(X)              \
+  X(TRUE, 1)                                \
+  X(FALSE, 0)                               \
+  X(G_LOG_LEVEL_WARNING, 1 << 4)            \
+  X(G_LOG_LEVEL_MESSAGE, 1 << 5)            \
+  X(G_LOG_LEVEL_INFO, 1 << 6)               \
+  X(G_LOG_LEVEL_DEBUG, 1 << 7)              \
+  X(VIPS_ANGLE_D0, 0)                       \
+  X(VIPS_ANGLE_D90, 1)                      \
+  X(VIPS_ANGLE_D180, 2)                     \
+  X(VIPS_ANGLE_D270, 3)                     \
+  X(VIPS_DIRECTION_HORIZONTAL, 0)           \
+  X(VIPS_INTERESTING_NONE, 0)               \
+  X(VIPS_INTERESTING_CENTRE, 1)             \
+  X(VIPS_SIZE_BOTH, 0)                      \
+  X(VIPS_SIZE_DOWN, 2)                      \
+  X(VIPS_INTERPRETATION_B_W, 1)             \
+  X(VIPS_INTERPRETATION_sRGB, 22)           \
+  X(VIPS_INTERPRETATION_GREY16, 26)         \
+  X(VIPS_FORMAT_UCHAR, 0)
+
+// libvips's soname: libtool's current - age of the 8.14 headers (58 - 16).
+#define CVIPSSHIM_SONAME "libvips.so.42"
+
+#ifdef CVIPSSHIM_CHECK_DECLARATIONS
+// The declarations below, checked against libvips's own (a redeclaration that differs is an
+// error), and the constants and sizes compared.
+#include <vips/vips.h>
+#include <vips/vector.h>
+#define CVIPSSHIM_COMPARE(name, value) _Static_assert((name) == (value), #name);
+CVIPSSHIM_CONSTANTS(CVIPSSHIM_COMPARE)
+#undef CVIPSSHIM_COMPARE
+_Static_assert(VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE == 42, "libvips soname");
+_Static_assert(sizeof(VipsAngle) == sizeof(int), "VipsAngle");
+_Static_assert(sizeof(VipsDirection) == sizeof(int), "VipsDirection");
+_Static_assert(sizeof(VipsInterpretation) == sizeof(int), "VipsInterpretation");
+_Static_assert(sizeof(VipsBandFormat) == sizeof(int), "VipsBandFormat");
+_Static_assert(sizeof(GLogLevelFlags) == sizeof(int), "GLogLevelFlags");
+#else
+typedef char gchar;
+typedef int gboolean;
+typedef unsigned int guint;
+typedef unsigned long guint64;
+typedef unsigned long GType;
+typedef void *gpointer;
+typedef struct _VipsImage VipsImage;
+typedef struct _VipsArea VipsArea;
+typedef struct _VipsArrayDouble VipsArrayDouble;
+// The enums are int-sized; only their values cross the wall.
+typedef int VipsAngle;
+typedef int VipsDirection;
+typedef int VipsInterpretation;
+typedef int VipsBandFormat;
+typedef int GLogLevelFlags;
+typedef void (*GLogFunc)(
+    const gchar *log_domain, GLogLevelFlags log_level, const gchar *message,
+    gpointer user_data);
+#define CVIPSSHIM_DEFINE(name, value) enum { name = (value) };
+CVIPSSHIM_CONSTANTS(CVIPSSHIM_DEFINE)
+#undef CVIPSSHIM_DEFINE
+#endif
+
+// The prototypes of every function called, as libvips 8.14's and glib's headers declare
+// them.
+void vips_area_unref(VipsArea *area);
+VipsArrayDouble *vips_array_double_newv(int n, ...);
+int vips_autorot(VipsImage *in, VipsImage **out, ...);
+int vips_bandjoin(VipsImage **in, VipsImage **out, int n, ...);
+void vips_block_untrusted_set(gboolean state);
+void vips_cache_set_max(int max);
+void vips_cache_set_max_files(int max_files);
+void vips_cache_set_max_mem(size_t max_mem);
+int vips_cast_uchar(VipsImage *in, VipsImage **out, ...);
+int vips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space, ...);
+void vips_concurrency_set(int concurrency);
+int vips_copy(VipsImage *in, VipsImage **out, ...);
+char *vips_error_buffer_copy(void);
+void vips_error_clear(void);
+int vips_extract_band(VipsImage *in, VipsImage **out, int band, ...);
+int vips_flip(VipsImage *in, VipsImage **out, VipsDirection direction, ...);
+int vips_flatten(VipsImage *in, VipsImage **out, ...);
+const char *vips_foreign_find_load_buffer(const void *data, size_t size);
+guint64 vips_format_sizeof(VipsBandFormat format);
+int vips_image_get_bands(const VipsImage *image);
+VipsBandFormat vips_image_get_format(const VipsImage *image);
+int vips_image_get_height(const VipsImage *image);
+int vips_image_get_int(const VipsImage *image, const char *name, int *out);
+VipsInterpretation vips_image_get_interpretation(const VipsImage *image);
+GType vips_image_get_typeof(const VipsImage *image, const char *name);
+int vips_image_get_width(const VipsImage *image);
+gboolean vips_image_hasalpha(VipsImage *image);
+VipsImage *vips_image_new_from_buffer(
+    const void *buf, size_t len, const char *option_string, ...);
+VipsImage *vips_image_new_from_memory(
+    const void *data, size_t size, int width, int height, int bands, VipsBandFormat format);
+void *vips_image_write_to_memory(VipsImage *in, size_t *size);
+int vips_init(const char *argv0);
+int vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
+void vips_operation_block_set(const char *name, gboolean state);
+int vips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
+int vips_rot(VipsImage *in, VipsImage **out, VipsAngle angle, ...);
+int vips_thumbnail_buffer(void *buf, size_t len, VipsImage **out, int width, ...);
+int vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, ...);
+void vips_vector_set_enabled(gboolean enabled);
+void g_free(gpointer mem);
+void g_object_unref(gpointer object);
+guint g_log_set_handler(
+    const gchar *log_domain, GLogLevelFlags log_levels, GLogFunc log_func, gpointer user_data);
+
+// Every libvips, glib and gobject function the shim calls (glib's and gobject's are found
+// through libvips: dlsym on a handle searches the library and then the libraries it depends
+// on). A call to one missing from this list fails to link (none of them is linked), so the
+// list cannot fall behind the code.
 #define CVIPSSHIM_FUNCTIONS(X)                                                             \
   X(vips_area_unref)                                                                       \
   X(vips_array_double_newv)                                                                \
@@ -66,7 +178,10 @@
   X(vips_rot)                                                                              \
   X(vips_thumbnail_buffer)                                                                 \
   X(vips_thumbnail_image)                                                                  \
-  X(vips_vector_set_enabled)
+  X(vips_vector_set_enabled)                                                              \
+  X(g_free)                                                                                \
+  X(g_log_set_handler)                                                                     \
+  X(g_object_unref)
 
 // Whether a sanitizer's allocator stands in for glibc's (AddressSanitizer, ThreadSanitizer):
 // glibc's malloc_trim and mallopt then act on arenas nothing allocates from, and
@@ -91,13 +206,12 @@ CVIPSSHIM_FUNCTIONS(CVIPSSHIM_DECLARE)
 // Why libvips could not be loaded or started (set inside startOnce).
 static char startFailure[512];
 
-// Opens libvips by the soname the headers were made for (libtool's current - age), so
-// the library loaded is always the one the prototypes describe, and resolves every
-// function. Returns 0, or -1 with startFailure set. The library is never closed: libvips
+// Opens libvips by the soname of the headers the declarations above are checked against
+// (CVIPSSHIM_SONAME, compared with their libtool current - age by `make lint`), so the
+// library loaded is the one the prototypes describe, and resolves every function. Returns 0, or -1 with startFailure set. The library is never closed: libvips
 // starts threads and registers types that outlive any call.
 static int loadVips(void) {
-  char soname[64];
-  snprintf(soname, sizeof soname, "libvips.so.%d", VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
+  const char *soname = CVIPSSHIM_SONAME;
   void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
   if (library == NULL) {
     const char *reason = dlerror();
@@ -179,7 +293,7 @@ static void start(void) {
   p_vips_cache_set_max_files(0);
   // Callers draw several pictures at once; one worker thread each bounds the threads.
   p_vips_concurrency_set(1);
-  g_log_set_handler(
+  p_g_log_set_handler(
       "VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO |
                                G_LOG_LEVEL_DEBUG),
       ignoreLog, NULL);
@@ -197,7 +311,7 @@ static void setMessage(char **message, const char *text) {
 static int32_t vipsFailure(char **message, const char *fallback) {
   char *text = p_vips_error_buffer_copy();
   setMessage(message, text != NULL && text[0] != '\0' ? text : fallback);
-  g_free(text);
+  p_g_free(text);
   return CVipsShim_failed;
 }
 
@@ -234,7 +348,7 @@ static VipsImage *keep(Pipeline *pipeline, VipsImage *image) {
       pipeline->images[pipeline->count++] = image;
     } else {
       // Never reached: no path keeps more than a handful of images.
-      g_object_unref(image);
+      p_g_object_unref(image);
       return NULL;
     }
   }
@@ -243,7 +357,7 @@ static VipsImage *keep(Pipeline *pipeline, VipsImage *image) {
 
 static void release(Pipeline *pipeline) {
   for (int index = pipeline->count - 1; index >= 0; index--) {
-    g_object_unref(pipeline->images[index]);
+    p_g_object_unref(pipeline->images[index]);
   }
   pipeline->count = 0;
 }
@@ -287,7 +401,7 @@ static VipsImage *toEightBitRGB(Pipeline *pipeline, VipsImage *image) {
   VipsInterpretation space = p_vips_image_get_interpretation(image);
   if (space != VIPS_INTERPRETATION_sRGB && space != VIPS_INTERPRETATION_B_W) {
     VipsInterpretation target =
-        (space == VIPS_INTERPRETATION_GREY16 || image->Bands <= 2) ? VIPS_INTERPRETATION_B_W
+        (space == VIPS_INTERPRETATION_GREY16 || p_vips_image_get_bands(image) <= 2) ? VIPS_INTERPRETATION_B_W
                                                                     : VIPS_INTERPRETATION_sRGB;
     VipsImage *converted = NULL;
     if (p_vips_colourspace(image, &converted, target, NULL) != 0) return NULL;
@@ -454,7 +568,7 @@ static int32_t encode(
       VipsArrayDouble *white = p_vips_array_double_newv(1, 255.0);
       VipsImage *flat = NULL;
       int status = p_vips_flatten(image, &flat, "background", white, NULL);
-      p_vips_area_unref(VIPS_AREA(white));
+      p_vips_area_unref((VipsArea *)white);
       if (status != 0 || (image = keep(pipeline, flat)) == NULL) {
         return vipsFailure(message, "cannot flatten the alpha");
       }
@@ -736,13 +850,13 @@ int32_t CVipsShim_decodeRGB(
   } else {
     if (p_vips_image_hasalpha(image)) {
       VipsImage *opaque = NULL;
-      if (p_vips_extract_band(image, &opaque, 0, "n", image->Bands - 1, NULL) != 0 ||
+      if (p_vips_extract_band(image, &opaque, 0, "n", p_vips_image_get_bands(image) - 1, NULL) != 0 ||
           keep(&pipeline, opaque) == NULL) {
         status = vipsFailure(message, "cannot drop the alpha");
       }
       image = opaque;
     }
-    if (status == CVipsShim_ok && image->Bands == 1) {
+    if (status == CVipsShim_ok && p_vips_image_get_bands(image) == 1) {
       VipsImage *three = NULL;
       VipsImage *bands[3] = {image, image, image};
       if (p_vips_bandjoin(bands, &three, 3, NULL) != 0 || keep(&pipeline, three) == NULL) {
@@ -769,7 +883,10 @@ int32_t CVipsShim_decodeRGB(
 // The free bytes malloc's arenas may hold before they are trimmed.
 static const size_t trimThreshold = (size_t)8 << 20;
 
-void CVipsShim_free(void *bytes) { g_free(bytes); }
+// Only bytes libvips made reach here, so p_g_free is set whenever `bytes` is not NULL.
+void CVipsShim_free(void *bytes) {
+  if (bytes != NULL) p_g_free(bytes);
+}
 
 void CVipsShim_freeMessage(char *message) { free(message); }
 

@@ -9,6 +9,10 @@
  * into Swift and end in std::terminate. Every function here catches everything, frees
  * what it acquired, and reports failure as a status code plus a message.
  *
+ * gexiv2 is not linked: CGExiv2Shim_initialize opens it (dlopen, once), so a process that
+ * never needs exiv2 never maps gexiv2, exiv2 and glib; when it cannot be opened,
+ * CGExiv2Shim_initialize fails with the loader's reason.
+ *
  * No glib or C++ type appears in this header: images are opaque pointers, strings are
  * NUL-terminated and owned by the caller once returned (free them with
  * CGExiv2Shim_freeString).
@@ -35,9 +39,11 @@ extern "C" {
 typedef struct CGExiv2ShimImage CGExiv2ShimImage;
 
 /*
- * Initializes gexiv2 (gexiv2_initialize, which also initializes exiv2's XMP parser and
- * turns on BMFF support) and mutes its logging. Call it once, before any thread uses
- * another function here. Returns CGExiv2Shim_ok, or CGExiv2Shim_failed with *message set.
+ * Loads gexiv2 (dlopen of libgexiv2.so.2 and every function it is asked for, once),
+ * initializes it (gexiv2_initialize, which also initializes exiv2's XMP parser and turns on
+ * BMFF support) and mutes its logging. Call it once, before any thread uses another
+ * function here; no other function may be called when it failed. Returns CGExiv2Shim_ok,
+ * or CGExiv2Shim_failed with *message set (e.g. "cannot load gexiv2 (libgexiv2.so.2): ...").
  */
 int32_t CGExiv2Shim_initialize(char **message);
 

@@ -170,10 +170,15 @@ enum Exiv2MetadataReader {
     return bytes
   }
 
-  /// The problem for a gexiv2 failure: "unknown image type" means the content is not a
-  /// format exiv2 knows; anything else is a malformed file.
+  /// The problem for a gexiv2 failure: gexiv2 missing means this format cannot be read here;
+  /// "unknown image type" means the content is not a format exiv2 knows; anything else is a
+  /// malformed file.
   private static func problem(for failure: Exiv2Failure, format: MediaFormat) -> AssetProblem {
     let text = failure.message
+    if failure.isUnavailable {
+      return AssetProblem(
+        .unsupported, "exiv2, which reads this \(format.rawValue) file, is not available: \(text).")
+    }
     let unknown = ["unknown image type", "not supported", "not an image"].contains {
       text.lowercased().contains($0)
     }

@@ -17,7 +17,9 @@ enum Exiv2Session {
   /// Serialises every gexiv2 call of the process.
   private static let lock = Mutex<Void>(())
 
-  /// The outcome of `gexiv2_initialize`, run once on first use.
+  /// The outcome of loading gexiv2 (the shim opens it with dlopen) and of
+  /// `gexiv2_initialize`, run once on first use: a process that reads no file gexiv2 is for
+  /// never loads it.
   private static let initialization: String? = {
     var message: UnsafeMutablePointer<CChar>?
     let status = CGExiv2Shim_initialize(&message)
@@ -35,7 +37,7 @@ enum Exiv2Session {
   static func withImage<Result: Sendable>(
     bytes: [UInt8], _ body: (borrowing Exiv2Image) -> Result
   ) throws(Exiv2Failure) -> Result {
-    if let failure = initialization { throw Exiv2Failure(message: failure) }
+    if let failure = initialization { throw Exiv2Failure(message: failure, isUnavailable: true) }
     return try lock.withLock { _ throws(Exiv2Failure) -> Result in
       try parse(bytes, body)
     }
@@ -63,7 +65,9 @@ enum Exiv2Session {
   static func withImage<Result: Sendable>(
     loading load: () throws(AssetProblem) -> [UInt8], _ body: (borrowing Exiv2Image) -> Result
   ) throws(LoadingFailure) -> Result {
-    if let failure = initialization { throw .exiv2(Exiv2Failure(message: failure)) }
+    if let failure = initialization {
+      throw .exiv2(Exiv2Failure(message: failure, isUnavailable: true))
+    }
     return try lock.withLock { _ throws(LoadingFailure) -> Result in
       let bytes: [UInt8]
       do throws(AssetProblem) {
@@ -111,8 +115,10 @@ enum Exiv2Session {
 
 /// Why gexiv2 failed, in exiv2's words.
 struct Exiv2Failure: Error, Equatable {
-  /// exiv2's or gexiv2's message.
+  /// exiv2's or gexiv2's message, or the loader's.
   let message: String
+  /// Whether gexiv2 could not be loaded or initialized at all (the file was not looked at).
+  var isUnavailable = false
 }
 
 /// One image opened by gexiv2, valid only inside ``Exiv2Session/withImage(bytes:_:)``.

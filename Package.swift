@@ -46,6 +46,8 @@ let package = Package(
     // libvips and glib prototypes it calls itself, for the same reason.
     .target(
       name: "CVipsShim",
+      // zlib for the PNG pictures it writes itself.
+      dependencies: ["CZlib"],
       linkerSettings: [.linkedLibrary("dl")]
     ),
     // ffmpeg's headers only (they sit in the multiarch include folder, so no pkg-config

@@ -116,6 +116,8 @@ int vips_image_get_int(const VipsImage *image, const char *name, int *out);
 VipsInterpretation vips_image_get_interpretation(const VipsImage *image);
 GType vips_image_get_typeof(const VipsImage *image, const char *name);
 int vips_image_get_width(const VipsImage *image);
+double vips_image_get_xres(const VipsImage *image);
+double vips_image_get_yres(const VipsImage *image);
 gboolean vips_image_hasalpha(VipsImage *image);
 VipsImage *vips_image_new_from_buffer(
     const void *buf, size_t len, const char *option_string, ...);
@@ -126,11 +128,13 @@ int vips_init(const char *argv0);
 int vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
 void vips_operation_block_set(const char *name, gboolean state);
 int vips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
+int vips_resize(VipsImage *in, VipsImage **out, double scale, ...);
 int vips_rot(VipsImage *in, VipsImage **out, VipsAngle angle, ...);
 int vips_thumbnail_buffer(void *buf, size_t len, VipsImage **out, int width, ...);
 int vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, ...);
 void vips_vector_set_enabled(gboolean enabled);
 void g_free(gpointer mem);
+gpointer g_try_malloc(size_t n_bytes);
 void g_object_unref(gpointer object);
 guint g_log_set_handler(
     const gchar *log_domain, GLogLevelFlags log_levels, GLogFunc log_func, gpointer user_data);
@@ -166,6 +170,8 @@ guint g_log_set_handler(
   X(vips_image_get_interpretation)                                                         \
   X(vips_image_get_typeof)                                                                 \
   X(vips_image_get_width)                                                                  \
+  X(vips_image_get_xres)                                                                   \
+  X(vips_image_get_yres)                                                                   \
   X(vips_image_hasalpha)                                                                   \
   X(vips_image_new_from_buffer)                                                            \
   X(vips_image_new_from_memory)                                                            \
@@ -181,6 +187,7 @@ guint g_log_set_handler(
   X(vips_vector_set_enabled)                                                              \
   X(g_free)                                                                                \
   X(g_log_set_handler)                                                                     \
+  X(g_try_malloc)                                                                          \
   X(g_object_unref)
 
 // Whether a sanitizer's allocator stands in for glibc's (AddressSanitizer, ThreadSanitizer):
@@ -468,16 +475,16 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
   const size_t stride = (size_t)width * (size_t)bands;
   const size_t rawLength = (stride + 1) * (size_t)height;
   if (size != stride * (size_t)height || rawLength > UINT_MAX / 2) {
-    g_free(pixels);
+    p_g_free(pixels);
     setMessage(message, "cannot encode PNG: unexpected pixel buffer");
     return CVipsShim_failed;
   }
   // Each row after its filter byte, 2 ("up"): every byte less the one above it (nothing
   // above the first row), so that runs of a colour down the picture and across it become
   // runs of one byte, which the run-length strategy below compresses.
-  uint8_t *raw = g_try_malloc(rawLength);
+  uint8_t *raw = p_g_try_malloc(rawLength);
   if (raw == NULL) {
-    g_free(pixels);
+    p_g_free(pixels);
     setMessage(message, "cannot encode PNG: out of memory");
     return CVipsShim_failed;
   }
@@ -494,13 +501,13 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
       }
     }
   }
-  g_free(pixels);
+  p_g_free(pixels);
   const uLong bound = compressBound((uLong)rawLength);
   // Signature, IHDR, pHYs, the IDAT's frame and IEND around the compressed rows.
   const size_t frame = 8 + (12 + 13) + (12 + 9) + 12 + 12;
-  uint8_t *out = g_try_malloc(frame + bound);
+  uint8_t *out = p_g_try_malloc(frame + bound);
   if (out == NULL) {
-    g_free(raw);
+    p_g_free(raw);
     setMessage(message, "cannot encode PNG: out of memory");
     return CVipsShim_failed;
   }
@@ -517,9 +524,9 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
   }
   const size_t deflatedLength = stream.total_out;
   deflateEnd(&stream);
-  g_free(raw);
+  p_g_free(raw);
   if (status != Z_STREAM_END) {
-    g_free(out);
+    p_g_free(out);
     setMessage(message, "cannot encode PNG: zlib failed");
     return CVipsShim_failed;
   }
@@ -529,8 +536,8 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
       0, 0, (uint8_t)(width >> 8), (uint8_t)width, 0, 0, (uint8_t)(height >> 8),
       (uint8_t)height, 8, colourTypes[bands], 0, 0, 0};
   // Pixels per metre, as pngsave rounds libvips's pixels per millimetre.
-  double xres = image->Xres * 1000.0;
-  double yres = image->Yres * 1000.0;
+  double xres = p_vips_image_get_xres(image) * 1000.0;
+  double yres = p_vips_image_get_yres(image) * 1000.0;
   uint32_t perMetreX = xres >= 0 && xres < 4e9 ? (uint32_t)(xres + 0.5) : 0;
   uint32_t perMetreY = yres >= 0 && yres < 4e9 ? (uint32_t)(yres + 0.5) : 0;
   const uint8_t physical[9] = {
@@ -883,7 +890,7 @@ int32_t CVipsShim_decodeRGB(
 // The free bytes malloc's arenas may hold before they are trimmed.
 static const size_t trimThreshold = (size_t)8 << 20;
 
-// Only bytes libvips made reach here, so p_g_free is set whenever `bytes` is not NULL.
+// Only bytes libvips or glib allocated reach here, so p_g_free is set whenever `bytes` is not NULL.
 void CVipsShim_free(void *bytes) {
   if (bytes != NULL) p_g_free(bytes);
 }

@@ -280,6 +280,30 @@ import Testing
     #expect(meanDifference(drawn.pixels, upright.pixels) < 4)
   }
 
+  /// Small 8-bit pictures are written as PNG by the shim itself (zlib, each row filtered
+  /// against the one above): grey, grey with alpha, RGB and RGBA, drawn at their own size,
+  /// keep their layout (the PNG colour type) and every pixel.
+  @Test(arguments: [
+    ("grey.png", 0), ("grey-alpha.png", 4), ("upright.png", 2), ("rgba.png", 6),
+  ])
+  func aPictureWrittenAsPNGKeepsItsLayoutAndEveryPixel(name: String, colourType: UInt8) throws {
+    let bytes = Array(try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+    let drawn = try ImageRenderer.draw(
+      encoded: bytes,
+      ImageRenderer.Request(
+        width: 96, height: 64, contentMode: .aspectFit, orientation: 1, encoding: .png,
+        jpegQuality: 90))
+    let png = Array(drawn.data)
+    #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    // IHDR: width, height, bit depth 8, then the colour type.
+    #expect(png.count > 25 && Array(png[16..<25]) == [0, 0, 0, 96, 0, 0, 0, 64, 8])
+    #expect(png.count > 25 && png[25] == colourType, "\(name)")
+    let original = try ImageRenderer.decodeRGB(bytes)
+    let decoded = try pixels(drawn.data)
+    #expect(decoded.width == 96 && decoded.height == 64)
+    #expect(decoded.pixels == original.pixels, "\(name)")
+  }
+
   @Test(arguments: ["heif-irot.heic", "heif-imir.heic"])
   func heifRotationAndMirroringAreDrawnUpright(name: String) async throws {
     let upright = try ImageRenderer.decodeRGB(

@@ -20,6 +20,9 @@
 #   progressive-claim.jpg progressive.jpg whose frame header claims 12000x8000 (96 MP: under
 #                         the pixel limit, over the memory libjpeg's scans would take).
 #   interlaced.png        upright.png as an interlaced PNG (vips pngsave --interlace).
+#   grey.png              upright.png in grey, one band (vips colourspace b-w).
+#   grey-alpha.png        grey.png with an alpha band of 200 (vips bandjoin_const).
+#   rgba.png              upright.png with an alpha band of 200 (vips bandjoin_const).
 #   embedded-cover.jpg    320x240 of blue (python3 writes a PPM, vips saves it) with a 160x120
 #                         EXIF thumbnail of green (exiftool): large enough to make a picture
 #                         cache's 128-pixel entry, and unlike the image, so a test can tell
@@ -106,6 +109,12 @@ exiftool -q -overwrite_original -Rotation=90 "$out/portrait.mov"
 
 vips jpegsave "$work/upright.ppm" "$out/progressive.jpg" --Q 92 --strip --interlace
 vips pngsave "$work/upright.ppm" "$out/interlaced.png" --strip --interlace
+vips colourspace "$work/upright.ppm" "$work/grey.v" b-w
+vips pngsave "$work/grey.v" "$out/grey.png" --strip
+vips bandjoin_const "$work/grey.v" "$work/grey-alpha.v" 200
+vips pngsave "$work/grey-alpha.v" "$out/grey-alpha.png" --strip
+vips bandjoin_const "$work/upright.ppm" "$work/rgba.v" 200
+vips pngsave "$work/rgba.v" "$out/rgba.png" --strip
 head -c 2000 "$out/orientation-1.jpg" > "$out/truncated.jpg"
 head -c 3000 "$out/fade-in.mp4" > "$out/cut-movie.mp4"
 python3 - "$out/orientation-1.jpg" "$out/huge-claim.jpg" "$out/garbage.png" \

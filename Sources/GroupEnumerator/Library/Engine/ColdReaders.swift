@@ -24,8 +24,11 @@ struct ColdReaders: Sendable {
     return min(64, max(0, value.flatMap { Int($0) } ?? defaultCount))
   }()
 
-  /// Four: with two workers, six requests in flight (see docs/Performance.md).
-  static let defaultCount = 4
+  /// None for now: a process running many enumerations at once, each with its own
+  /// readers, was slowed far past the workers alone when every read was slow (the test
+  /// suite under AddressSanitizer). `GROUPENUMERATOR_COLD_READERS=4` (six requests in
+  /// flight with two workers) is what docs/Performance.md measures.
+  static let defaultCount = 0
 
   /// The reads watched: the root's tally (not the root, whose descriptor the watcher
   /// must not keep open).

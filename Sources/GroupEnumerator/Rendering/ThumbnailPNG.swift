@@ -72,23 +72,10 @@ enum ThumbnailPNG {
           throw Corrupt(reason: "the chunk at offset \(offset) fails its CRC")
         }
       }
-      let data = (offset + 8)..<dataEnd
-      if chunks == 1 {
-        guard type == ChunkType.header, length == 13 else {
-          throw Corrupt(reason: "its first chunk is not a 13-byte IHDR")
-        }
-        let width = Int(bigEndian(bytes, data.lowerBound))
-        let height = Int(bigEndian(bytes, data.lowerBound + 4))
-        guard width > 0, height > 0 else { throw Corrupt(reason: "its size is zero") }
-        size = (width, height)
-      } else if type == ChunkType.text, length <= maximumTextLength,
-        let zero = bytes[data].firstIndex(of: 0), (1...79).contains(zero - data.lowerBound)
-      {
-        let key = latin1(bytes[data.lowerBound..<zero])
-        if text[key] == nil { text[key] = latin1(bytes[(zero + 1)..<data.upperBound]) }
-      } else if type == ChunkType.end {
-        break
-      }
+      try take(
+        bytes, type: type, data: (offset + 8)..<dataEnd, isFirst: chunks == 1, size: &size,
+        text: &text)
+      if chunks > 1, type == ChunkType.end { break }
       offset = dataEnd + 4
     }
     guard let size else { throw Corrupt(reason: "it has no IHDR") }
@@ -143,22 +130,32 @@ enum ThumbnailPNG {
       guard checksum(head, (offset + 4)..<dataEnd) == bigEndian(head, dataEnd) else {
         throw Corrupt(reason: "the chunk at offset \(offset) fails its CRC")
       }
-      let data = (offset + 8)..<dataEnd
-      if chunks == 1 {
-        guard type == ChunkType.header, length == 13 else {
-          throw Corrupt(reason: "its first chunk is not a 13-byte IHDR")
-        }
-        let width = Int(bigEndian(head, data.lowerBound))
-        let height = Int(bigEndian(head, data.lowerBound + 4))
-        guard width > 0, height > 0 else { throw Corrupt(reason: "its size is zero") }
-        size = (width, height)
-      } else if type == ChunkType.text, length <= maximumTextLength,
-        let zero = head[data].firstIndex(of: 0), (1...79).contains(zero - data.lowerBound)
-      {
-        let key = latin1(head[data.lowerBound..<zero])
-        if text[key] == nil { text[key] = latin1(head[(zero + 1)..<data.upperBound]) }
-      }
+      try take(
+        head, type: type, data: (offset + 8)..<dataEnd, isFirst: chunks == 1, size: &size,
+        text: &text)
       offset = dataEnd + 4
+    }
+  }
+
+  /// Keeps what one checked chunk says: the size from the `IHDR`, which must be the first
+  /// chunk and 13 bytes, and a `tEXt` chunk's key and value (the first of each key).
+  private static func take(
+    _ bytes: [UInt8], type: UInt32, data: Range<Int>, isFirst: Bool,
+    size: inout (width: Int, height: Int)?, text: inout [String: String]
+  ) throws(Corrupt) {
+    if isFirst {
+      guard type == ChunkType.header, data.count == 13 else {
+        throw Corrupt(reason: "its first chunk is not a 13-byte IHDR")
+      }
+      let width = Int(bigEndian(bytes, data.lowerBound))
+      let height = Int(bigEndian(bytes, data.lowerBound + 4))
+      guard width > 0, height > 0 else { throw Corrupt(reason: "its size is zero") }
+      size = (width, height)
+    } else if type == ChunkType.text, data.count <= maximumTextLength,
+      let zero = bytes[data].firstIndex(of: 0), (1...79).contains(zero - data.lowerBound)
+    {
+      let key = latin1(bytes[data.lowerBound..<zero])
+      if text[key] == nil { text[key] = latin1(bytes[(zero + 1)..<data.upperBound]) }
     }
   }
 

@@ -234,15 +234,17 @@ import Testing
   /// read.
   static func read(
     _ jobs: [ReadJob], root: LibraryRoot, readers: Int, pause: UInt32,
-    cancellation: CancellationFlag = CancellationFlag()
+    cancellation: CancellationFlag = CancellationFlag(),
+    budget: ColdReaders.Budget? = nil, threads: LockedThreads = LockedThreads()
   ) async -> (results: [String?], threads: Int) {
-    let threads = LockedThreads()
     let results = await ParallelReader.run(
       jobs: jobs, width: 1, cancellation: cancellation, throttle: nil,
-      coldReaders: ColdReaders(root: root, readers: readers)
+      coldReaders: ColdReaders(
+        root: root, readers: readers, budget: budget ?? ColdReaders.Budget(threads: readers))
     ) {
       let reader = threads.newReader()
       return { job in
+        threads.begin()
         CurrentProcess.sleep(microseconds: pause)
         threads.read(by: reader)
         return job.file.path.description
@@ -251,16 +253,29 @@ import Testing
     return (results, threads.readers)
   }
 
-  /// The readers that read at least one job.
+  /// The readers that read at least one job, and the most that read at once.
   final class LockedThreads: Sendable {
-    private let state = SanitizerVisibleMutex((made: 0, reading: Set<Int>()))
+    private let state = SanitizerVisibleMutex(
+      (made: 0, reading: Set<Int>(), now: 0, most: 0))
     func newReader() -> Int {
       state.withLock {
         $0.made += 1; return $0.made
       }
     }
-    func read(by reader: Int) { _ = state.withLock { $0.reading.insert(reader) } }
+    func begin() {
+      state.withLock {
+        $0.now += 1
+        $0.most = max($0.most, $0.now)
+      }
+    }
+    func read(by reader: Int) {
+      state.withLock {
+        $0.now -= 1
+        $0.reading.insert(reader)
+      }
+    }
     var readers: Int { state.withLock { $0.reading.count } }
+    var mostAtOnce: Int { state.withLock { $0.most } }
   }
 
   @Test func onAColdDiskMoreReadersJoinAndEveryJobIsReadOnceInOrder() async throws {
@@ -285,6 +300,41 @@ import Testing
     #expect(outcome.results == jobs.map { $0.file.path.description })
     #expect(outcome.threads == 1)
     #expect(ColdReaders(root: root, readers: 0) == nil)
+  }
+
+  /// Two runs at once, each asking for four readers from one budget of four: together
+  /// they never read on more than their two workers and four readers at once, and the budget is
+  /// whole again when they end.
+  @Test func runsAtOnceShareOneBudgetOfReaders() async throws {
+    let folder = try TemporaryFolder()
+    let root = try LibraryRoot(path: folder.path)
+    root.readTally.add(calls: 8, bytes: 0, slowCalls: 8)
+    let budget = ColdReaders.Budget(threads: 4)
+    let threads = LockedThreads()
+    let jobs = Self.jobs(count: 200)
+    async let first = Self.read(
+      jobs, root: root, readers: 4, pause: 1000, budget: budget, threads: threads)
+    async let second = Self.read(
+      jobs, root: root, readers: 4, pause: 1000, budget: budget, threads: threads)
+    let outcomes = await [first, second]
+    for outcome in outcomes {
+      #expect(outcome.results == jobs.map { $0.file.path.description })
+    }
+    // Each run's worker, and four readers between them (without the budget, eight); a
+    // run may take the readers the other gave back when it ended.
+    #expect(threads.mostAtOnce <= 6)
+    #expect(threads.readers > 2)
+    #expect(budget.available == 4)
+  }
+
+  @Test func aBudgetGivesWhatItHasAndNoMore() {
+    let budget = ColdReaders.Budget(threads: 5)
+    #expect(budget.take(upTo: 3) == 3)
+    #expect(budget.take(upTo: 3) == 2)
+    #expect(budget.take(upTo: 1) == 0)
+    budget.giveBack()
+    #expect(budget.take(upTo: 4) == 1)
+    #expect(ColdReaders.Budget(threads: -2).take(upTo: 1) == 0)
   }
 
   @Test func aCancelledRunEndsItsReadersToo() async throws {

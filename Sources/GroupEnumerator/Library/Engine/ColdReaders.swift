@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// More readers while the files come from the disk.
 ///
@@ -16,6 +17,11 @@ import Foundation
 /// order of the output and what is held in memory do not change. They are threads of
 /// their own, not blocks on the global dispatch queue, which keeps about as many threads
 /// running as there are cores: its blocks would wait for a core, not for the disk.
+///
+/// The readers of every run in the process share one ``Budget`` of ``count`` threads: a
+/// process that runs many enumerations at once (a server, the test suite) gets no more
+/// readers than one run alone, and a run that finds the budget spent reads with its
+/// workers, looking again now and then for readers another run gave back.
 struct ColdReaders: Sendable {
   /// How many readers join the workers on a cold disk: `GROUPENUMERATOR_COLD_READERS=N`
   /// (0 turns them off), else ``defaultCount``.
@@ -24,23 +30,57 @@ struct ColdReaders: Sendable {
     return min(64, max(0, value.flatMap { Int($0) } ?? defaultCount))
   }()
 
-  /// None for now: a process running many enumerations at once, each with its own
-  /// readers, was slowed far past the workers alone when every read was slow (the test
-  /// suite under AddressSanitizer). `GROUPENUMERATOR_COLD_READERS=4` (six requests in
-  /// flight with two workers) is what docs/Performance.md measures.
-  static let defaultCount = 0
+  /// Four: six requests in flight with two workers, what docs/Performance.md measures.
+  static let defaultCount = 4
+
+  /// The reader threads every run of this process draws from.
+  static let processBudget = Budget(threads: count)
+
+  /// Reader threads shared by runs: taken when a run's reads turn cold, given back as
+  /// each reader ends.
+  final class Budget: Sendable {
+    private let free: Atomic<Int>
+
+    /// A budget of `threads` readers at once.
+    init(threads: Int) { free = Atomic(max(0, threads)) }
+
+    /// Takes up to `wanted` threads; returns how many it took (0 when none is free).
+    func take(upTo wanted: Int) -> Int {
+      var current = free.load(ordering: .relaxed)
+      while current > 0 {
+        let taken = min(current, wanted)
+        let (exchanged, original) = free.compareExchange(
+          expected: current, desired: current - taken, ordering: .acquiringAndReleasing)
+        if exchanged { return taken }
+        current = original
+      }
+      return 0
+    }
+
+    /// Gives back one thread.
+    func giveBack() { free.add(1, ordering: .acquiringAndReleasing) }
+
+    /// How many threads are free now.
+    var available: Int { free.load(ordering: .relaxed) }
+  }
 
   /// The reads watched: the root's tally (not the root, whose descriptor the watcher
   /// must not keep open).
   let tally: ReadTally
-  /// How many readers join.
+  /// How many readers join, at most.
   let readers: Int
+  /// Where the reader threads come from.
+  let budget: Budget
 
   /// The readers for files beneath `root`, or `nil` when `readers` is 0.
-  init?(root: LibraryRoot, readers: Int = ColdReaders.count) {
+  init?(
+    root: LibraryRoot, readers: Int = ColdReaders.count,
+    budget: Budget = ColdReaders.processBudget
+  ) {
     guard readers > 0 else { return nil }
     self.tally = root.readTally
     self.readers = readers
+    self.budget = budget
   }
 
   /// Starts the watcher in `group` (entered now, left when it ends); once the reads are
@@ -54,7 +94,8 @@ struct ColdReaders: Sendable {
     in group: DispatchGroup, isDone: @escaping @Sendable () -> Bool,
     cancellation: CancellationFlag, read: @escaping @Sendable () -> Void
   ) {
-    let watch = Watch(tally: tally, readers: readers, isDone: isDone, read: read)
+    let watch = Watch(
+      tally: tally, readers: readers, budget: budget, isDone: isDone, read: read)
     Self.spawn(in: group) { watch.run(in: group, cancellation: cancellation) }
   }
 
@@ -72,17 +113,33 @@ struct ColdReaders: Sendable {
   private struct Watch: Sendable {
     let tally: ReadTally
     let readers: Int
+    let budget: Budget
     let isDone: @Sendable () -> Bool
     let read: @Sendable () -> Void
 
+    /// Looks once a millisecond until the reads are cold, then every 10 ms until the
+    /// budget has a thread; the watcher is the last of the readers it starts.
     func run(in group: DispatchGroup, cancellation: CancellationFlag) {
       while !cancellation.isSet, !isDone() {
         guard tally.isCold else {
           CurrentProcess.sleep(microseconds: 1000)
           continue
         }
-        for _ in 1..<readers { ColdReaders.spawn(in: group, read) }
+        let taken = budget.take(upTo: readers)
+        guard taken > 0 else {
+          CurrentProcess.sleep(microseconds: 10_000)
+          continue
+        }
+        let read = self.read
+        let budget = self.budget
+        for _ in 1..<taken {
+          ColdReaders.spawn(in: group) {
+            read()
+            budget.giveBack()
+          }
+        }
         read()
+        budget.giveBack()
         return
       }
     }

@@ -100,13 +100,34 @@ struct ColdReaders: Sendable {
   }
 
   /// Runs `body` on a thread of its own, in `group`.
+  ///
+  /// The thread lets go of `body`, and of the run's state it holds, before it leaves
+  /// `group`: a `Thread` keeps its closure until the thread itself is gone, which may be
+  /// after the run has returned (or the process has begun to exit).
   private static func spawn(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
     group.enter()
+    let once = Once(body)
     let thread = Thread {
-      body()
+      once.run()
       group.leave()
     }
     thread.start()
+  }
+
+  /// A body run once and then let go.
+  private final class Once: Sendable {
+    private let body: Mutex<(@Sendable () -> Void)?>
+
+    init(_ body: @escaping @Sendable () -> Void) { self.body = Mutex(body) }
+
+    /// Runs the body, then drops it (and what it holds) before returning.
+    func run() {
+      let taken = body.withLock { body in
+        defer { body = nil }
+        return body
+      }
+      taken?()
+    }
   }
 
   /// The watcher's state: what it starts once the reads are cold.

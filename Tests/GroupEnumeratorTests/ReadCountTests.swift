@@ -287,8 +287,10 @@ import Testing
     let jobs = Self.jobs(count: 200)
     let outcome = await Self.read(jobs, root: root, readers: 4, pause: 1000)
     #expect(outcome.results == jobs.map { $0.file.path.description })
-    // The worker and the four readers (which start within a millisecond of 200).
-    #expect(outcome.threads == 5)
+    // The worker and up to four readers: they start within a few milliseconds, but on a
+    // loaded machine one may start after the last job is taken.
+    #expect(outcome.threads > 2)
+    #expect(outcome.threads <= 5)
   }
 
   @Test func withTheReadsFromThePageCacheOnlyTheWorkersRead() async throws {

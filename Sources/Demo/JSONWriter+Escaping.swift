@@ -77,16 +77,30 @@ extension JSONWriter {
   }
 
   /// Appends `uuid` as upper-case hex in groups of 8, 4, 4, 4 and 12 digits.
+  ///
+  /// The 36 bytes are written in one reserved run (two per asset in a listing).
   static func appendUUID(_ uuid: UUID, to result: ByteBuffer) {
     withUnsafeBytes(of: uuid.uuid) { raw in
-      for (index, byte) in raw.enumerated() {
-        if index == 4 || index == 6 || index == 8 || index == 10 {
-          result.append(UInt8(ascii: "-"))
+      result.append(atMost: 36) { out in
+        var end = 0
+        for index in 0..<16 {
+          if index == 4 || index == 6 || index == 8 || index == 10 {
+            out[end] = UInt8(ascii: "-")
+            end += 1
+          }
+          let byte = raw[index]
+          out[end] = upperHexDigit(byte >> 4)
+          out[end + 1] = upperHexDigit(byte & 0x0F)
+          end += 2
         }
-        result.append(upperHexDigits[Int(byte >> 4)])
-        result.append(upperHexDigits[Int(byte & 0x0F)])
+        return end
       }
     }
+  }
+
+  /// The upper-case hex digit of `value` (0–15).
+  private static func upperHexDigit(_ value: UInt8) -> UInt8 {
+    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + (value - 10)
   }
 
   /// Whether a byte is one ``appendEscaped(_:to:)`` may have to escape: a C0 control,
@@ -96,5 +110,4 @@ extension JSONWriter {
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
-  private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 }

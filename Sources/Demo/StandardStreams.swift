@@ -117,7 +117,9 @@ struct FileDescriptorStream: ByteOutputStream {
     writeOut(bytes)
   }
 
-  /// Appends `bytes` as ``write(bytes:)`` does, copied once, into the buffer.
+  /// Appends `bytes` as ``write(bytes:)`` does, copied once, into the buffer: a run that
+  /// fits in the emptied buffer (one listed asset) is kept there after the flush, not
+  /// written out on its own.
   mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
     guard !isBroken else { return }
     guard buffer.count + bytes.count > capacity else {
@@ -125,6 +127,10 @@ struct FileDescriptorStream: ByteOutputStream {
       return
     }
     flush()
+    guard bytes.count > capacity else {
+      buffer.append(contentsOf: bytes)
+      return
+    }
     writeOut(Array(bytes))
   }
 

@@ -81,7 +81,7 @@ import Testing
   @Test func uuidsAreWrittenAsFoundationWritesThem() throws {
     for text in [
       "00000000-0000-0000-0000-000000000000", "7DB86573-E174-8850-B9A6-DFA356993491",
-      "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+      "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF", "01234567-89AB-CDEF-0123-456789ABCDEF",
     ] {
       let uuid = try #require(UUID(uuidString: text))
       #expect(json { $0.string(uuid: uuid) } == "\"\(uuid.uuidString)\"")

@@ -174,6 +174,31 @@ import Testing
     #expect(stream.isBroken)
   }
 
+  /// A run that does not fit beside what is buffered flushes the buffer and is kept in it
+  /// when it fits there (one listed asset), so that the listing writes full buffers; a
+  /// run larger than the buffer goes out at once, after what was buffered.
+  @Test func aRunThatFitsTheEmptiedBufferIsKeptThere() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let path = folder.root.appendingPathComponent("out").path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    func written() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+    var stream = FileDescriptorStream(descriptor: descriptor, capacity: 8)
+    func write(_ text: String) {
+      Array(text.utf8).withUnsafeBufferPointer { stream.write(contentsOf: $0) }
+    }
+    write("abcde")
+    #expect(try written() == "")
+    write("fghij")
+    #expect(try written() == "abcde")
+    write("0123456789")
+    #expect(try written() == "abcdefghij0123456789")
+    write("xy")
+    stream.flush()
+    #expect(try written() == "abcdefghij0123456789xy")
+  }
+
   @Test func aStreamWhoseReaderWentAwayRecordsEPIPE() throws {
     signal(SIGPIPE, SIG_IGN)
     var ends: [Int32] = [0, 0]

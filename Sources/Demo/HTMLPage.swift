@@ -90,18 +90,27 @@ struct HTMLPage {
   /// The row of `asset` with `picture`, after the heading and table head of its group
   /// when it is the first of its group (and the end of the group before).
   mutating func row(_ asset: Asset, picture: PagePicture) -> String {
+    row(asset, cells: cells(asset, picture: picture))
+  }
+
+  /// The row of `asset` whose ``cells(_:picture:)`` are `cells`: as ``row(_:picture:)``.
+  mutating func row(_ asset: Asset, cells: String) -> String {
     assets += 1
     if asset.type == .video { videos += 1 }
     if !asset.problems.isEmpty { withProblems += 1 }
-    var html = ""
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
-    if openGroup?.kind != group.kind || openGroup?.path != group.path {
-      if openGroup != nil { html += HTMLPage.sectionEnd }
-      openGroup = group
-      html += sectionStart(group)
-    }
+    guard openGroup?.kind != group.kind || openGroup?.path != group.path else { return cells }
+    var html = openGroup != nil ? HTMLPage.sectionEnd : ""
+    openGroup = group
+    html += sectionStart(group)
+    return html + cells
+  }
+
+  /// The table row of `asset` with `picture` (`<tr>` to `</tr>`), which depends on
+  /// nothing before it: made on any thread, in any order.
+  func cells(_ asset: Asset, picture: PagePicture) -> String {
     let names = TableFormatter.fileNames(of: asset).map(HTMLPage.text).joined(separator: ", ")
-    html += "<tr class=\"asset\">\n"
+    var html = "<tr class=\"asset\">\n"
     html += "<td class=\"picture\">\(pictureCell(picture, names: asset))</td>\n"
     html += "<td class=\"name\">\(names)</td>\n"
     html +=

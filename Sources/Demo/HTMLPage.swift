@@ -109,9 +109,10 @@ struct HTMLPage {
   /// The table row of `asset` with `picture` (`<tr>` to `</tr>`), which depends on
   /// nothing before it: made on any thread, in any order.
   func cells(_ asset: Asset, picture: PagePicture) -> String {
-    let names = TableFormatter.fileNames(of: asset).map(HTMLPage.text).joined(separator: ", ")
+    let fileNames = TableFormatter.fileNames(of: asset)
+    let names = fileNames.map(HTMLPage.text).joined(separator: ", ")
     var html = "<tr class=\"asset\">\n"
-    html += "<td class=\"picture\">\(pictureCell(picture, names: asset))</td>\n"
+    html += "<td class=\"picture\">\(pictureCell(picture, names: fileNames))</td>\n"
     html += "<td class=\"name\">\(names)</td>\n"
     html +=
       "<td class=\"taken\">\(HTMLPage.escaped(formatter.takenDate(asset.creationDate)))</td>\n"
@@ -151,11 +152,11 @@ struct HTMLPage {
       + "<table>\n<thead>\n<tr>\(cells)</tr>\n</thead>\n<tbody>\n"
   }
 
-  private func pictureCell(_ picture: PagePicture, names asset: Asset) -> String {
+  private func pictureCell(_ picture: PagePicture, names fileNames: [String]) -> String {
     switch picture {
     case .file(let path, let width, let height):
       let alt = HTMLPage.escaped(
-        OutputHygiene.message(TableFormatter.fileNames(of: asset).joined(separator: ", ")))
+        OutputHygiene.message(fileNames.joined(separator: ", ")))
       return "<img src=\"\(HTMLPage.escaped(path))\" width=\"\(width)\" height=\"\(height)\""
         + " alt=\"\(alt)\" loading=\"lazy\">"
     case .missing(let reason):
@@ -168,21 +169,34 @@ struct HTMLPage {
   /// The coordinates as the table writes them, linked to OpenStreetMap's map of the place
   /// (the URL is made of the numbers only); `-` without a location.
   private func place(_ location: Location?) -> String {
-    guard let location, let url = HTMLPage.mapURL(location) else { return "-" }
-    return "<a href=\"\(HTMLPage.escaped(url))\" title=\"\(HTMLPage.escaped(strings.mapLink))\""
-      + " rel=\"noreferrer\">\(HTMLPage.escaped(formatter.gps(location)))</a>"
+    guard let location, let numbers = HTMLPage.mapCoordinates(location) else { return "-" }
+    let (lat, lon) = numbers
+    // The text is the table's (``TableFormatter/gps(_:)``), made of the same two numbers.
+    return "<a href=\"\(HTMLPage.escaped(HTMLPage.mapURL(lat, lon)))\""
+      + " title=\"\(HTMLPage.escaped(strings.mapLink))\""
+      + " rel=\"noreferrer\">\(HTMLPage.escaped(lat + ", " + lon))</a>"
   }
 
   /// `https://www.openstreetmap.org/?mlat=35.68950&mlon=139.69171#map=16/35.68950/139.69171`,
   /// or `nil` for a location out of range (``Location`` never holds one).
   static func mapURL(_ location: Location) -> String? {
+    mapCoordinates(location).map { mapURL($0.latitude, $0.longitude) }
+  }
+
+  /// The latitude and longitude with five decimals (``DecimalText/fiveDecimals(_:)``), or
+  /// `nil` for a location out of range.
+  private static func mapCoordinates(_ location: Location) -> (
+    latitude: String, longitude: String
+  )? {
     let latitude = location.latitude
     let longitude = location.longitude
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
     else { return nil }
-    let lat = DecimalText.fiveDecimals(latitude)
-    let lon = DecimalText.fiveDecimals(longitude)
-    return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+    return (DecimalText.fiveDecimals(latitude), DecimalText.fiveDecimals(longitude))
+  }
+
+  private static func mapURL(_ lat: String, _ lon: String) -> String {
+    "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
   }
 
   /// The problems cell: the table's codes (`truncated +1`, or `-`), and why there is no

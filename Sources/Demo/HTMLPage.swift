@@ -217,7 +217,11 @@ struct HTMLPage {
   /// `text` with `&`, `<`, `>`, `"` and `'` as entities: safe in an element and in a
   /// quoted attribute.
   static func escaped(_ text: String) -> String {
-    guard text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) else {
+    guard
+      text.utf8.contains(where: {
+        $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27
+      })
+    else {
       return text
     }
     // The five are ASCII, which in UTF-8 is never part of another character: replaced

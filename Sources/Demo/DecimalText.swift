@@ -21,6 +21,7 @@ enum DecimalText {
   /// `value` with five decimals, as C's `%.5f` writes it (which `String(format:)` calls
   /// too, after parsing its format into a new string each time): `35.68950`, `-0.00000`.
   static func fiveDecimals(_ value: Double) -> String {
+    if let text = exactFiveDecimals(value) { return text }
     // Enough for any double's digits (at most 309 before the point) and the sign.
     let capacity = 512
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
@@ -30,6 +31,39 @@ enum DecimalText {
         decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)),
         as: UTF8.self)
     }
+  }
+
+  /// ``fiveDecimals(_:)`` of a finite `value` below 2^33 in magnitude (every coordinate),
+  /// made from its exact binary value as `%.5f` makes it: the value times 10^5, rounded
+  /// to the nearest integer, a half to the even one; `-` for any negative value (`-0.00000`
+  /// too). `nil` for any other value. No `vsnprintf`, which parses its format each time.
+  static func exactFiveDecimals(_ value: Double) -> String? {
+    let magnitude = value.magnitude
+    guard value.isFinite, magnitude < 0x1p33 else { return nil }
+    // magnitude = significand × 2^exponent, the significand an integer below 2^53.
+    let significand =
+      magnitude.significandBitPattern | (magnitude.isNormal ? 1 << 52 : 0)
+    let exponent = magnitude.isNormal ? Int(magnitude.exponent) - 52 : -1074
+    // Below 2^33, so the exponent is at most -20: the product (below 2^70) is shifted
+    // right, and the bits shifted out decide the rounding.
+    let shift = -exponent
+    guard shift > 0 else { return nil }
+    let product = UInt128(significand) * 100_000
+    var scaled: UInt128 = 0
+    if shift < 71 {
+      scaled = product >> shift
+      let rest = product & ((1 << shift) - 1)
+      let half = UInt128(1) << (shift - 1)
+      if rest > half || (rest == half && scaled & 1 == 1) { scaled += 1 }
+    }
+    let whole = UInt64(scaled / 100_000)
+    let fraction = Int(scaled % 100_000)
+    var text = value.sign == .minus ? "-" : ""
+    text += String(whole)
+    text += "."
+    let digits = String(fraction)
+    text += String(repeating: "0", count: 5 - digits.count) + digits
+    return text
   }
 
   /// Calls `body` with ``fixed(_:decimalPlaces:)`` of `value` as UTF-8, made in a

@@ -90,19 +90,29 @@ struct HTMLPage {
   /// The row of `asset` with `picture`, after the heading and table head of its group
   /// when it is the first of its group (and the end of the group before).
   mutating func row(_ asset: Asset, picture: PagePicture) -> String {
+    row(asset, cells: cells(asset, picture: picture))
+  }
+
+  /// The row of `asset` whose ``cells(_:picture:)`` are `cells`: as ``row(_:picture:)``.
+  mutating func row(_ asset: Asset, cells: String) -> String {
     assets += 1
     if asset.type == .video { videos += 1 }
     if !asset.problems.isEmpty { withProblems += 1 }
-    var html = ""
     let group = AssetGroup(kind: asset.group, path: asset.groupPath)
-    if openGroup?.kind != group.kind || openGroup?.path != group.path {
-      if openGroup != nil { html += HTMLPage.sectionEnd }
-      openGroup = group
-      html += sectionStart(group)
-    }
-    let names = TableFormatter.fileNames(of: asset).map(HTMLPage.text).joined(separator: ", ")
-    html += "<tr class=\"asset\">\n"
-    html += "<td class=\"picture\">\(pictureCell(picture, names: asset))</td>\n"
+    guard openGroup?.kind != group.kind || openGroup?.path != group.path else { return cells }
+    var html = openGroup != nil ? HTMLPage.sectionEnd : ""
+    openGroup = group
+    html += sectionStart(group)
+    return html + cells
+  }
+
+  /// The table row of `asset` with `picture` (`<tr>` to `</tr>`), which depends on
+  /// nothing before it: made on any thread, in any order.
+  func cells(_ asset: Asset, picture: PagePicture) -> String {
+    let fileNames = TableFormatter.fileNames(of: asset)
+    let names = fileNames.map(HTMLPage.text).joined(separator: ", ")
+    var html = "<tr class=\"asset\">\n"
+    html += "<td class=\"picture\">\(pictureCell(picture, names: fileNames))</td>\n"
     html += "<td class=\"name\">\(names)</td>\n"
     html +=
       "<td class=\"taken\">\(HTMLPage.escaped(formatter.takenDate(asset.creationDate)))</td>\n"
@@ -142,11 +152,11 @@ struct HTMLPage {
       + "<table>\n<thead>\n<tr>\(cells)</tr>\n</thead>\n<tbody>\n"
   }
 
-  private func pictureCell(_ picture: PagePicture, names asset: Asset) -> String {
+  private func pictureCell(_ picture: PagePicture, names fileNames: [String]) -> String {
     switch picture {
     case .file(let path, let width, let height):
       let alt = HTMLPage.escaped(
-        OutputHygiene.message(TableFormatter.fileNames(of: asset).joined(separator: ", ")))
+        OutputHygiene.message(fileNames.joined(separator: ", ")))
       return "<img src=\"\(HTMLPage.escaped(path))\" width=\"\(width)\" height=\"\(height)\""
         + " alt=\"\(alt)\" loading=\"lazy\">"
     case .missing(let reason):
@@ -159,21 +169,34 @@ struct HTMLPage {
   /// The coordinates as the table writes them, linked to OpenStreetMap's map of the place
   /// (the URL is made of the numbers only); `-` without a location.
   private func place(_ location: Location?) -> String {
-    guard let location, let url = HTMLPage.mapURL(location) else { return "-" }
-    return "<a href=\"\(HTMLPage.escaped(url))\" title=\"\(HTMLPage.escaped(strings.mapLink))\""
-      + " rel=\"noreferrer\">\(HTMLPage.escaped(formatter.gps(location)))</a>"
+    guard let location, let numbers = HTMLPage.mapCoordinates(location) else { return "-" }
+    let (lat, lon) = numbers
+    // The text is the table's (``TableFormatter/gps(_:)``), made of the same two numbers.
+    return "<a href=\"\(HTMLPage.escaped(HTMLPage.mapURL(lat, lon)))\""
+      + " title=\"\(HTMLPage.escaped(strings.mapLink))\""
+      + " rel=\"noreferrer\">\(HTMLPage.escaped(lat + ", " + lon))</a>"
   }
 
   /// `https://www.openstreetmap.org/?mlat=35.68950&mlon=139.69171#map=16/35.68950/139.69171`,
   /// or `nil` for a location out of range (``Location`` never holds one).
   static func mapURL(_ location: Location) -> String? {
+    mapCoordinates(location).map { mapURL($0.latitude, $0.longitude) }
+  }
+
+  /// The latitude and longitude with five decimals (``DecimalText/fiveDecimals(_:)``), or
+  /// `nil` for a location out of range.
+  private static func mapCoordinates(_ location: Location) -> (
+    latitude: String, longitude: String
+  )? {
     let latitude = location.latitude
     let longitude = location.longitude
     guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
     else { return nil }
-    let lat = DecimalText.fiveDecimals(latitude)
-    let lon = DecimalText.fiveDecimals(longitude)
-    return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+    return (DecimalText.fiveDecimals(latitude), DecimalText.fiveDecimals(longitude))
+  }
+
+  private static func mapURL(_ lat: String, _ lon: String) -> String {
+    "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
   }
 
   /// The problems cell: the table's codes (`truncated +1`, or `-`), and why there is no
@@ -194,7 +217,11 @@ struct HTMLPage {
   /// `text` with `&`, `<`, `>`, `"` and `'` as entities: safe in an element and in a
   /// quoted attribute.
   static func escaped(_ text: String) -> String {
-    guard text.utf8.contains(where: { [0x26, 0x3C, 0x3E, 0x22, 0x27].contains($0) }) else {
+    guard
+      text.utf8.contains(where: {
+        $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27
+      })
+    else {
       return text
     }
     // The five are ASCII, which in UTF-8 is never part of another character: replaced

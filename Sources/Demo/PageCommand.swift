@@ -5,8 +5,8 @@ import Synchronization
 extension DemoCommand {
   /// How many pictures the page draws at once.
   nonisolated static let pageDrawingWidth = 2
-  /// How far ahead of the first row not yet written the page may draw: bounds the rows
-  /// held when one picture is slow.
+  /// How far ahead of the first row not yet written the page may draw: bounds the
+  /// pictures held when one is slow.
   nonisolated static let pageDrawingWindow = 64
 
   /// Where the page's pictures are drawn: the one place that picks the source. With
@@ -24,6 +24,11 @@ extension DemoCommand {
   /// `DIR/pictures/`, and writes `DIR/index.html` last (``PageFolder``, ``HTMLPage``).
   /// An asset with no picture gets a placeholder and the reason; a picture file that
   /// cannot be written (a full disk) fails the run, which leaves no `index.html`.
+  ///
+  /// The picture cache's stored pictures are handed on while the library is read, on the
+  /// threads that read it (``PageRows``): the folder is made when the first asset has been
+  /// read, and the rows are written in order as long as every row before has its picture;
+  /// the rest wait for the drawing.
   static func page(
     _ options: DemoOptions, _ location: LibraryLocation, stderr: inout some TextOutputStream,
     progressBar: ProgressBar?, pictureWorker: String?
@@ -42,50 +47,62 @@ extension DemoCommand {
       stderr.write(message(error))
       return failure
     }
-    let contents = try await library.enumerate(
-      filter: options.filter,
-      progress: { current, total in progressBar?.update(current: current, total: total) })
-    progressBar?.clear()
-    let folder: PageFolder
-    let index: PageFolder.IndexFile
-    do throws(PageFolder.Failure) {
-      folder = try PageFolder.open(
-        output, replacing: options.replacesOutput, library: library.root)
-      index = try folder.startIndex()
+    let rows = PageRows(
+      output: output, replacing: options.replacesOutput, library: library,
+      head: HTMLPage(strings: strings).head(library: location.displayPath),
+      page: HTMLPage(strings: strings))
+    let summary: AssetsLibrary.StreamSummary
+    do throws(LibraryError) {
+      summary = try await library.streamAssets(
+        filter: options.filter,
+        progress: { current, total in progressBar?.update(current: current, total: total) },
+        preparePlaced: { asset, place in rows.prepare(asset, number: place + 1) },
+        deliver: { row in rows.deliver(row) })
     } catch {
-      stderr.write(message(error))
-      return failure
+      progressBar?.clear()
+      // A row that could not be written stopped the reading: said below, as a failure.
+      guard error == .cancelled, let failure = rows.failure else {
+        rows.discard()
+        throw error
+      }
+      rows.discard()
+      stderr.write(message(failure))
+      return DemoCommand.failure
     }
-    var page = HTMLPage(strings: strings)
-    index.write(page.head(library: location.displayPath))
-    let assets = contents.assets
+    progressBar?.clear()
+    if let failure = rows.start() {
+      rows.discard()
+      stderr.write(message(failure))
+      return DemoCommand.failure
+    }
+    let waiting = rows.takeWaiting()
     progressBar?.activity = .drawing
-    progressBar?.update(current: 0, total: assets.count)
-    let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
-    let writeFailure = await drawPictures(
-      of: assets, source: source, stored: StoredPictureReader(library: library),
-      folder: folder,
-      written: { asset, picture, count in
-        index.write(page.row(asset, picture: picture))
-        progressBar?.update(current: count, total: assets.count)
-        return !index.hasFailed
-      })
-    await source.shutDown()
+    progressBar?.update(current: summary.assetCount - waiting.count, total: summary.assetCount)
+    var writeFailure: PageFolder.Failure?
+    if !waiting.isEmpty, case .success(let folder) = rows.folder() {
+      let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
+      writeFailure = await drawPictures(
+        of: waiting, source: source, stored: rows.stored, folder: folder,
+        written: { row, picture in
+          progressBar?.update(current: row.number, total: summary.assetCount)
+          return rows.write(row.asset, picture: picture)
+        })
+      await source.shutDown()
+    }
     progressBar?.clear()
     progressBar?.activity = .loading
     if Task.isCancelled {
-      index.discard()
+      rows.discard()
       return interrupted
     }
-    let folderProblems = contents.folderProblems.sorted { $0.key < $1.key }.map {
+    let folderProblems = summary.folderProblems.sorted { $0.key < $1.key }.map {
       (path: $0.key, problem: $0.value)
     }
-    index.write(page.end(folderProblems: folderProblems))
     do throws(PageFolder.Failure) {
       if let writeFailure { throw writeFailure }
-      try index.publish()
+      try rows.publish(folderProblems: folderProblems)
     } catch {
-      index.discard()
+      rows.discard()
       stderr.write(message(error))
       return failure
     }
@@ -95,63 +112,50 @@ extension DemoCommand {
           + OutputHygiene.message(strings.folderProblem(path.escaped, problem.description))
           + "\n")
     }
-    for warning in contents.warnings {
+    for warning in summary.warnings {
       stderr.write("warning: " + OutputHygiene.message(warning) + "\n")
     }
     return success
   }
 
-  /// Writes the picture of each of `assets` into `folder`: the picture cache's stored
-  /// entry when there is one (looked up and handed on a batch at a time, off Swift's
-  /// concurrency threads), else one `source` draws, ``pageDrawingWidth`` at a time. Calls
-  /// `written` with each asset and its picture in order, and how many have been written;
-  /// stops when `written` returns `false`, a picture cannot be written (returned), or the
-  /// task is cancelled.
+  /// Draws the picture of each of `rows` that has none yet (one `source` draws,
+  /// ``pageDrawingWidth`` at a time) and writes it into `folder`. Calls `written` with
+  /// each row and its picture in order; stops when `written` returns `false`, a picture
+  /// cannot be written (returned), or the task is cancelled.
   private static func drawPictures(
-    of assets: [Asset], source: any PictureSource, stored: StoredPictureReader?,
-    folder: PageFolder, written: (Asset, PagePicture, Int) -> Bool
+    of rows: [PageRows.Waiting], source: any PictureSource, stored: StoredPictureReader?,
+    folder: PageFolder, written: (PageRows.Waiting, PagePicture) -> Bool
   ) async -> PageFolder.Failure? {
     typealias Drawn = (index: Int, outcome: Result<PagePicture, PageFolder.Failure>)
     return await withTaskGroup(of: Drawn.self) { group -> PageFolder.Failure? in
-      var looked = 0
-      var misses: [Int] = []
+      var next = 0
       var running = 0
       var count = 0
       var done: [Int: PagePicture] = [:]
-      while count < assets.count {
-        // The stored pictures of the next rows of the window, when the drawing has
-        // little left to do.
-        if looked < assets.count, looked < count + pageDrawingWindow,
-          misses.count < pageDrawingWidth
-        {
-          let batch = looked..<min(assets.count, count + pageDrawingWindow)
-          looked = batch.upperBound
-          let found = await handOnStored(assets, batch, stored: stored, folder: folder)
-          for (offset, outcome) in found.enumerated() {
-            switch outcome {
-            case .failure(let failure):
-              group.cancelAll()
-              return failure
-            case .success(.some(let picture)): done[batch.lowerBound + offset] = picture
-            case .success(.none): misses.append(batch.lowerBound + offset)
+      while count < rows.count {
+        // The next rows of the window: those with a picture are done, the others drawn.
+        while next < rows.count, next < count + pageDrawingWindow {
+          if let picture = rows[next].picture {
+            done[next] = picture
+          } else {
+            guard running < pageDrawingWidth else { break }
+            let row = rows[next]
+            let index = next
+            group.addTask {
+              (
+                index,
+                await drawPicture(
+                  of: row.asset, number: row.number, source: source, stored: stored,
+                  folder: folder)
+              )
             }
+            running += 1
           }
-        }
-        while running < pageDrawingWidth, !misses.isEmpty {
-          let index = misses.removeFirst()
-          let asset = assets[index]
-          group.addTask {
-            (
-              index,
-              await drawPicture(
-                of: asset, number: index + 1, source: source, stored: stored, folder: folder)
-            )
-          }
-          running += 1
+          next += 1
         }
         while let picture = done.removeValue(forKey: count) {
           count += 1
-          guard written(assets[count - 1], picture, count) else {
+          guard written(rows[count - 1], picture) else {
             group.cancelAll()
             return nil
           }
@@ -175,81 +179,28 @@ extension DemoCommand {
     }
   }
 
-  /// Hands on the picture cache's stored entries of `assets[batch]` into the folder, on
-  /// ``pageLookupWidth`` Dispatch threads at once (each a run of the batch, as the listing
-  /// reads its files on two): for each, the picture written (`nil` for one with no stored
-  /// entry), or the failure that stops the page (nothing after it is returned; a run
-  /// after it may have linked pictures that no page then shows, as a run that fails
-  /// leaves).
-  private static func handOnStored(
-    _ assets: [Asset], _ batch: Range<Int>, stored: StoredPictureReader?, folder: PageFolder
-  ) async -> [Result<PagePicture?, PageFolder.Failure>] {
-    guard let stored else { return batch.map { _ in .success(nil) } }
-    return await withCheckedContinuation { continuation in
-      DispatchQueue.global().async {
-        let runs = max(1, min(pageLookupWidth, batch.count))
-        let length = (batch.count + runs - 1) / runs
-        let results = Mutex(
-          [[Result<PagePicture?, PageFolder.Failure>]](repeating: [], count: runs))
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-          let lower = batch.lowerBound + run * length
-          let upper = min(lower + length, batch.upperBound)
-          guard lower < upper else { return }
-          let outcomes = handOnStored(assets, lower..<upper, stored: stored, folder: folder)
-          results.withLock { $0[run] = outcomes }
-        }
-        var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
-        outcomes.reserveCapacity(batch.count)
-        for run in results.withLock({ $0 }) {
-          outcomes += run
-          if case .failure = run.last { break }
-        }
-        continuation.resume(returning: outcomes)
-      }
+  /// Hands on the picture cache's stored entry of `asset` into the folder as the picture
+  /// of row `number`: the picture written (`nil` when there is no stored entry), or the
+  /// failure that stops the page.
+  nonisolated static func handOnStored(
+    _ asset: Asset, number: Int, stored: StoredPictureReader, folder: PageFolder,
+    entryFolders: StoredPictureReader.EntryFolders
+  ) -> Result<PagePicture?, PageFolder.Failure> {
+    switch folder.linkStored(asset, number: number, reader: stored, folders: entryFolders) {
+    case .linked(let picture): return .success(picture)
+    case .noEntry: return .success(nil)
+    case .notLinked: break
     }
-  }
-
-  /// How many threads look up and hand on the stored entries of a batch at once.
-  nonisolated static let pageLookupWidth = 2
-
-  /// ``handOnStored(_:_:stored:folder:)``'s work for one run of a batch, on the calling
-  /// thread; stops at the first failure, which is the last outcome.
-  nonisolated private static func handOnStored(
-    _ assets: [Asset], _ run: Range<Int>, stored: StoredPictureReader, folder: PageFolder
-  ) -> [Result<PagePicture?, PageFolder.Failure>] {
-    var outcomes: [Result<PagePicture?, PageFolder.Failure>] = []
-    outcomes.reserveCapacity(run.count)
-    let entryFolders = stored.entryFolders()
-    var folders: FolderCursor?
-    for index in run {
-      switch folder.linkStored(
-        assets[index], number: index + 1, reader: stored, folders: entryFolders)
-      {
-      case .linked(let picture):
-        outcomes.append(.success(picture))
-        continue
-      case .noEntry:
-        outcomes.append(.success(nil))
-        continue
-      case .notLinked: break
-      }
-      // An entry that cannot be linked by its name here: read, checked and handed on.
-      let cursor = folders ?? stored.folderCursor()
-      folders = cursor
-      do throws(PageFolder.Failure) {
-        let picture = try stored.withPicture(
-          for: assets[index], fitting: HTMLPage.side, folders: cursor
-        ) {
+    // An entry that cannot be linked by its name here: read, checked and handed on.
+    do throws(PageFolder.Failure) {
+      return .success(
+        try stored.withPicture(for: asset, fitting: HTMLPage.side) {
           (entry, descriptor) throws(PageFolder.Failure) -> PagePicture in
-          try folder.handOn(entry, descriptor: descriptor, number: index + 1)
-        }
-        outcomes.append(.success(picture))
-      } catch {
-        outcomes.append(.failure(error))
-        break
-      }
+          try folder.handOn(entry, descriptor: descriptor, number: number)
+        })
+    } catch {
+      return .failure(error)
     }
-    return outcomes
   }
 
   /// The picture of `asset` for the page's row `number`, drawn by `source` and written

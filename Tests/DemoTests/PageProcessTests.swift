@@ -159,6 +159,40 @@ struct PageProcessTests {
     #expect(!String(decoding: a.bytes, as: UTF8.self).contains("1000000000"))
   }
 
+  /// The stored pictures are handed on while the library is read, each row written as
+  /// soon as it and every row before have their pictures; a row after one whose entry is
+  /// gone waits for the drawing. A page with every other entry removed is the warm page,
+  /// byte for byte, and the entries removed are drawn and stored again.
+  @Test(.timeLimit(.minutes(2)))
+  func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() throws {
+    let scratch = try TemporaryFolder("PageProcessTests")
+    let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
+    func page(_ name: String) throws -> (html: Data, pictures: [String: Data]) {
+      let outcome = try run(
+        demoExecutable,
+        ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
+        environment: environment)
+      #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+      let folder = scratch.path + "/" + name
+      var pictures: [String: Data] = [:]
+      for picture in try FileManager.default.contentsOfDirectory(atPath: folder + "/pictures") {
+        pictures[picture] = FileManager.default.contents(atPath: folder + "/pictures/" + picture)
+      }
+      return (try #require(FileManager.default.contents(atPath: folder + "/index.html")), pictures)
+    }
+    _ = try page("first")
+    let warm = try page("warm")
+    let normal = scratch.path + "/cache/thumbnails/normal/"
+    let entries = try FileManager.default.contentsOfDirectory(atPath: normal).sorted()
+    #expect(entries.count >= 10)
+    let removed = entries.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+    for name in removed { try FileManager.default.removeItem(atPath: normal + name) }
+    let again = try page("again")
+    #expect(again.html == warm.html)
+    #expect(again.pictures == warm.pictures)
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: normal)) == Set(entries))
+  }
+
   @Test(.timeLimit(.minutes(2)))
   func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
     let scratch = try TemporaryFolder("PageProcessTests")

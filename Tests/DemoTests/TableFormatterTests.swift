@@ -25,6 +25,35 @@ import Testing
     #expect(DecimalText.fiveDecimals(value) == String(format: "%.5f", value))
   }
 
+  /// The exact formatting without `vsnprintf` is `%.5f`'s for every coordinate: ties of
+  /// the binary value (multiples of 2^-6 … 2^-20 halve a last decimal), values next to
+  /// them, subnormals, negative ones, the largest it takes, and a sweep of random ones.
+  @Test func fiveDecimalsWithoutPrintfAreWhatFormatWrites() {
+    var values: [Double] = [0, -0.0, 0x1p33.nextDown, -0x1p33.nextDown, .leastNonzeroMagnitude]
+    for power in 1...24 {
+      let step = Double(sign: .plus, exponent: -power, significand: 1)
+      for multiple in [1.0, 3, 5, 7, 11, 1001, 12_345] {
+        let tie = step * multiple
+        values += [tie, -tie, tie.nextUp, tie.nextDown, 179.5 + tie, -89.5 - tie]
+      }
+    }
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20_000 {
+      values.append(Double.random(in: -180...180, using: &generator))
+      values.append(Double.random(in: -1...1, using: &generator) * 1e-4)
+      values.append(Double(Int.random(in: -18_000_000...18_000_000, using: &generator)) / 1e5)
+    }
+    var wrong: [Double] = []
+    for value in values where DecimalText.exactFiveDecimals(value) != String(format: "%.5f", value)
+    {
+      wrong.append(value)
+    }
+    #expect(
+      wrong.isEmpty, "\(wrong.prefix(5).map { ($0, DecimalText.exactFiveDecimals($0) ?? "nil") })")
+    #expect(DecimalText.exactFiveDecimals(0x1p33) == nil)
+    #expect(DecimalText.exactFiveDecimals(.nan) == nil)
+  }
+
   @Test func controlCharactersArePrintedAsQuestionMarks() {
     #expect(DisplayWidth.printable("a\nb\tc\u{1B}[K") == "a?b?c?[K")
     #expect(DisplayWidth.printable("京都") == "京都")

@@ -51,6 +51,36 @@ import Testing
     #expect(!didOverlap, "two deliveries ran at once")
   }
 
+  /// `preparePlaced` is given each asset's place in the delivery, on the reading threads,
+  /// in any order: the Demo's page names each picture after its row with it.
+  @Test func eachAssetIsPreparedWithItsPlaceInTheDelivery() async throws {
+    let library = try TemporaryFolder()
+    defer { library.remove() }
+    let count = AssetsLibrary.streamWindow + 300
+    for index in 0..<count {
+      try library.write([], as: String(format: "Album %d/%05d.jpg", index % 3, index))
+    }
+    let delivered = Mutex<[String]>([])
+    let places = Mutex<[Int]>([])
+    let summary = try await AssetsLibrary(
+      root: library.root, options: LibraryOptions(maximumConcurrency: 4)
+    )
+    .streamAssets(
+      preparePlaced: { asset, place in (name: asset.name, place: place) },
+      deliver: { item in
+        delivered.withLock { $0.append(item.name) }
+        places.withLock { $0.append(item.place) }
+        return true
+      })
+    #expect(summary.assetCount == count)
+    #expect(places.withLock { $0 } == Array(0..<count))
+    // The albums in order, each by name: the places follow the delivery, not the files.
+    let expected = (0..<3).flatMap { album in
+      stride(from: album, to: count, by: 3).map { String(format: "%05d.jpg", $0) }
+    }
+    #expect(delivered.withLock { $0 } == expected)
+  }
+
   @Test func returningFalseStopsTheDeliveriesAndThrowsCancelled() async throws {
     let library = AssetsLibrary(root: Sample.library)
     let deliveries = Atomic<Int>(0)

@@ -53,6 +53,21 @@ extension AssetsLibrary {
     prepare: @escaping @Sendable (Asset) -> Item,
     deliver: @escaping @Sendable (Item) -> Bool
   ) async throws(LibraryError) -> StreamSummary {
+    try await streamAssets(
+      filter: filter, progress: progress, preparePlaced: { asset, _ in prepare(asset) },
+      deliver: deliver)
+  }
+
+  /// ``streamAssets(filter:progress:prepare:deliver:)`` whose `preparePlaced` is also given
+  /// the asset's place in the delivery (0 for the first asset delivered, then 1, …), so
+  /// that work which needs it (naming the asset's picture after its row, say) runs in
+  /// parallel too.
+  package func streamAssets<Item: Sendable>(
+    filter: AssetFilter = .all,
+    progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in },
+    preparePlaced: @escaping @Sendable (_ asset: Asset, _ place: Int) -> Item,
+    deliver: @escaping @Sendable (Item) -> Bool
+  ) async throws(LibraryError) -> StreamSummary {
     let run = try await LibraryRun.start(self, index: .everything)
     let plan = try await run.plan(filter: filter)
     let (delivered, statistics) = try await run.deliverInOrder(
@@ -61,10 +76,10 @@ extension AssetsLibrary {
       // type: this function is generic, and a call from another module runs it
       // unspecialised, where the reader's state (a dictionary of `Item`s under a lock)
       // would look up generic metadata several times per asset.
-      prepare: { asset in prepare(asset) },
+      prepare: { asset, place in preparePlaced(asset, place) },
       deliver: { item in
-        // Every item was made by `prepare` above, so the cast cannot fail; if it did,
-        // stopping (a cancelled run) is still better than a trap.
+        // Every item was made by `preparePlaced` above, so the cast cannot fail; if it
+        // did, stopping (a cancelled run) is still better than a trap.
         guard let item = item as? Item else { return false }
         return deliver(item)
       })

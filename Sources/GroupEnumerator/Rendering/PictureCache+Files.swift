@@ -59,8 +59,9 @@ extension PictureCache {
   /// The largest entry handed on that is read whole: a larger one is read from its head
   /// and its end (the image data between is the browser's to decode).
   static let wholeReadLimit = 16 << 10
-  /// How much of a larger entry's start is read: its header and text chunks.
-  static let headLength = 4 << 10
+  /// How much of a larger entry's start is read: its header and text chunks (about 250
+  /// bytes in the entries written here; a longer head is read whole).
+  static let headLength = 1 << 10
 
   /// Exactly `count` bytes of `file` at `offset`; `nil` when fewer can be read.
   private static func read(_ file: FileDescriptor, at offset: Int, count: Int) -> [UInt8]? {

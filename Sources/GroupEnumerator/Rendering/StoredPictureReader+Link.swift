@@ -16,33 +16,38 @@ extension StoredPictureReader {
     case notLinked
   }
 
-  /// The picture cache's size folders (`normal/`, …), each opened the first time a run of
-  /// links on one thread needs it and kept open for the run; one that cannot be opened is
-  /// remembered as such. One thread uses it at a time (it is not `Sendable`).
-  package final class EntryFolders {
+  /// The picture cache's size folders (`normal/`, …), each opened the first time a link
+  /// needs it and kept open as long as this is; one that cannot be opened is remembered
+  /// as such. Threads may share it (the folders are looked up under a lock; a system call
+  /// on an open folder needs none).
+  package final class EntryFolders: Sendable {
     private let cache: PictureCache
-    private var folders: [PictureCache.Size: FileDescriptor?] = [:]
+    private let folders = SanitizerVisibleMutex<[PictureCache.Size: FileDescriptor?]>([:])
 
     fileprivate init(cache: PictureCache) {
       self.cache = cache
     }
 
     deinit {
-      for case .some(let folder) in folders.values { folder.close() }
+      folders.withLock { folders in
+        for case .some(let folder) in folders.values { folder.close() }
+      }
     }
 
     /// The open folder of `size`'s entries; `nil` when it cannot be opened (there is none).
     fileprivate func folder(_ size: PictureCache.Size) -> FileDescriptor? {
-      if let known = folders[size] { return known }
-      let folder = try? FileDescriptor.open(
-        cache.folder + "/" + size.folder, options: [.directory, .closeOnExec])
-      folders[size] = folder
-      return folder
+      folders.withLock { folders in
+        if let known = folders[size] { return known }
+        let folder = try? FileDescriptor.open(
+          cache.folder + "/" + size.folder, options: [.directory, .closeOnExec])
+        folders[size] = folder
+        return folder
+      }
     }
   }
 
-  /// The size folders for a run of ``linkPicture(for:fitting:into:named:folders:accepting:)``
-  /// calls on one thread.
+  /// The size folders for ``linkPicture(for:fitting:into:named:folders:accepting:)``
+  /// calls, on one thread or several.
   package func entryFolders() -> EntryFolders {
     EntryFolders(cache: cache)
   }

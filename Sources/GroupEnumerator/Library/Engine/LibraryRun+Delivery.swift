@@ -49,7 +49,8 @@ extension LibraryRun {
   /// `window` assets read ahead of delivery; the run is finished (index closed).
   ///
   /// - Parameters:
-  ///   - prepare: Called once per asset, on the worker that read it, in any order.
+  ///   - prepare: Called once per asset and its place in the delivery (0 for the first),
+  ///     on the worker that read it, in any order.
   ///   - deliver: Called once per asset with what `prepare` made, in order, one call at a
   ///     time; `false` stops the run.
   /// - Returns: How many assets were delivered (all of them), and the statistics.
@@ -57,7 +58,7 @@ extension LibraryRun {
   func deliverInOrder(
     _ plan: EnumerationPlan, window: Int,
     progress: @escaping @MainActor @Sendable (Int, Int) -> Void,
-    prepare: @escaping @Sendable (Asset) -> OrderedReader.Item,
+    prepare: @escaping @Sendable (Asset, Int) -> OrderedReader.Item,
     deliver: @escaping @Sendable (OrderedReader.Item) -> Bool
   ) async throws(LibraryError) -> (delivered: Int, statistics: EnumerationStatistics) {
     let units = plan.units

@@ -12,14 +12,17 @@ enum OrderedReader {
   /// Reads and delivers every unit; stops early when cancelled or when `deliver` returns
   /// `false` (then it also sets `cancellation`). Each worker reads with a reader of its
   /// own, made by `makeReader` (which may keep state for that worker alone, such as the
-  /// folder it last looked in) and dropped when the worker ends.
+  /// folder it last looked in) and dropped when the worker ends. `prepare` is given each
+  /// asset with its unit's index, which is its place in the delivery (each unit delivers
+  /// one asset).
   ///
   /// - Returns: How many assets were delivered.
   static func run(
     units: [EnumerationUnit], width: Int, window: Int, cancellation: CancellationFlag,
     throttle: ProgressThrottle?, coldReaders: ColdReaders? = nil,
     makeReader: @escaping @Sendable () -> (ReadJob) -> Asset,
-    prepare: @escaping @Sendable (Asset) -> Item, deliver: @escaping @Sendable (Item) -> Bool
+    prepare: @escaping @Sendable (Asset, Int) -> Item,
+    deliver: @escaping @Sendable (Item) -> Bool
   ) async -> Int {
     guard !units.isEmpty else { return 0 }
     let shared = Shared(units: units, window: window)
@@ -49,7 +52,7 @@ enum OrderedReader {
   /// One worker: take the next unit when there is room, read it, deliver what is ready.
   private static func work(
     _ shared: Shared, cancellation: CancellationFlag, throttle: ProgressThrottle?,
-    read: (ReadJob) -> Asset, prepare: (Asset) -> Item, deliver: (Item) -> Bool
+    read: (ReadJob) -> Asset, prepare: (Asset, Int) -> Item, deliver: (Item) -> Bool
   ) {
     while !cancellation.isSet {
       // Polls so that a cancelled run's workers never wait for room that will not come.
@@ -68,7 +71,7 @@ enum OrderedReader {
         asset = read(job)
         throttle?.completed(shared.readCount.add(1, ordering: .acquiringAndReleasing).newValue)
       }
-      let item = prepare(asset)
+      let item = prepare(asset, index)
       shared.withState { $0.ready[index] = item }
       drain(shared, cancellation: cancellation, deliver: deliver)
     }

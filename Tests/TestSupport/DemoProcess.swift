@@ -115,15 +115,15 @@ public final class ProcessEnd: Sendable {
   }
 }
 
-/// Everything a file handle gives until its end, read by a thread of its own from now on
-/// (the read blocks as long as the writer lives), then awaited.
+/// Everything a file handle gives until its end, read from now on by a Dispatch thread (not
+/// the cooperative pool's: the read blocks as long as the writer lives), then awaited.
 public final class Reading: Sendable {
   private let state = LockedValue<(data: Data?, waiters: [CheckedContinuation<Data, Never>])>(
     (nil, []))
 
   /// Starts reading `handle` to its end.
   public init(_ handle: FileHandle) {
-    Thread.detachNewThread { [state] in
+    DispatchQueue.global().async { [state] in
       let data = handle.readDataToEndOfFile()
       let waiters = state.withLock { state in
         state.data = data
@@ -148,11 +148,11 @@ public final class Reading: Sendable {
   }
 }
 
-/// Runs `body`, which blocks (on a child's output, say), on a thread of its own, and awaits
+/// Runs `body`, which blocks (on a child's output, say), on a Dispatch thread, and awaits
 /// its result: the test's task holds no thread of the cooperative pool meanwhile.
 public func onAThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
   await withCheckedContinuation { continuation in
-    Thread.detachNewThread { continuation.resume(returning: body()) }
+    DispatchQueue.global().async { continuation.resume(returning: body()) }
   }
 }
 
@@ -228,11 +228,8 @@ public final class Running: Sendable {
     process.standardError = errors
     end = try launch(process)
     let pid = process.processIdentifier
-    // Each pipe is read by a thread of its own: the reads block for the child's life.
-    finished.enter()
-    finished.enter()
-    Thread.detachNewThread { [self] in
-      defer { finished.leave() }
+    // Each pipe is read on a Dispatch thread: the reads block for the child's life.
+    DispatchQueue.global().async(group: finished) { [self] in
       var lines = 0
       while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
         output.withLock { $0.append(chunk) }
@@ -241,8 +238,7 @@ public final class Running: Sendable {
         if lines >= limit { kill(pid, SIGKILL) }
       }
     }
-    Thread.detachNewThread { [self] in
-      defer { finished.leave() }
+    DispatchQueue.global().async(group: finished) { [self] in
       let data = errors.fileHandleForReading.readDataToEndOfFile()
       errorText.withLock { $0 = String(decoding: data, as: UTF8.self) }
     }

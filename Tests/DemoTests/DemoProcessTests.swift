@@ -13,7 +13,7 @@ import Testing
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct DemoProcessTests {
   @Test(.timeLimit(.minutes(2)))
-  func headOneMakesTheDemoStopQuietly() throws {
+  func headOneMakesTheDemoStopQuietly() async throws {
     let library = try LibraryCopy()
     let photo = try Data(
       contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"))
@@ -30,15 +30,18 @@ struct DemoProcessTests {
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
-    try process.run()
+    let end = try launch(process)
     // `head -1`: read one line, then close the pipe.
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
     let reader = out.fileHandleForReading.fileDescriptor
-    while read(reader, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+    let line = await onAThread {
+      var line: [UInt8] = []
+      var byte: UInt8 = 0
+      while read(reader, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
+      return line
+    }
     try out.fileHandleForReading.close()
-    process.waitUntilExit()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
+    await end.wait()
+    let errors = await Reading(err.fileHandleForReading).data
     #expect(line == Array("[".utf8))
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 141)
@@ -46,7 +49,7 @@ struct DemoProcessTests {
   }
 
   @Test(.timeLimit(.minutes(3)))
-  func tooFewDescriptorsGiveAnErrorOrProblemsNeverACrash() throws {
+  func tooFewDescriptorsGiveAnErrorOrProblemsNeverACrash() async throws {
     let library = try LibraryCopy()
     let photo = try Data(
       contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"))
@@ -59,7 +62,7 @@ struct DemoProcessTests {
     let all = 15 + 12  // Fixtures/README.md: 15 assets, plus one per level.
     var sawDescriptorProblems = false
     for limit in [3, 4, 5, 6, 8, 10, 12, 13, 14, 15, 16, 18, 20, 24, 64] {
-      let outcome = try run(
+      let outcome = try await run(
         URL(fileURLWithPath: "/usr/bin/prlimit"),
         ["--nofile=\(limit):\(limit)", demoExecutable.path, "--format", "json", library.path])
       let context = "ulimit -n \(limit): \(outcome.status) \(outcome.stderr)"
@@ -116,15 +119,15 @@ struct DemoProcessTests {
     for arguments in [
       ["--format", "json", base], ["--format", "csv", base], [base], ["groups", base],
     ] {
-      let outcome = try run(demoExecutable, arguments)
+      let outcome = try await run(demoExecutable, arguments)
       #expect(outcome.status == 0, "\(arguments) \(outcome.stderr)")
     }
-    let listed = try run(demoExecutable, ["--format", "json", base])
+    let listed = try await run(demoExecutable, ["--format", "json", base])
     let assets = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
     for asset in assets {
       let url = try #require(asset["url"] as? String)
-      let outcome = try run(demoExecutable, ["lookup", url, "--library", base])
+      let outcome = try await run(demoExecutable, ["lookup", url, "--library", base])
       #expect(outcome.status == 0, "\(url)")
     }
     #expect(try snapshot(base) == before)

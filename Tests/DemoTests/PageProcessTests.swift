@@ -13,7 +13,7 @@ import Testing
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct PageProcessTests {
   @Test(.timeLimit(.minutes(2)))
-  func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() throws {
+  func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let terminal = try PseudoTerminal()
     let process = Process()
@@ -23,10 +23,10 @@ struct PageProcessTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
-    try process.run()
+    let end = try launch(process)
     terminal.closeTerminalSide()
-    process.waitUntilExit()
-    let screen = String(decoding: terminal.finish(), as: UTF8.self)
+    await end.wait()
+    let screen = String(decoding: await onAThread { terminal.finish() }, as: UTF8.self)
     #expect(process.terminationStatus == 0)
     let loading = try #require(screen.range(of: "写真を読み込み中("), "\(screen.debugDescription)")
     let drawing = try #require(screen.range(of: "サムネイルを作成中(100%)..."))
@@ -37,11 +37,11 @@ struct PageProcessTests {
   }
 
   @Test(.timeLimit(.minutes(2)))
-  func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() throws {
+  func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
     for name in ["first", "second"] {
-      let outcome = try run(
+      let outcome = try await run(
         demoExecutable,
         ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -91,7 +91,7 @@ struct PageProcessTests {
   /// stale (its file touched) or replaced by another file's is drawn again, and the page
   /// shows the new one; a valid entry is linked as it is.
   @Test(.timeLimit(.minutes(2)))
-  func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() throws {
+  func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let library = scratch.path + "/library"
     try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
@@ -100,8 +100,8 @@ struct PageProcessTests {
         atPath: DemoCommand.bundledLibrary.path + "/IMG_0002.jpg", toPath: library + "/" + name)
     }
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
-    func page(_ name: String) throws {
-      let outcome = try run(
+    func page(_ name: String) async throws {
+      let outcome = try await run(
         demoExecutable,
         [library, "--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -123,7 +123,7 @@ struct PageProcessTests {
       }
       return found
     }
-    try page("first")
+    try await page("first")
     let normal = scratch.path + "/cache/thumbnails/normal"
     let entries = try pictures(in: normal)
     #expect(Set(entries.keys) == ["a.jpg", "b.jpg", "c.jpg"])
@@ -140,7 +140,7 @@ struct PageProcessTests {
     #expect(utimensat(AT_FDCWD, library + "/a.jpg", &times, 0) == 0)
     try FileManager.default.removeItem(atPath: c.path)
     try b.bytes.write(to: URL(fileURLWithPath: c.path))
-    try page("second")
+    try await page("second")
     let second = try pictures(in: scratch.path + "/second/pictures")
     let redrawn = try pictures(in: normal)
     #expect(Set(second.keys) == ["a.jpg", "b.jpg", "c.jpg"])
@@ -164,11 +164,11 @@ struct PageProcessTests {
   /// gone waits for the drawing. A page with every other entry removed is the warm page,
   /// byte for byte, and the entries removed are drawn and stored again.
   @Test(.timeLimit(.minutes(2)))
-  func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() throws {
+  func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
-    func page(_ name: String) throws -> (html: Data, pictures: [String: Data]) {
-      let outcome = try run(
+    func page(_ name: String) async throws -> (html: Data, pictures: [String: Data]) {
+      let outcome = try await run(
         demoExecutable,
         ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -180,26 +180,26 @@ struct PageProcessTests {
       }
       return (try #require(FileManager.default.contents(atPath: folder + "/index.html")), pictures)
     }
-    _ = try page("first")
-    let warm = try page("warm")
+    _ = try await page("first")
+    let warm = try await page("warm")
     let normal = scratch.path + "/cache/thumbnails/normal/"
     let entries = try FileManager.default.contentsOfDirectory(atPath: normal).sorted()
     #expect(entries.count >= 10)
     let removed = entries.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
     for name in removed { try FileManager.default.removeItem(atPath: normal + name) }
-    let again = try page("again")
+    let again = try await page("again")
     #expect(again.html == warm.html)
     #expect(again.pictures == warm.pictures)
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: normal)) == Set(entries))
   }
 
   @Test(.timeLimit(.minutes(2)))
-  func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
+  func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
-    let drawn = try run(
+    let drawn = try await run(
       demoExecutable, ["--format", "html", "--output", scratch.path + "/drawn", "--no-progress"])
     #expect(drawn.exited && drawn.status == 0, "\(drawn.stderr)")
-    let crashed = try run(
+    let crashed = try await run(
       demoExecutable,
       ["--format", "html", "--output", scratch.path + "/crashed", "--no-progress"],
       environment: [PictureWorker.faultVariable: "crash:IMG_0002.jpg"])
@@ -224,7 +224,7 @@ struct PageProcessTests {
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
     .timeLimit(.minutes(2)))
-  func aFullDiskFailsTheRunAndLeavesNoPage() throws {
+  func aFullDiskFailsTheRunAndLeavesNoPage() async throws {
     guard
       SystemProbe.proceed(
         unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
@@ -238,7 +238,7 @@ struct PageProcessTests {
       echo "status $?"
       ls -A "$1/page"
       """
-    let outcome = try run(
+    let outcome = try await run(
       SystemProbe.unshare,
       [
         "--mount", "--propagation", "private", "/bin/sh", "-c", script, demoExecutable.path,

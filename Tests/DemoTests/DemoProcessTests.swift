@@ -12,7 +12,7 @@ import Testing
       && FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct DemoProcessTests {
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func headOneMakesTheDemoStopQuietly() async throws {
     let library = try LibraryCopy()
     let photo = try Data(
@@ -48,7 +48,7 @@ struct DemoProcessTests {
     #expect(errors.isEmpty, "\(String(decoding: errors, as: UTF8.self))")
   }
 
-  @Test(.timeLimit(.minutes(3)))
+  @Test(.hangLimit)
   func tooFewDescriptorsGiveAnErrorOrProblemsNeverACrash() async throws {
     let library = try LibraryCopy()
     let photo = try Data(
@@ -103,7 +103,7 @@ struct DemoProcessTests {
     #expect(sawDescriptorProblems, "no limit made a folder or a file fail with EMFILE")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aFullRunChangesNothingInTheLibrary() async throws {
     let library = try LibraryCopy()
     let base = library.path
@@ -133,7 +133,7 @@ struct DemoProcessTests {
     #expect(try snapshot(base) == before)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aNameThatIsNotUTF8RoundTripsThroughLookup() async throws {
     let scratch = try TemporaryFolder("DemoProcessTests")
     let folder = scratch.path

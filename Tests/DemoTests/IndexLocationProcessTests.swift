@@ -144,7 +144,7 @@ struct IndexLocationProcessTests {
     #expect(after.stderr.contains(" files-read 0 "), "\(after.stderr)")
   }
 
-  @Test(SystemProbe.needsMount, .timeLimit(.minutes(2)))
+  @Test(SystemProbe.needsMount, .hangLimit)
   func anIndexInABindMountOfALibraryFolderIsRefused() async throws {
     guard SystemProbe.mayMount() else { return }
     let workspace = try await Workspace()
@@ -172,7 +172,7 @@ struct IndexLocationProcessTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: trips).sorted() == before)
   }
 
-  @Test(SystemProbe.needsMount, .timeLimit(.minutes(2)))
+  @Test(SystemProbe.needsMount, .hangLimit)
   func aCacheFolderOnAReadOnlyMountGivesOneWarningAndTheSameOutput() async throws {
     guard SystemProbe.mayMount() else { return }
     let workspace = try await Workspace()

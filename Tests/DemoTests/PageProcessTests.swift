@@ -12,7 +12,7 @@ import Testing
       && FileManager.default.fileExists(atPath: DemoCommand.bundledLibrary.path),
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct PageProcessTests {
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let terminal = try PseudoTerminal()
@@ -36,7 +36,7 @@ struct PageProcessTests {
     #expect(FileManager.default.fileExists(atPath: scratch.path + "/page/index.html"))
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
@@ -90,7 +90,7 @@ struct PageProcessTests {
   /// A later page checks each entry it links as the cache's rules say: an entry made
   /// stale (its file touched) or replaced by another file's is drawn again, and the page
   /// shows the new one; a valid entry is linked as it is.
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let library = scratch.path + "/library"
@@ -163,7 +163,7 @@ struct PageProcessTests {
   /// soon as it and every row before have their pictures; a row after one whose entry is
   /// gone waits for the drawing. A page with every other entry removed is the warm page,
   /// byte for byte, and the entries removed are drawn and stored again.
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
@@ -193,7 +193,7 @@ struct PageProcessTests {
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: normal)) == Set(entries))
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() async throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let drawn = try await run(
@@ -223,7 +223,7 @@ struct PageProcessTests {
       Comment(
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
-    .timeLimit(.minutes(2)))
+    .hangLimit)
   func aFullDiskFailsTheRunAndLeavesNoPage() async throws {
     guard
       SystemProbe.proceed(

@@ -142,7 +142,7 @@ struct SystemProcessTests {
       Comment(
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
-    .timeLimit(.minutes(2)))
+    .hangLimit)
   func aLibraryOnAReadOnlyBindMountReadsExactlyAsWhenWritable() async throws {
     guard
       SystemProbe.proceed(
@@ -218,7 +218,7 @@ struct SystemProcessTests {
       Comment(
         rawValue: (SystemProbe.straceUnavailable ?? "")
           + "; set \(SystemProbe.straceVariable)=1 to make this a failure")),
-    .timeLimit(.minutes(2)))
+    .hangLimit)
   func linksOutOfTheLibraryAreNeverFollowedByAnySystemCall() async throws {
     guard
       SystemProbe.proceed(
@@ -320,7 +320,7 @@ struct SystemProcessTests {
     return library
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func ctrlCOnATerminalErasesTheBarAndExitsWith130() async throws {
     let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
@@ -360,7 +360,7 @@ struct SystemProcessTests {
       "\(String(decoding: screen.suffix(120), as: UTF8.self).debugDescription)")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func ctrlCWithoutATerminalWritesNoEscapeCodesAndExitsWith130() async throws {
     let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
@@ -401,7 +401,7 @@ struct SystemProcessTests {
     .enabled(
       if: SystemProbe.isDemanded(SystemProbe.scaleVariable),
       "100,000 files take about 25 s: set GROUPENUMERATOR_SCALE_TESTS=1 (make scale-tests)"),
-    .timeLimit(.minutes(5)))
+    .hangLimit)
   func aHundredThousandFilesInOneFolderAreEachListedOnceInBoundedMemory() async throws {
     guard FileManager.default.isExecutableFile(atPath: SystemProbe.time.path) else {
       Issue.record("\(SystemProbe.time.path) is missing (Debian package 'time')")

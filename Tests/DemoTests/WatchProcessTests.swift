@@ -103,7 +103,7 @@ struct WatchProcessTests {
     return folder
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func changesAreNDJSONLinesWithHostileNamesEscapedAndCtrlCExits130() async throws {
     let folder = try makeLibrary()
     let library = folder.path
@@ -141,7 +141,7 @@ struct WatchProcessTests {
   /// In a user namespace of its own, `max_inotify_watches` can be lowered for the Demo
   /// alone (it counts per user namespace): three watches for seven folders. The warning
   /// that says so comes once.
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func foldersBeyondTheWatchLimitAreStillReportedByRescans() async throws {
     let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
     let probe = try await run(
@@ -177,7 +177,7 @@ struct WatchProcessTests {
 
   /// No inotify instance to be had (`max_inotify_instances` 0 in a user namespace, as
   /// when a user has used them all): a clear error naming the call, status 1.
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func noInotifyInstanceIsAClearErrorNotACrash() async throws {
     let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
     let probe = try await run(unshare, ["-Ur", "/bin/true"])
@@ -195,7 +195,7 @@ struct WatchProcessTests {
         + " (errno 24: Too many open files).\n")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func theLibraryRemovedEndsTheWatchWithStatus1AndAMessage() async throws {
     let folder = try makeLibrary()
     let library = folder.path

@@ -56,7 +56,7 @@ struct WorkerPicturesProcessTests {
     ("Broken/broken.jpg", 80, false), ("Broken/empty.jpg", 80, false),
   ]
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func workersDrawTheSameBytesAsThisProcessTwoAtATime() async throws {
     let workers = pool(workers: 2)
     let inProcess = InProcessPictures(library: library)
@@ -90,7 +90,7 @@ struct WorkerPicturesProcessTests {
       late.failureMessage == "'IMG_0002.jpg' was not drawn: the picture workers are shut down.")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aWorkerKilledByASignalCostsOnePictureAndTheNextSucceeds() async throws {
     let workers = pool(fault: "crash:IMG_0002.jpg")
     let crashing = try await asset("IMG_0002.jpg")
@@ -110,7 +110,7 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aWorkerKilledWhileIdleCostsNoPicture() async throws {
     let workers = pool()
     let photo = try await asset("IMG_0002.jpg")
@@ -127,7 +127,7 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aHangPastTheDeadlineIsKilledAndTheNextPictureGetsANewWorker() async throws {
     let workers = pool(deadline: .seconds(3), fault: "hang:IMG_0002.jpg")
     let hanging = try await asset("IMG_0002.jpg")
@@ -145,7 +145,7 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(
-    .timeLimit(.minutes(2)),
+    .hangLimit,
     .enabled(if: !PictureWorker.isSanitized, "a sanitizer's worker has no memory limit"))
   func theMemoryLimitStopsAWorkerThatAsksForTooMuch() async throws {
     // Without a limit the hook's worker would exit with status 3 after 4 GiB.
@@ -158,7 +158,7 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func aReplyWithAnOversizedLengthIsRefusedAndTheWorkerKilled() async throws {
     let workers = pool(fault: "garbage:IMG_0002.jpg")
     let result = await workers.picture(of: try await asset("IMG_0002.jpg"), side: 64, fills: false)
@@ -175,7 +175,7 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func workersThatKeepDyingAreNotStartedForever() async throws {
     let workers = pool(fault: "crash:IMG_0002.jpg")
     let crashing = try await asset("IMG_0002.jpg")
@@ -195,7 +195,7 @@ struct WorkerPicturesProcessTests {
     await expectAllReaped(workers)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func demoThumbnailSurvivesACrashingDecoder() async throws {
     let arguments = ["thumbnail", "IMG_0002.jpg", "--size", "64", "--output", "-"]
     let crashed = try await run(
@@ -210,7 +210,7 @@ struct WorkerPicturesProcessTests {
     #expect(!drawn.stdout.isEmpty && drawn.stderr.isEmpty)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func theWorkerOpensTheLibraryWithTheDemosOptions() async throws {
     // A photo in a hidden folder is an asset only with --hidden: the worker must get it.
     let scratch = try TemporaryFolder("WorkerPictures")
@@ -227,7 +227,7 @@ struct WorkerPicturesProcessTests {
     #expect(!drawn.stdout.isEmpty)
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.hangLimit)
   func theWorkerSubcommandIsHiddenAndTakesOnlyItsOwnArguments() async throws {
     let help = try await run(demoExecutable, ["--help"])
     #expect(!help.stdout.contains("__picture"))

@@ -58,7 +58,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     #expect(first.problems.isEmpty && second.problems.isEmpty)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   func aSocketNamedLikeAPhotoIsSkipped() async throws {
     let folder = try TemporaryFolder()
     try folder.write("real.jpg", SampleBytes.jpeg)
@@ -94,7 +94,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
   }()
 
   @Test(
-    .enabled(if: canMakeDevices, "mknod needs CAP_MKNOD"), .timeLimit(.minutes(1)))
+    .enabled(if: canMakeDevices, "mknod needs CAP_MKNOD"), .hangLimit)
   func aCharacterDeviceNamedLikeAPhotoIsSkippedUnread() async throws {
     let folder = try TemporaryFolder()
     try folder.write("real.jpg", SampleBytes.jpeg)
@@ -120,7 +120,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     #expect(vanished.creationDate?.source == .fileModificationTime)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   func aFileReplacedByALinkOrAFIFOAfterTheScanIsNotRead() async throws {
     let outside = try TemporaryFolder()
     try outside.write("secret.jpg", try sampleBytes(Sample.photoWithGPS))
@@ -257,7 +257,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     #expect(asset.creationDate?.source == .exifDateTimeOriginal)
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   @MainActor func aLibraryOfOnlySkippedEntriesSucceedsEmpty() async throws {
     let folder = try TemporaryFolder()
     try folder.write(".hidden.jpg", SampleBytes.jpeg)
@@ -276,7 +276,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
     #expect(log.calls.map { [$0.current, $0.total] } == [[0, 0]])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   @MainActor func aLibraryOfOnlyNonMediaHasNoAssetsAndListsEachOtherFile() async throws {
     let folder = try TemporaryFolder()
     try folder.write("notes.txt", Array("hello".utf8))
@@ -301,7 +301,7 @@ func problemCodes(_ contents: AssetsLibrary.Contents, _ path: String) -> [AssetP
 }
 
 @Suite struct HostileResourceTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   @MainActor func noDescriptorOutlivesARunWhateverItsEnd() async throws {
     let folder = try TemporaryFolder()
     try folder.makeFolder("A/B")
@@ -559,7 +559,7 @@ final class RunHandle: Sendable {
 
 /// Cancellation and concurrent runs through the engine.
 @Suite struct HostileConcurrencyTests {
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   @MainActor func cancellingFromAnotherTaskStopsWithinABoundedNumberOfEvents() async throws {
     let folder = try TemporaryFolder()
     let photo = try sampleBytes(Sample.photoWithGPS)
@@ -588,7 +588,7 @@ final class RunHandle: Sendable {
     #expect(log.calls.map { [$0.current, $0.total] } == [[0, 200]])
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   func concurrentRunsOfOneLibraryAgreeWithASerialRun() async throws {
     let folder = try TemporaryFolder()
     try FileManager.default.removeItem(atPath: folder.path)

@@ -251,7 +251,7 @@ import Testing
 
   /// A FIFO where the index should be: reading it ahead (``IndexStore/readAhead(_:)``)
   /// must not wait for a writer that never comes, and SQLite cannot use it.
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   func anIndexPathThatIsAFIFOIsNotUsedAndNothingWaitsForIt() async throws {
     let folder = try TemporaryFolder()
     let index = folder.root.appendingPathComponent("index.sqlite")

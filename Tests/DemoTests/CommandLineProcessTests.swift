@@ -14,23 +14,23 @@ struct CommandLineProcessTests {
   private static let library = DemoCommand.bundledLibrary.path
 
   /// Runs the Demo in `directory` (no shell).
-  private func demo(_ arguments: [String], in directory: String? = nil) async throws -> Outcome {
-    try await run(demoExecutable, arguments, in: directory)
+  private func demo(_ arguments: [String], in directory: String? = nil) throws -> Outcome {
+    try run(demoExecutable, arguments, in: directory)
   }
 
-  @Test func lookupByAnyFileOfALivePhotoPrintsTheLivePhoto() async throws {
-    let still = try await demo(["lookup", "DCIM/100APPLE/IMG_0200.HEIC", Self.library])
+  @Test func lookupByAnyFileOfALivePhotoPrintsTheLivePhoto() throws {
+    let still = try demo(["lookup", "DCIM/100APPLE/IMG_0200.HEIC", Self.library])
     #expect(still.status == 0, "\(still.stderr)")
     #expect(still.stdout.contains("\"type\": \"livePhoto\""))
     // The movie and the sidecar are files of the same asset: the same object.
     for path in ["DCIM/100APPLE/IMG_0200.MOV", "DCIM/100APPLE/IMG_0200.AAE"] {
-      let outcome = try await demo(["lookup", path, Self.library])
+      let outcome = try demo(["lookup", path, Self.library])
       #expect(outcome.status == 0, "\(path): \(outcome.stderr)")
       #expect(outcome.stdout == still.stdout, "\(path)")
     }
   }
 
-  @Test func theIssuesCommandsExitZero() async throws {
+  @Test func theIssuesCommandsExitZero() throws {
     let library = Self.library
     let scratch = try TemporaryFolder("CommandLineProcessTests")
     let output = scratch.absolute("thumbnail.jpg")
@@ -41,7 +41,7 @@ struct CommandLineProcessTests {
       ["--no-progress", "--ext", "jpg", "--exclude", "Broken", library],
       ["thumbnail", "Trips/Kyoto 2019/trip-02.jpg", library, "--output", output],
     ] {
-      let outcome = try await demo(arguments)
+      let outcome = try demo(arguments)
       #expect(outcome.exited && outcome.status == 0, "\(arguments): \(outcome.stderr)")
       #expect(outcome.stderr.isEmpty, "\(arguments)")
       #expect(!outcome.stdout.isEmpty || arguments.first == "thumbnail", "\(arguments)")
@@ -49,7 +49,7 @@ struct CommandLineProcessTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: output)).starts(with: [0xFF, 0xD8]))
   }
 
-  @Test func usageErrorsExit64AndMissingAssetsExit1() async throws {
+  @Test func usageErrorsExit64AndMissingAssetsExit1() throws {
     let library = Self.library
     for (arguments, status) in [
       (["help", "foo"], Int32(64)), (["groups", library, "--library", "/tmp"], 64),
@@ -58,30 +58,30 @@ struct CommandLineProcessTests {
       (["lookup", "/etc/passwd", library], 1), (["lookup", "no-such.jpg", library], 1),
       (["groups", "/no/such/library"], 1),
     ] {
-      let outcome = try await demo(arguments)
+      let outcome = try demo(arguments)
       #expect(outcome.exited && outcome.status == status, "\(arguments): \(outcome.stderr)")
       #expect(outcome.stdout.isEmpty, "\(arguments)")
       #expect(outcome.stderr.hasPrefix("Error: "), "\(arguments)")
     }
   }
 
-  @Test func helpIsNeverALibraryNamedHelp() async throws {
+  @Test func helpIsNeverALibraryNamedHelp() throws {
     let folder = try LibraryCopy()
     try FileManager.default.createDirectory(
       atPath: folder.path + "/help", withIntermediateDirectories: false)
-    let outcome = try await demo(["help"], in: folder.path)
+    let outcome = try demo(["help"], in: folder.path)
     #expect(outcome.status == 0)
     #expect(outcome.stdout.hasPrefix("OVERVIEW: List the photos and videos"))
-    let asLibrary = try await demo(["--format", "json", "./help"], in: folder.path)
+    let asLibrary = try demo(["--format", "json", "./help"], in: folder.path)
     #expect(asLibrary.status == 0)
     #expect(asLibrary.stdout == "[]\n")
   }
 
-  @Test func aPathIsFoundFromTheLibraryRootOrFromTheWorkingDirectory() async throws {
+  @Test func aPathIsFoundFromTheLibraryRootOrFromTheWorkingDirectory() throws {
     let folder = try LibraryCopy()
     let parent = (folder.path as NSString).deletingLastPathComponent
     let name = (folder.path as NSString).lastPathComponent
-    let expected = try await demo(["lookup", "Família/praia.jpg", folder.path])
+    let expected = try demo(["lookup", "Família/praia.jpg", folder.path])
     #expect(expected.status == 0, "\(expected.stderr)")
     #expect(expected.stdout.contains("\"path\": \"Família/praia.jpg\""))
     for (arguments, directory) in [
@@ -91,14 +91,14 @@ struct CommandLineProcessTests {
       (["lookup", name + "/Família/praia.jpg", name], parent),
       (["lookup", folder.path + "/Família/praia.jpg", folder.path], "/"),
     ] {
-      let outcome = try await demo(arguments, in: directory)
+      let outcome = try demo(arguments, in: directory)
       #expect(outcome.status == 0, "\(arguments) in \(directory): \(outcome.stderr)")
       #expect(outcome.stdout == expected.stdout, "\(arguments) in \(directory)")
     }
     // A file next to the library, found from the working directory, is outside it.
     try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path + "-outside.jpg"))
     defer { try? FileManager.default.removeItem(atPath: folder.path + "-outside.jpg") }
-    let outside = try await demo(["lookup", name + "-outside.jpg", name], in: parent)
+    let outside = try demo(["lookup", name + "-outside.jpg", name], in: parent)
     #expect(outside.status == 1)
     #expect(
       outside.stderr
@@ -110,24 +110,24 @@ struct CommandLineProcessTests {
     .enabled(
       if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
       "needs script(1) from util-linux for a terminal"))
-  func noProgressDrawsNoBarEvenOnATerminal() async throws {
+  func noProgressDrawsNoBarEvenOnATerminal() throws {
     // script(1) gives the Demo a terminal; stdout goes to /dev/null, so what script
     // records is standard error: the bar, or nothing.
-    func onATerminal(_ options: String) async throws -> Outcome {
-      try await run(
+    func onATerminal(_ options: String) throws -> Outcome {
+      try run(
         URL(fileURLWithPath: "/usr/bin/script"),
         [
           "-qec", "'\(demoExecutable.path)' \(options) '\(Self.library)' >/dev/null",
           "/dev/null",
         ])
     }
-    let withBar = try await onATerminal("")
+    let withBar = try onATerminal("")
     #expect(withBar.status == 0)
     #expect(withBar.stdout.contains("Loading photos (100%)"), "\(withBar.stdout)")
     #expect(withBar.stdout.contains("15/15"), "\(withBar.stdout)")
-    let selected = try await onATerminal("--ext jpg --exclude Broken")
+    let selected = try onATerminal("--ext jpg --exclude Broken")
     #expect(selected.stdout.contains(" 8/8"), "\(selected.stdout)")
-    let withoutBar = try await onATerminal("--no-progress")
+    let withoutBar = try onATerminal("--no-progress")
     #expect(withoutBar.status == 0)
     #expect(withoutBar.stdout.isEmpty, "\(withoutBar.stdout)")
   }

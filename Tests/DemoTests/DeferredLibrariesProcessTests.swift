@@ -27,13 +27,13 @@ struct DeferredLibrariesProcessTests {
     return scratch.absolute("lib")
   }
 
-  @Test func aLibraryOfJPEGsIsListedWithoutGexiv2OrGlib() async throws {
+  @Test func aLibraryOfJPEGsIsListedWithoutGexiv2OrGlib() throws {
     let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
     try scratch.add(Sample.photoWithGPS, as: "library/photo.jpg")
     try scratch.add(Sample.movie, as: "library/movie.mov")
     let arguments = ["--format", "json", scratch.absolute("library")]
-    let plain = try await run(demoExecutable, arguments)
-    let without = try await run(
+    let plain = try run(demoExecutable, arguments)
+    let without = try run(
       demoExecutable, arguments, environment: ["LD_LIBRARY_PATH": try Self.standIns(in: scratch)])
     #expect(plain.exited && plain.status == 0, "\(plain.stderr)")
     #expect(without.exited && without.status == 0, "\(without.stderr)")
@@ -42,13 +42,13 @@ struct DeferredLibrariesProcessTests {
     #expect(!without.stdout.contains("\"problems\": [\n"))
   }
 
-  @Test func aWebPGetsAProblemWhenGexiv2CannotBeLoaded() async throws {
+  @Test func aWebPGetsAProblemWhenGexiv2CannotBeLoaded() throws {
     let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
     try scratch.add(Sample.photoWithGPS, as: "library/photo.jpg")
     try FileManager.default.copyItem(
       atPath: Sample.fixtures.url.appendingPathComponent("Sidecars/Embedded/only-xmp.webp").path,
       toPath: scratch.absolute("library/only-xmp.webp"))
-    let outcome = try await run(
+    let outcome = try run(
       demoExecutable, ["--format", "json", scratch.absolute("library")],
       environment: ["LD_LIBRARY_PATH": try Self.standIns(in: scratch)])
     #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")

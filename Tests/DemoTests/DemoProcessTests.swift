@@ -13,7 +13,7 @@ import Testing
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct DemoProcessTests {
   @Test(.hangLimit)
-  func headOneMakesTheDemoStopQuietly() async throws {
+  func headOneMakesTheDemoStopQuietly() throws {
     let library = try LibraryCopy()
     let photo = try Data(
       contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"))
@@ -30,18 +30,15 @@ struct DemoProcessTests {
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
-    let end = try launch(process)
+    try process.run()
     // `head -1`: read one line, then close the pipe.
+    var line: [UInt8] = []
+    var byte: UInt8 = 0
     let reader = out.fileHandleForReading.fileDescriptor
-    let line = await onAThread {
-      var line: [UInt8] = []
-      var byte: UInt8 = 0
-      while read(reader, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
-      return line
-    }
+    while read(reader, &byte, 1) == 1, byte != 0x0A { line.append(byte) }
     try out.fileHandleForReading.close()
-    await end.wait()
-    let errors = await Reading(err.fileHandleForReading).data
+    process.waitUntilExit()
+    let errors = err.fileHandleForReading.readDataToEndOfFile()
     #expect(line == Array("[".utf8))
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 141)
@@ -49,7 +46,7 @@ struct DemoProcessTests {
   }
 
   @Test(.hangLimit)
-  func tooFewDescriptorsGiveAnErrorOrProblemsNeverACrash() async throws {
+  func tooFewDescriptorsGiveAnErrorOrProblemsNeverACrash() throws {
     let library = try LibraryCopy()
     let photo = try Data(
       contentsOf: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0001.JPG"))
@@ -62,7 +59,7 @@ struct DemoProcessTests {
     let all = 15 + 12  // Fixtures/README.md: 15 assets, plus one per level.
     var sawDescriptorProblems = false
     for limit in [3, 4, 5, 6, 8, 10, 12, 13, 14, 15, 16, 18, 20, 24, 64] {
-      let outcome = try await run(
+      let outcome = try run(
         URL(fileURLWithPath: "/usr/bin/prlimit"),
         ["--nofile=\(limit):\(limit)", demoExecutable.path, "--format", "json", library.path])
       let context = "ulimit -n \(limit): \(outcome.status) \(outcome.stderr)"
@@ -119,15 +116,15 @@ struct DemoProcessTests {
     for arguments in [
       ["--format", "json", base], ["--format", "csv", base], [base], ["groups", base],
     ] {
-      let outcome = try await run(demoExecutable, arguments)
+      let outcome = try run(demoExecutable, arguments)
       #expect(outcome.status == 0, "\(arguments) \(outcome.stderr)")
     }
-    let listed = try await run(demoExecutable, ["--format", "json", base])
+    let listed = try run(demoExecutable, ["--format", "json", base])
     let assets = try #require(
       try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
     for asset in assets {
       let url = try #require(asset["url"] as? String)
-      let outcome = try await run(demoExecutable, ["lookup", url, "--library", base])
+      let outcome = try run(demoExecutable, ["lookup", url, "--library", base])
       #expect(outcome.status == 0, "\(url)")
     }
     #expect(try snapshot(base) == before)

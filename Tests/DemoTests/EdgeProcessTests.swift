@@ -12,31 +12,31 @@ import Testing
     if: FileManager.default.isExecutableFile(atPath: demoExecutable.path),
     "needs the built Demo next to the test bundle"))
 struct EdgeProcessTests {
-  private func shell(_ script: String, _ arguments: [String] = []) async throws -> Outcome {
-    try await run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, demoExecutable.path] + arguments)
+  private func shell(_ script: String, _ arguments: [String] = []) throws -> Outcome {
+    try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, demoExecutable.path] + arguments)
   }
 
   @Test(arguments: ["csv", "json", "table", "ndjson"])
-  func aFullDeviceIsExit74WithTheReason(format: String) async throws {
-    let outcome = try await shell(#""$0" --format "$1" > /dev/full"#, [format])
+  func aFullDeviceIsExit74WithTheReason(format: String) throws {
+    let outcome = try shell(#""$0" --format "$1" > /dev/full"#, [format])
     #expect(outcome.status == 74)
     #expect(outcome.stderr == "Error: cannot write the output: No space left on device\n")
   }
 
-  @Test func closedStandardDescriptorsAreNoFault() async throws {
+  @Test func closedStandardDescriptorsAreNoFault() throws {
     for script in [#""$0" --format csv >&-"#, #""$0" --format csv > /dev/null 2>&-"#] {
-      let outcome = try await shell(script)
+      let outcome = try shell(script)
       #expect(outcome.status == 0, "\(script): \(outcome.stderr)")
       #expect(outcome.stderr.isEmpty, "\(script)")
     }
   }
 
-  @Test func aLibraryBelowAFolderNamedFFOpensByEveryPath() async throws {
+  @Test func aLibraryBelowAFolderNamedFFOpensByEveryPath() throws {
     // The folder is removed by bytes, so its 0xFF name goes too.
     let folder = try TemporaryFolder("EdgeProcessTests")
     let scratch = folder.path
     // printf makes the byte 0xFF, which no Swift String can hold.
-    let setup = try await run(
+    let setup = try run(
       URL(fileURLWithPath: "/bin/sh"),
       [
         "-c", #"d="$1/$(printf '\377')/library" && mkdir -p "$d" && : > "$d/a.jpg""#, "sh",
@@ -49,15 +49,15 @@ struct EdgeProcessTests {
       #"cd "$1"/"# + ff + #" && "$0" --format csv library"#,
       #"cd "$1"/"# + ff + #"/library && "$0" --format csv ."#,
     ] {
-      let outcome = try await shell(script, [scratch])
+      let outcome = try shell(script, [scratch])
       #expect(outcome.status == 0, "\(script): \(outcome.stderr)")
       #expect(outcome.stdout.split(separator: "\r\n").count == 2, "\(script): \(outcome.stdout)")
     }
-    let missing = try await shell(#""$0" "$1"/"# + ff + "/nope", [scratch])
+    let missing = try shell(#""$0" "$1"/"# + ff + "/nope", [scratch])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("/%FF/nope"), "\(missing.stderr)")
     // Relative to a working directory that is not UTF-8: named from its bytes too.
-    let relative = try await shell(#"cd "$1"/"# + ff + #" && "$0" nope"#, [scratch])
+    let relative = try shell(#"cd "$1"/"# + ff + #" && "$0" nope"#, [scratch])
     #expect(relative.status == 1)
     #expect(relative.stderr.contains(scratch + "/%FF/nope"), "\(relative.stderr)")
   }
@@ -68,10 +68,10 @@ struct EdgeProcessTests {
   /// `arguments`, from its own log (`LD_DEBUG=files`: one `file=NAME` line per object, at
   /// start and at each dlopen), and the run's outcome.
   private func loadedObjects(_ arguments: [String], environment: [String: String] = [:])
-    async throws -> (objects: Set<String>, outcome: Outcome)
+    throws -> (objects: Set<String>, outcome: Outcome)
   {
     let scratch = try TemporaryFolder("EdgeProcessTests")
-    let outcome = try await run(
+    let outcome = try run(
       demoExecutable, arguments,
       environment: environment.merging([
         "LD_DEBUG": "files", "LD_DEBUG_OUTPUT": scratch.path + "/loader",
@@ -88,9 +88,9 @@ struct EdgeProcessTests {
     return (objects, outcome)
   }
 
-  @Test func neitherAListingNorTheDemoDrawingInWorkersLoadsLibvipsOrFFmpeg() async throws {
+  @Test func neitherAListingNorTheDemoDrawingInWorkersLoadsLibvipsOrFFmpeg() throws {
     let library = DemoCommand.bundledLibrary.path
-    let listing = try await loadedObjects(["--format", "csv", library])
+    let listing = try loadedObjects(["--format", "csv", library])
     #expect(listing.outcome.status == 0, "\(listing.outcome.stderr)")
     // The log is read: the C library is in every process.
     #expect(listing.objects.contains("libc.so.6"), "\(listing.objects.sorted())")
@@ -102,7 +102,7 @@ struct EdgeProcessTests {
     // never loads a decoder. (The worker's own log ends when it closes the descriptors it
     // inherited, before its first picture; the next test shows that it loads them then.)
     for asset in ["IMG_0002.jpg", "Videos/clip.mp4"] {
-      let drawn = try await loadedObjects([
+      let drawn = try loadedObjects([
         "thumbnail", asset, library, "--size", "80", "--output", "-", "--no-cache",
       ])
       #expect(drawn.outcome.status == 0, "\(drawn.outcome.stderr)")
@@ -112,7 +112,7 @@ struct EdgeProcessTests {
     }
   }
 
-  @Test func aLibraryThatCannotBeLoadedFailsThePictureWithTheLoadersReason() async throws {
+  @Test func aLibraryThatCannotBeLoadedFailsThePictureWithTheLoadersReason() throws {
     // A folder put first on LD_LIBRARY_PATH shadows one soname with a broken stand-in:
     // for libvips an empty file (dlopen refuses it), for libavformat a copy of zlib
     // (dlopen takes it, then every function is missing).
@@ -125,12 +125,12 @@ struct EdgeProcessTests {
     try zlib.write(to: URL(fileURLWithPath: noFormat + "/libavformat.so.59"))
     let library = DemoCommand.bundledLibrary.path
     // A listing needs neither.
-    let listing = try await run(
+    let listing = try run(
       demoExecutable, ["--format", "csv", library], environment: ["LD_LIBRARY_PATH": noVips])
     #expect(listing.status == 0, "\(listing.stderr)")
     #expect(listing.stdout.split(separator: "\r\n").count > 10)
 
-    let still = try await run(
+    let still = try run(
       demoExecutable, ["thumbnail", "IMG_0002.jpg", library, "--size", "80", "--output", "-"],
       environment: ["LD_LIBRARY_PATH": noVips])
     #expect(still.exited && still.status == 1)
@@ -140,7 +140,7 @@ struct EdgeProcessTests {
         == "Error: The image decoder is unavailable: cannot load libvips (libvips.so.42): "
         + noVips + "/libvips.so.42: file too short.\n", "\(still.stderr)")
 
-    let movie = try await run(
+    let movie = try run(
       demoExecutable,
       ["thumbnail", "Videos/clip.mp4", library, "--size", "80", "--output", "-"],
       environment: ["LD_LIBRARY_PATH": noFormat])

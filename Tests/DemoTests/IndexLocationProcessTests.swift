@@ -25,8 +25,8 @@ private final class Workspace {
 
   /// The Demo's listing of the library in `format`, without an index: what every run
   /// with one must print.
-  func plainListing(_ format: String = "json") async throws -> Outcome {
-    let plain = try await run(demoExecutable, ["--format", format, library.path])
+  func plainListing(_ format: String = "json") throws -> Outcome {
+    let plain = try run(demoExecutable, ["--format", format, library.path])
     #expect(plain.exited && plain.status == 0, "\(plain.stderr)")
     return plain
   }
@@ -44,11 +44,10 @@ struct IndexLocationProcessTests {
   @Test func theDefaultIndexLivesInXDGCacheHomeAndTheSecondRunReadsNothing() async throws {
     let workspace = try await Workspace()
     let environment = ["XDG_CACHE_HOME": workspace.cache.path]
-    let plain = try await workspace.plainListing()
+    let plain = try workspace.plainListing()
     let arguments = ["--format", "json", "--default-index", workspace.library.path]
-    let first = try await run(demoExecutable, arguments, environment: environment)
-    let second = try await run(
-      demoExecutable, arguments + ["--statistics"], environment: environment)
+    let first = try run(demoExecutable, arguments, environment: environment)
+    let second = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
     for outcome in [first, second] {
       #expect(outcome.exited && outcome.status == 0)
       #expect(outcome.stdout == plain.stdout)
@@ -62,8 +61,8 @@ struct IndexLocationProcessTests {
 
   @Test func withoutAnAbsoluteCacheFolderTheListingWarnsOnceAndIsUnchanged() async throws {
     let workspace = try await Workspace()
-    let plain = try await workspace.plainListing()
-    let outcome = try await run(
+    let plain = try workspace.plainListing()
+    let outcome = try run(
       demoExecutable,
       ["--format", "json", "--default-index", workspace.library.path],
       environment: ["XDG_CACHE_HOME": "relative/cache"])
@@ -73,8 +72,8 @@ struct IndexLocationProcessTests {
     #expect(outcome.stderr.contains("neither XDG_CACHE_HOME nor HOME"), "\(outcome.stderr)")
   }
 
-  @Test func anIndexFileAndTheDefaultIndexTogetherAreAUsageError() async throws {
-    let outcome = try await run(demoExecutable, ["--index", "/tmp/x.sqlite", "--default-index"])
+  @Test func anIndexFileAndTheDefaultIndexTogetherAreAUsageError() throws {
+    let outcome = try run(demoExecutable, ["--index", "/tmp/x.sqlite", "--default-index"])
     #expect(outcome.exited && outcome.status == 64)
     #expect(
       outcome.stderr.hasPrefix(
@@ -91,10 +90,10 @@ struct IndexLocationProcessTests {
   {
     let workspace = try await Workspace()
     let index = workspace.folder.appendingPathComponent("index.sqlite")
-    let plain = try await workspace.plainListing("ndjson")
+    let plain = try workspace.plainListing("ndjson")
     let arguments = ["--format", "ndjson", "--index", index.path, workspace.library.path]
     let environment = ["GROUPENUMERATOR_INDEX_BUSY_TIMEOUT_MS": "300"]
-    let made = try await run(demoExecutable, arguments, environment: environment)
+    let made = try run(demoExecutable, arguments, environment: environment)
     #expect(made.exited && made.status == 0 && warnings(made).isEmpty, "\(made.stderr)")
 
     // A child holds the write lock until its standard input closes.
@@ -115,21 +114,18 @@ struct IndexLocationProcessTests {
     let output = Pipe()
     holder.standardInput = input
     holder.standardOutput = output
-    let holderEnd = try launch(holder)
-    let said = await onAThread {
-      var said = Data()
-      while !said.contains(UInt8(ascii: "\n")) {
-        let chunk = output.fileHandleForReading.availableData
-        if chunk.isEmpty { break }
-        said += chunk
-      }
-      return said
+    try holder.run()
+    var said = Data()
+    while !said.contains(UInt8(ascii: "\n")) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      said += chunk
     }
     #expect(String(decoding: said, as: UTF8.self) == "locked\n")
 
-    let locked = try await run(demoExecutable, arguments, environment: environment)
+    let locked = try run(demoExecutable, arguments, environment: environment)
     try input.fileHandleForWriting.close()
-    await holderEnd.wait()
+    holder.waitUntilExit()
     #expect(holder.terminationStatus == 0)
     #expect(locked.exited && locked.status == 0)
     #expect(locked.stdout == plain.stdout)
@@ -137,8 +133,7 @@ struct IndexLocationProcessTests {
     #expect(locked.stderr.contains("stayed locked by another process"), "\(locked.stderr)")
 
     // The holder is gone: the index, untouched, is used again.
-    let after = try await run(
-      demoExecutable, arguments + ["--statistics"], environment: environment)
+    let after = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
     #expect(after.exited && after.status == 0 && warnings(after).isEmpty, "\(after.stderr)")
     #expect(after.stdout == plain.stdout)
     #expect(after.stderr.contains(" files-read 0 "), "\(after.stderr)")
@@ -152,13 +147,13 @@ struct IndexLocationProcessTests {
     let mounted = workspace.folder.appendingPathComponent("mounted").path
     #expect(mkdir(mounted, 0o755) == 0)
     let before = try FileManager.default.contentsOfDirectory(atPath: trips).sorted()
-    let plain = try await workspace.plainListing()
+    let plain = try workspace.plainListing()
     let script = """
       mount --bind "$1" "$2" || exit 90
       shift 2
       exec "$@"
       """
-    let outcome = try await run(
+    let outcome = try run(
       SystemProbe.unshare,
       [
         "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", trips, mounted,
@@ -179,7 +174,7 @@ struct IndexLocationProcessTests {
     let source = workspace.folder.appendingPathComponent("source").path
     let mounted = workspace.folder.appendingPathComponent("mounted").path
     for path in [source, mounted] { #expect(mkdir(path, 0o755) == 0) }
-    let plain = try await workspace.plainListing()
+    let plain = try workspace.plainListing()
     let listing = [
       "/usr/bin/env", "XDG_CACHE_HOME=\(mounted)", demoExecutable.path, "--default-index",
       "--format", "json", workspace.library.path,
@@ -190,7 +185,7 @@ struct IndexLocationProcessTests {
       "was not used: sqlite3_open_v2",
     ]
     for expected in expectations {
-      let outcome = try await run(
+      let outcome = try run(
         SystemProbe.unshare, readOnlyMount(source, on: mounted, then: listing))
       #expect(outcome.exited && outcome.status == 0)
       #expect(outcome.stdout == plain.stdout)

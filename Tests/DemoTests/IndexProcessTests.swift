@@ -37,18 +37,18 @@ private final class Workspace {
 struct IndexProcessTests {
   @Test func twoProcessesOnOneIndexAtOnceBothSucceedWithIdenticalOutput() async throws {
     let workspace = try await Workspace(links: 1500)
-    let plain = try await Running(["--format", "json", workspace.library.path]).wait()
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
     #expect(plain.exited && plain.status == 0)
     let arguments = ["--format", "json", "--index", workspace.index.path, workspace.library.path]
     let first = try Running(arguments)
     let second = try Running(arguments)
-    let outcomes = [await first.wait(), await second.wait()]
+    let outcomes = [first.wait(), second.wait()]
     for outcome in outcomes {
       #expect(outcome.exited && outcome.status == 0)
       #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
       #expect(outcome.stdout == plain.stdout)
     }
-    let third = try await Running(arguments + ["--statistics"]).wait()
+    let third = try Running(arguments + ["--statistics"]).wait()
     #expect(third.stdout == plain.stdout)
     #expect(third.stderr.contains(" files-read 0 files-from-index 1516 "), "\(third.stderr)")
   }
@@ -62,8 +62,8 @@ struct IndexProcessTests {
     try notes.write(to: workspace.index)
     let journalURL = URL(fileURLWithPath: workspace.index.path + "-journal")
     try journal.write(to: journalURL)
-    let plain = try await Running(["--format", "json", workspace.library.path]).wait()
-    let outcome = try await Running(
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
+    let outcome = try Running(
       ["--format", "json", "--index", workspace.index.path, workspace.library.path]
     ).wait()
     #expect(outcome.exited && outcome.status == 0)
@@ -84,7 +84,7 @@ struct IndexProcessTests {
   @Test(.hangLimit)
   func resultsOfAPassingErrorAreNeverStored() async throws {
     let workspace = try await Workspace(links: 40)
-    let plain = try await Running(["--format", "json", workspace.library.path]).wait()
+    let plain = try Running(["--format", "json", workspace.library.path]).wait()
     let arguments = ["--format", "json", "--index", workspace.index.path, workspace.library.path]
     var sawPassingErrors = false
     // Which limit makes files (not folders) fail depends on the threads' timing and on
@@ -94,7 +94,7 @@ struct IndexProcessTests {
     var runs = 0
     for _ in 0..<8 where !sawPassingErrors {
       for limit in 10...40 where !sawPassingErrors {
-        let low = try await run(
+        let low = try run(
           URL(fileURLWithPath: "/usr/bin/prlimit"),
           ["--nofile=\(limit):\(limit)", demoExecutable.path] + arguments)
         runs += 1
@@ -103,7 +103,7 @@ struct IndexProcessTests {
       }
     }
     #expect(sawPassingErrors, "no file met EMFILE in \(runs) runs")
-    let normal = try await Running(arguments).wait()
+    let normal = try Running(arguments).wait()
     #expect(normal.exited && normal.status == 0)
     #expect(normal.stdout == plain.stdout)
     #expect(normal.stderr.isEmpty, "\(normal.stderr)")
@@ -116,10 +116,10 @@ struct IndexProcessTests {
     for command in [
       ["groups", "--format", "json", library], ["lookup", "DCIM/100APPLE/IMG_0200.HEIC", library],
     ] {
-      let plain = try await Running(command).wait()
+      let plain = try Running(command).wait()
       #expect(plain.exited && plain.status == 0, "\(command) \(plain.stderr)")
       for run in 0..<2 {
-        let indexed = try await Running(command + index).wait()
+        let indexed = try Running(command + index).wait()
         #expect(indexed.exited && indexed.status == 0, "\(command) run \(run)")
         #expect(indexed.stdout == plain.stdout, "\(command) run \(run)")
         #expect(indexed.stderr.isEmpty, "\(indexed.stderr)")
@@ -127,7 +127,7 @@ struct IndexProcessTests {
     }
     // The lookup stored what it read (the Live Photo's two files), for the next run.
     #expect(FileManager.default.fileExists(atPath: workspace.index.path))
-    let thumbnail = try await Running(
+    let thumbnail = try Running(
       ["thumbnail", "IMG_0001.JPG", library, "--output", "-"] + index
     ).wait()
     #expect(thumbnail.exited && thumbnail.status == 64, "\(thumbnail.stderr)")
@@ -135,17 +135,17 @@ struct IndexProcessTests {
 
   @Test func aRunKilledMidwayLeavesAnIndexTheNextRunUses() async throws {
     let workspace = try await Workspace(links: 12000)
-    let plain = try await Running(["--format", "ndjson", workspace.library.path]).wait()
+    let plain = try Running(["--format", "ndjson", workspace.library.path]).wait()
     #expect(plain.exited && plain.status == 0)
     // Killed once 1,500 assets are out: every asset out was read and queued for the
     // index, and at most one batch of them is not yet committed.
     let killed = try Running(
       ["--format", "ndjson", "--index", workspace.index.path, workspace.library.path],
       killAfterLines: 1500)
-    let outcome = await killed.wait()
+    let outcome = killed.wait()
     #expect(!outcome.exited && outcome.status == SIGKILL, "the run ended before the kill")
 
-    let next = try await Running([
+    let next = try Running([
       "--format", "ndjson", "--statistics", "--index", workspace.index.path,
       workspace.library.path,
     ]).wait()

@@ -13,7 +13,7 @@ import Testing
     "needs the built Demo next to the test bundle and Fixtures/Library"))
 struct PageProcessTests {
   @Test(.hangLimit)
-  func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() async throws {
+  func aTerminalSeesTheLoadingThenTheDrawingBarThenACleanLine() throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let terminal = try PseudoTerminal()
     let process = Process()
@@ -23,10 +23,10 @@ struct PageProcessTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
-    let end = try launch(process)
+    try process.run()
     terminal.closeTerminalSide()
-    await end.wait()
-    let screen = String(decoding: await onAThread { terminal.finish() }, as: UTF8.self)
+    process.waitUntilExit()
+    let screen = String(decoding: terminal.finish(), as: UTF8.self)
     #expect(process.terminationStatus == 0)
     let loading = try #require(screen.range(of: "写真を読み込み中("), "\(screen.debugDescription)")
     let drawing = try #require(screen.range(of: "サムネイルを作成中(100%)..."))
@@ -37,11 +37,11 @@ struct PageProcessTests {
   }
 
   @Test(.hangLimit)
-  func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() async throws {
+  func aSecondPageTakesItsPicturesFromTheThumbnailCacheAsTheyAreStored() throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
     for name in ["first", "second"] {
-      let outcome = try await run(
+      let outcome = try run(
         demoExecutable,
         ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -91,7 +91,7 @@ struct PageProcessTests {
   /// stale (its file touched) or replaced by another file's is drawn again, and the page
   /// shows the new one; a valid entry is linked as it is.
   @Test(.hangLimit)
-  func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() async throws {
+  func aStaleOrForeignEntryIsDrawnAgainByTheNextPage() throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let library = scratch.path + "/library"
     try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
@@ -100,8 +100,8 @@ struct PageProcessTests {
         atPath: DemoCommand.bundledLibrary.path + "/IMG_0002.jpg", toPath: library + "/" + name)
     }
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
-    func page(_ name: String) async throws {
-      let outcome = try await run(
+    func page(_ name: String) throws {
+      let outcome = try run(
         demoExecutable,
         [library, "--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -123,7 +123,7 @@ struct PageProcessTests {
       }
       return found
     }
-    try await page("first")
+    try page("first")
     let normal = scratch.path + "/cache/thumbnails/normal"
     let entries = try pictures(in: normal)
     #expect(Set(entries.keys) == ["a.jpg", "b.jpg", "c.jpg"])
@@ -140,7 +140,7 @@ struct PageProcessTests {
     #expect(utimensat(AT_FDCWD, library + "/a.jpg", &times, 0) == 0)
     try FileManager.default.removeItem(atPath: c.path)
     try b.bytes.write(to: URL(fileURLWithPath: c.path))
-    try await page("second")
+    try page("second")
     let second = try pictures(in: scratch.path + "/second/pictures")
     let redrawn = try pictures(in: normal)
     #expect(Set(second.keys) == ["a.jpg", "b.jpg", "c.jpg"])
@@ -164,11 +164,11 @@ struct PageProcessTests {
   /// gone waits for the drawing. A page with every other entry removed is the warm page,
   /// byte for byte, and the entries removed are drawn and stored again.
   @Test(.hangLimit)
-  func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() async throws {
+  func aPageWithSomeEntriesGoneIsTheWarmPageByteForByte() throws {
     let scratch = try TemporaryFolder("PageProcessTests")
     let environment = ["XDG_CACHE_HOME": scratch.path + "/cache"]
-    func page(_ name: String) async throws -> (html: Data, pictures: [String: Data]) {
-      let outcome = try await run(
+    func page(_ name: String) throws -> (html: Data, pictures: [String: Data]) {
+      let outcome = try run(
         demoExecutable,
         ["--format", "html", "--output", scratch.path + "/" + name, "--no-progress"],
         environment: environment)
@@ -180,26 +180,26 @@ struct PageProcessTests {
       }
       return (try #require(FileManager.default.contents(atPath: folder + "/index.html")), pictures)
     }
-    _ = try await page("first")
-    let warm = try await page("warm")
+    _ = try page("first")
+    let warm = try page("warm")
     let normal = scratch.path + "/cache/thumbnails/normal/"
     let entries = try FileManager.default.contentsOfDirectory(atPath: normal).sorted()
     #expect(entries.count >= 10)
     let removed = entries.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
     for name in removed { try FileManager.default.removeItem(atPath: normal + name) }
-    let again = try await page("again")
+    let again = try page("again")
     #expect(again.html == warm.html)
     #expect(again.pictures == warm.pictures)
     #expect(Set(try FileManager.default.contentsOfDirectory(atPath: normal)) == Set(entries))
   }
 
   @Test(.hangLimit)
-  func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() async throws {
+  func aPictureWorkerKilledBySignalCostsOnePictureAndThePageCompletes() throws {
     let scratch = try TemporaryFolder("PageProcessTests")
-    let drawn = try await run(
+    let drawn = try run(
       demoExecutable, ["--format", "html", "--output", scratch.path + "/drawn", "--no-progress"])
     #expect(drawn.exited && drawn.status == 0, "\(drawn.stderr)")
-    let crashed = try await run(
+    let crashed = try run(
       demoExecutable,
       ["--format", "html", "--output", scratch.path + "/crashed", "--no-progress"],
       environment: [PictureWorker.faultVariable: "crash:IMG_0002.jpg"])
@@ -224,7 +224,7 @@ struct PageProcessTests {
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
     .hangLimit)
-  func aFullDiskFailsTheRunAndLeavesNoPage() async throws {
+  func aFullDiskFailsTheRunAndLeavesNoPage() throws {
     guard
       SystemProbe.proceed(
         unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
@@ -238,7 +238,7 @@ struct PageProcessTests {
       echo "status $?"
       ls -A "$1/page"
       """
-    let outcome = try await run(
+    let outcome = try run(
       SystemProbe.unshare,
       [
         "--mount", "--propagation", "private", "/bin/sh", "-c", script, demoExecutable.path,

@@ -11,7 +11,7 @@ import Testing
     if: FileManager.default.isExecutableFile(atPath: demoExecutable.path),
     "needs the built Demo next to the test bundle"))
 struct PictureCacheProcessTests {
-  @Test func thumbnailWritesTheDesktopCacheAndNoCacheDoesNot() async throws {
+  @Test func thumbnailWritesTheDesktopCacheAndNoCacheDoesNot() throws {
     let scratch = try TemporaryFolder("PictureCacheProcessTests")
     let folder = scratch.root
     let library = DemoCommand.bundledLibrary.path
@@ -21,7 +21,7 @@ struct PictureCacheProcessTests {
     var outputs: [Data] = []
     for (cache, extra) in [(used, [String]()), (used, []), (unused, ["--no-cache"])] {
       let output = folder.appendingPathComponent("picture-\(outputs.count).jpg").path
-      let outcome = try await run(
+      let outcome = try run(
         demoExecutable,
         ["thumbnail", photo, library, "--size", "64", "--output", output] + extra,
         environment: ["XDG_CACHE_HOME": cache])

@@ -41,7 +41,7 @@ enum SystemProbe {
     }
     let (source, target) = (folder.path + "/source", folder.path + "/target")
     for path in [source, target] { mkdir(path, 0o755) }
-    guard let outcome = try? probe(unshare, readOnlyMount(source, on: target, then: ["/bin/true"]))
+    guard let outcome = try? run(unshare, readOnlyMount(source, on: target, then: ["/bin/true"]))
     else { return "\(unshare.path) could not be started" }
     guard outcome.status != 0 else { return nil }
     return "unshare --mount + mount --bind -o ro failed here (status \(outcome.status):"
@@ -54,31 +54,12 @@ enum SystemProbe {
     guard FileManager.default.isExecutableFile(atPath: strace.path) else {
       return "\(strace.path) is missing (make test-deps installs it)"
     }
-    guard let outcome = try? probe(strace, ["-qq", "-o", "/dev/null", "/bin/true"]) else {
+    guard let outcome = try? run(strace, ["-qq", "-o", "/dev/null", "/bin/true"]) else {
       return "\(strace.path) could not be started"
     }
     return outcome.status == 0
       ? nil : "strace cannot trace here (ptrace denied?): \(outcome.stderr)"
   }()
-
-  /// Runs `executable` with `arguments` to its end, blocking: only the probes above call it,
-  /// once each, while the traits are made, before any test runs (no test's task waits for
-  /// a thread meanwhile); a test awaits ``run(_:_:environment:in:limit:)`` instead.
-  private static func probe(_ executable: URL, _ arguments: [String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = processEnvironment
-    process.standardOutput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = errors
-    try process.run()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, exited: process.terminationReason == .exit, stdout: "",
-      stderr: String(decoding: stderr, as: UTF8.self))
-  }
 
   /// Runs a test only where a read-only bind mount can be made, or where
   /// ``mountVariable`` demands it (then ``proceed(unless:demandedBy:)`` fails it).
@@ -143,7 +124,7 @@ struct SystemProcessTests {
         rawValue: (SystemProbe.mountUnavailable ?? "")
           + "; set \(SystemProbe.mountVariable)=1 to make this a failure")),
     .hangLimit)
-  func aLibraryOnAReadOnlyBindMountReadsExactlyAsWhenWritable() async throws {
+  func aLibraryOnAReadOnlyBindMountReadsExactlyAsWhenWritable() throws {
     guard
       SystemProbe.proceed(
         unless: SystemProbe.mountUnavailable, demandedBy: SystemProbe.mountVariable)
@@ -160,8 +141,8 @@ struct SystemProcessTests {
     for arguments in [
       ["--format", "json"], ["--format", "csv"], [], ["groups", "--format", "csv"],
     ] {
-      let direct = try await run(demoExecutable, arguments + [library.path])
-      let mounted = try await run(
+      let direct = try run(demoExecutable, arguments + [library.path])
+      let mounted = try run(
         SystemProbe.unshare,
         readOnlyMount(
           library.path, on: mountPoint, then: [demoExecutable.path] + arguments + [mountPoint]))
@@ -186,7 +167,7 @@ struct SystemProcessTests {
     let thumbnailFile = scratch.path + "/thumbnail.jpg"
     lookups.append(
       "\"$0\" thumbnail '\(thumbnailURL)' --library \"$1\" --output '\(thumbnailFile)'")
-    let mounted = try await run(
+    let mounted = try run(
       SystemProbe.unshare,
       readOnlyMount(
         library.path, on: mountPoint,
@@ -219,7 +200,7 @@ struct SystemProcessTests {
         rawValue: (SystemProbe.straceUnavailable ?? "")
           + "; set \(SystemProbe.straceVariable)=1 to make this a failure")),
     .hangLimit)
-  func linksOutOfTheLibraryAreNeverFollowedByAnySystemCall() async throws {
+  func linksOutOfTheLibraryAreNeverFollowedByAnySystemCall() throws {
     guard
       SystemProbe.proceed(
         unless: SystemProbe.straceUnavailable, demandedBy: SystemProbe.straceVariable)
@@ -248,7 +229,7 @@ struct SystemProcessTests {
     // `make asan` the Demo is an ASan build, whose LeakSanitizer cannot stop the world
     // (ptrace) in a process strace already traces: leaks are checked by the other tests.
     let log = scratch.path + "/trace"
-    let traced = try await run(
+    let traced = try run(
       SystemProbe.strace,
       [
         "-ff", "-qq", "-y", "-s", "8192", "-o", log, "-e", "trace=%file,%desc,mmap",
@@ -321,7 +302,7 @@ struct SystemProcessTests {
   }
 
   @Test(.hangLimit)
-  func ctrlCOnATerminalErasesTheBarAndExitsWith130() async throws {
+  func ctrlCOnATerminalErasesTheBarAndExitsWith130() throws {
     let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
     let terminal = try PseudoTerminal()
@@ -333,25 +314,30 @@ struct SystemProcessTests {
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
-    let end = try launch(process)
+    try process.run()
     // Process dup2()s the descriptor into the child and leaves the test's copy open.
     #expect(fcntl(terminal.terminal, F_GETFD) >= 0)
     terminal.closeTerminalSide()
+    let stdout = Mutex(Data())
+    let readers = DispatchGroup()
     // Ctrl-C once the bar is drawn: the walk is over and the reads are under way. Standard
     // output is read only after it, so the streamed JSON fills the pipe and the Demo is
     // surely still running when the signal comes, however slow this test is under load.
-    let drawn = await terminal.waitFor(Array("Loading photos (".utf8), limit: .seconds(60))
+    let drawn = terminal.waitFor(Array("Loading photos (".utf8), limit: .seconds(60))
     #expect(drawn, "no progress bar within a minute")
     #expect(process.isRunning)
-    await interruptUntilExit(process)
-    let reading = Reading(output.fileHandleForReading)
-    await end.wait()
-    let stdout = await reading.data
-    let screen = await onAThread { terminal.finish() }
+    interruptUntilExit(process)
+    DispatchQueue.global().async(group: readers) {
+      let data = output.fileHandleForReading.readDataToEndOfFile()
+      stdout.withLock { $0 = data }
+    }
+    process.waitUntilExit()
+    readers.wait()
+    let screen = terminal.finish()
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 130)
     // The listing is streamed: what came before Ctrl-C is a beginning of it, never more.
-    #expect(stdout.isEmpty || stdout.starts(with: Data("[\n  {".utf8)))
+    #expect(stdout.withLock { $0.isEmpty || $0.starts(with: Data("[\n  {".utf8)) })
     // The last thing written to the terminal erases the bar's line: carriage return, then
     // erase to the end of the line; the cursor is back at column 0 of a clean line.
     let erase = Array("\r\u{1B}[K".utf8)
@@ -361,7 +347,7 @@ struct SystemProcessTests {
   }
 
   @Test(.hangLimit)
-  func ctrlCWithoutATerminalWritesNoEscapeCodesAndExitsWith130() async throws {
+  func ctrlCWithoutATerminalWritesNoEscapeCodesAndExitsWith130() throws {
     let scratch = try TemporaryFolder("SystemProcessTests")
     let library = try Self.bigLibrary(in: scratch)
     let process = Process()
@@ -371,23 +357,32 @@ struct SystemProcessTests {
     let (output, errors) = (Pipe(), Pipe())
     process.standardOutput = output
     process.standardError = errors
-    let end = try launch(process)
+    try process.run()
+    let collected = Mutex([Data(), Data()])
+    let readers = DispatchGroup()
+    func collect(_ pipe: Pipe, into index: Int) {
+      DispatchQueue.global().async(group: readers) {
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        collected.withLock { $0[index] = data }
+      }
+    }
     // Standard output is not read until after the Ctrl-C: the streamed JSON fills the pipe
     // and the Demo waits on it, so it is surely still running when the signal comes, however
     // slow this test's polling is on a loaded machine.
-    let errorReading = Reading(errors.fileHandleForReading)
+    collect(errors, into: 1)
     // Ctrl-C once the Demo has the library open (its SIGINT handler is in place by then).
     let deadline = ContinuousClock.now + .seconds(60)
     while !hasOpened(library, process: process.processIdentifier), process.isRunning,
       ContinuousClock.now < deadline
     {
-      try await Task.sleep(for: .milliseconds(2))
+      usleep(2_000)
     }
     #expect(process.isRunning)
-    await interruptUntilExit(process)
-    let outputReading = Reading(output.fileHandleForReading)
-    await end.wait()
-    let (stdout, stderr) = (await outputReading.data, await errorReading.data)
+    interruptUntilExit(process)
+    collect(output, into: 0)
+    process.waitUntilExit()
+    readers.wait()
+    let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }
     #expect(process.terminationReason == .exit)
     #expect(process.terminationStatus == 130)
     #expect(stdout.isEmpty || stdout.starts(with: Data("[\n  {".utf8)))
@@ -402,7 +397,7 @@ struct SystemProcessTests {
       if: SystemProbe.isDemanded(SystemProbe.scaleVariable),
       "100,000 files take about 25 s: set GROUPENUMERATOR_SCALE_TESTS=1 (make scale-tests)"),
     .hangLimit)
-  func aHundredThousandFilesInOneFolderAreEachListedOnceInBoundedMemory() async throws {
+  func aHundredThousandFilesInOneFolderAreEachListedOnceInBoundedMemory() throws {
     guard FileManager.default.isExecutableFile(atPath: SystemProbe.time.path) else {
       Issue.record("\(SystemProbe.time.path) is missing (Debian package 'time')")
       return
@@ -438,9 +433,9 @@ struct SystemProcessTests {
     let errors = Pipe()
     process.standardError = errors
     let started = ContinuousClock.now
-    let end = try launch(process)
-    let stderr = await Reading(errors.fileHandleForReading).data
-    await end.wait()
+    try process.run()
+    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
     let elapsed = ContinuousClock.now - started
     #expect(process.terminationStatus == 0)
     #expect(stderr.isEmpty, "\(String(decoding: stderr, as: UTF8.self))")
@@ -557,11 +552,11 @@ final class PseudoTerminal: Sendable {
   /// Waits until `bytes` have been received, or `limit` has passed.
   ///
   /// - Returns: Whether they were.
-  func waitFor(_ bytes: [UInt8], limit: Duration) async -> Bool {
+  func waitFor(_ bytes: [UInt8], limit: Duration) -> Bool {
     let deadline = ContinuousClock.now + limit
     while ContinuousClock.now < deadline {
       if received.withLock({ $0.firstRange(of: bytes) != nil }) { return true }
-      try? await Task.sleep(for: .milliseconds(2))
+      usleep(2_000)
     }
     return false
   }
@@ -637,12 +632,10 @@ func csvFields(_ record: Substring) -> [String] {
 /// registers asynchronously after the Demo starts: a Ctrl-C in the first moments, before
 /// that (a loaded or sanitized run can open its library before then), is ignored. A
 /// second signal is handled like a user's second Ctrl-C: exit at once, with 130 too.
-func interruptUntilExit(_ process: Process) async {
+func interruptUntilExit(_ process: Process) {
   for _ in 0..<50 where process.isRunning {
     process.interrupt()
     let deadline = ContinuousClock.now + .milliseconds(200)
-    while process.isRunning, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(5))
-    }
+    while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
   }
 }

@@ -12,9 +12,9 @@ import Testing
     ["--lang", "en"], ["--lang", "ja"], ["--lang", "zh-Hans"], ["groups"],
     ["groups", "--lang", "ja"],
   ])
-  func withColumns80NoLineIsWiderThan80(arguments: [String]) async throws {
+  func withColumns80NoLineIsWiderThan80(arguments: [String]) throws {
     for columns in [80, 40] {
-      let outcome = try await run(
+      let outcome = try run(
         demoExecutable, arguments + [TableWidthProcessTests.library],
         environment: ["COLUMNS": String(columns)])
       #expect(outcome.status == 0, "\(outcome.stderr)")
@@ -26,8 +26,8 @@ import Testing
     }
   }
 
-  @Test func withColumns80TheLibrarysTableIsThisText() async throws {
-    let outcome = try await run(
+  @Test func withColumns80TheLibrarysTableIsThisText() throws {
+    let outcome = try run(
       demoExecutable, [TableWidthProcessTests.library], environment: ["COLUMNS": "80"])
     let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(
@@ -43,8 +43,8 @@ import Testing
       lines.contains { $0.hasPrefix("broken.jpg     Broken       ") && $0.hasSuffix("truncated") })
   }
 
-  @Test func withoutColumnsAPipedTableKeepsWholeNamesAndEveryColumn() async throws {
-    let outcome = try await run(demoExecutable, [TableWidthProcessTests.library])
+  @Test func withoutColumnsAPipedTableKeepsWholeNamesAndEveryColumn() throws {
+    let outcome = try run(demoExecutable, [TableWidthProcessTests.library])
     #expect(outcome.status == 0)
     let lines = outcome.stdout.split(separator: "\n")
     #expect(lines.first?.hasPrefix("Name                         Group  ") == true)

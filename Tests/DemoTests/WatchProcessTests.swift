@@ -12,7 +12,6 @@ final class WatchProcess: Sendable {
   }
 
   let process: Process
-  let end: ProcessEnd
   let output = Output()
 
   /// Starts `Demo watch <library>`, or `launcher` with `arguments` (which runs it).
@@ -24,7 +23,7 @@ final class WatchProcess: Sendable {
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
-    end = try launch(process)
+    try process.run()
     for (index, pipe) in [out, err].enumerated() {
       let output = self.output
       let descriptor = pipe.fileHandleForReading.fileDescriptor
@@ -56,20 +55,20 @@ final class WatchProcess: Sendable {
   }
 
   /// Waits until `condition` holds, at most `timeout`; polls, never asserts on a sleep.
-  func wait(timeout: Duration = .seconds(60), until condition: () -> Bool) async -> Bool {
+  func wait(timeout: Duration = .seconds(60), until condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(20))
+      usleep(20_000)
     }
     return condition()
   }
 
   /// Waits for the process to end, at most `timeout`; kills it after that.
-  func waitForExit(timeout: Duration = .seconds(30)) async -> Bool {
-    let ended = await wait(timeout: timeout) { !process.isRunning }
+  func waitForExit(timeout: Duration = .seconds(30)) -> Bool {
+    let ended = wait(timeout: timeout) { !process.isRunning }
     if !ended { process.terminate() }
-    await end.wait()
+    process.waitUntilExit()
     return ended
   }
 
@@ -104,11 +103,11 @@ struct WatchProcessTests {
   }
 
   @Test(.hangLimit)
-  func changesAreNDJSONLinesWithHostileNamesEscapedAndCtrlCExits130() async throws {
+  func changesAreNDJSONLinesWithHostileNamesEscapedAndCtrlCExits130() throws {
     let folder = try makeLibrary()
     let library = folder.path
     let watch = try WatchProcess(library: library)
-    #expect(await watch.wait { watch.errors.contains("Watching") })
+    #expect(watch.wait { watch.errors.contains("Watching") })
     try FileManager.default.createDirectory(
       atPath: library + "/Album", withIntermediateDirectories: false)
     for index in 0..<3 {
@@ -120,10 +119,10 @@ struct WatchProcessTests {
     try #require(descriptor >= 0)
     _ = photo.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     close(descriptor)
-    #expect(await watch.wait { watch.count("insertedAssets") == 4 })
+    #expect(watch.wait { watch.count("insertedAssets") == 4 })
     #expect(rename(library + "/first.jpg", library + "/renamed.jpg") == 0)
-    #expect(await watch.wait { watch.count("deletedAssets") == 1 })
-    #expect(await watch.wait { watch.count("insertedAssets") == 5 })
+    #expect(watch.wait { watch.count("deletedAssets") == 1 })
+    #expect(watch.wait { watch.count("insertedAssets") == 5 })
     #expect(!watch.lines.isEmpty)
     #expect(watch.changes.allSatisfy { $0 != nil }, "every line is one JSON object")
     #expect(watch.lines.allSatisfy { !$0.contains(0x1B) && $0.first == UInt8(ascii: "{") })
@@ -133,7 +132,7 @@ struct WatchProcessTests {
     let groups = watch.changes.flatMap { ($0?["insertedGroups"] as? [[String: Any]]) ?? [] }
     #expect(groups.compactMap { $0["path"] as? String } == ["Album"])
     kill(watch.process.processIdentifier, SIGINT)
-    #expect(await watch.waitForExit())
+    #expect(watch.waitForExit())
     #expect(watch.process.terminationReason == .exit)
     #expect(watch.process.terminationStatus == 130)
   }
@@ -142,9 +141,9 @@ struct WatchProcessTests {
   /// alone (it counts per user namespace): three watches for seven folders. The warning
   /// that says so comes once.
   @Test(.hangLimit)
-  func foldersBeyondTheWatchLimitAreStillReportedByRescans() async throws {
+  func foldersBeyondTheWatchLimitAreStillReportedByRescans() throws {
     let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
-    let probe = try await run(
+    let probe = try run(
       unshare, ["-Ur", "/bin/sh", "-c", "echo 3 > /proc/sys/user/max_inotify_watches"])
     try #require(
       probe.status == 0, "needs unprivileged user namespaces (unshare -Ur): \(probe.stderr)")
@@ -159,11 +158,11 @@ struct WatchProcessTests {
     let watch = try WatchProcess(
       library: library, launcher: unshare,
       arguments: ["-Ur", "/bin/sh", "-c", script, demoExecutable.path, library])
-    #expect(await watch.wait { watch.errors.contains("Watching") })
+    #expect(watch.wait { watch.errors.contains("Watching") })
     for index in 0..<6 {
       try photo.write(to: URL(fileURLWithPath: library + "/A\(index)/new.jpg"))
     }
-    #expect(await watch.wait { watch.count("insertedAssets") == 6 })
+    #expect(watch.wait { watch.count("insertedAssets") == 6 })
     #expect(Set(watch.paths("insertedAssets")) == Set((0..<6).map { "A\($0)/new.jpg" }))
     // Why every folder is read again on a timer is said once, with the setting to raise.
     let warnings = watch.errors.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
@@ -171,21 +170,21 @@ struct WatchProcessTests {
     #expect(warnings.first?.contains("limit 3") == true)
     #expect(warnings.first?.contains("fs.inotify.max_user_watches") == true)
     kill(watch.process.processIdentifier, SIGINT)
-    #expect(await watch.waitForExit())
+    #expect(watch.waitForExit())
     #expect(watch.process.terminationStatus == 130)
   }
 
   /// No inotify instance to be had (`max_inotify_instances` 0 in a user namespace, as
   /// when a user has used them all): a clear error naming the call, status 1.
   @Test(.hangLimit)
-  func noInotifyInstanceIsAClearErrorNotACrash() async throws {
+  func noInotifyInstanceIsAClearErrorNotACrash() throws {
     let unshare = URL(fileURLWithPath: "/usr/bin/unshare")
-    let probe = try await run(unshare, ["-Ur", "/bin/true"])
+    let probe = try run(unshare, ["-Ur", "/bin/true"])
     try #require(probe.status == 0, "needs unprivileged user namespaces: \(probe.stderr)")
     let folder = try makeLibrary()
     let library = folder.path
     let script = "echo 0 > /proc/sys/user/max_inotify_instances && exec \"$0\" watch \"$1\""
-    let outcome = try await run(
+    let outcome = try run(
       unshare, ["-Ur", "/bin/sh", "-c", script, demoExecutable.path, library])
     #expect(outcome.exited && outcome.status == 1)
     #expect(outcome.stdout.isEmpty)
@@ -196,13 +195,13 @@ struct WatchProcessTests {
   }
 
   @Test(.hangLimit)
-  func theLibraryRemovedEndsTheWatchWithStatus1AndAMessage() async throws {
+  func theLibraryRemovedEndsTheWatchWithStatus1AndAMessage() throws {
     let folder = try makeLibrary()
     let library = folder.path
     let watch = try WatchProcess(library: library)
-    #expect(await watch.wait { watch.errors.contains("Watching") })
+    #expect(watch.wait { watch.errors.contains("Watching") })
     try FileManager.default.removeItem(atPath: library)
-    #expect(await watch.waitForExit())
+    #expect(watch.waitForExit())
     #expect(watch.process.terminationReason == .exit)
     #expect(watch.process.terminationStatus == 1)
     #expect(watch.errors.contains("Error: No photo library at '\(library)'"), "\(watch.errors)")

@@ -196,22 +196,22 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(.hangLimit)
-  func demoThumbnailSurvivesACrashingDecoder() async throws {
+  func demoThumbnailSurvivesACrashingDecoder() throws {
     let arguments = ["thumbnail", "IMG_0002.jpg", "--size", "64", "--output", "-"]
-    let crashed = try await run(
+    let crashed = try run(
       demoExecutable, arguments,
       environment: [PictureWorker.faultVariable: "crash:IMG_0002.jpg"])
     #expect(crashed.exited && crashed.status == 1 && crashed.stdout.isEmpty)
     #expect(
       crashed.stderr
         == "Error: 'IMG_0002.jpg' could not be drawn: its picture worker was killed by SIGSEGV.\n")
-    let drawn = try await run(demoExecutable, arguments)
+    let drawn = try run(demoExecutable, arguments)
     #expect(drawn.exited && drawn.status == 0, "\(drawn.stderr)")
     #expect(!drawn.stdout.isEmpty && drawn.stderr.isEmpty)
   }
 
   @Test(.hangLimit)
-  func theWorkerOpensTheLibraryWithTheDemosOptions() async throws {
+  func theWorkerOpensTheLibraryWithTheDemosOptions() throws {
     // A photo in a hidden folder is an asset only with --hidden: the worker must get it.
     let scratch = try TemporaryFolder("WorkerPictures")
     let folder = scratch.path
@@ -220,7 +220,7 @@ struct WorkerPicturesProcessTests {
     try FileManager.default.copyItem(
       atPath: DemoCommand.bundledLibrary.appendingPathComponent("IMG_0002.jpg").path,
       toPath: folder + "/.hidden/a.jpg")
-    let drawn = try await run(
+    let drawn = try run(
       demoExecutable,
       ["thumbnail", ".hidden/a.jpg", folder, "--hidden", "--size", "32", "--output", "-"])
     #expect(drawn.exited && drawn.status == 0 && drawn.stderr.isEmpty, "\(drawn.stderr)")
@@ -228,13 +228,13 @@ struct WorkerPicturesProcessTests {
   }
 
   @Test(.hangLimit)
-  func theWorkerSubcommandIsHiddenAndTakesOnlyItsOwnArguments() async throws {
-    let help = try await run(demoExecutable, ["--help"])
+  func theWorkerSubcommandIsHiddenAndTakesOnlyItsOwnArguments() throws {
+    let help = try run(demoExecutable, ["--help"])
     #expect(!help.stdout.contains("__picture"))
     // Standard input is /dev/null: no request, so the worker ends at once.
-    let quiet = try await worker(["--hidden", "--ext", "jpg"])
+    let quiet = try worker(["--hidden", "--ext", "jpg"])
     #expect(quiet.status == 0 && quiet.stderr.isEmpty)
-    let bad = try await worker(["--format", "json"])
+    let bad = try worker(["--format", "json"])
     #expect(bad.status == DemoCommand.usageFailure)
     #expect(bad.stderr == "Error: '__picture-worker' was started with bad arguments.\n")
   }
@@ -242,7 +242,7 @@ struct WorkerPicturesProcessTests {
   /// Runs `Demo __picture-worker arguments` with standard input on `input` (/dev/null).
   private func worker(
     _ arguments: [String], input: FileHandle = .nullDevice
-  ) async throws -> (status: Int32, stderr: String) {
+  ) throws -> (status: Int32, stderr: String) {
     let process = Process()
     process.executableURL = demoExecutable
     process.arguments = [PictureWorker.subcommand] + arguments
@@ -251,9 +251,9 @@ struct WorkerPicturesProcessTests {
     process.standardOutput = FileHandle.nullDevice
     let errors = Pipe()
     process.standardError = errors
-    let end = try launch(process)
-    let text = await Reading(errors.fileHandleForReading).data
-    await end.wait()
+    try process.run()
+    let text = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
     return (process.terminationStatus, String(decoding: text, as: UTF8.self))
   }
 }

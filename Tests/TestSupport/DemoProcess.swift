@@ -34,14 +34,10 @@ public struct Outcome: Sendable {
 
 /// Runs `executable` with `arguments` (no shell) and `environment` added to
 /// ``processEnvironment``, in `directory` when given, killing it after `limit`.
-///
-/// Awaits the child's end rather than waiting for it: the test's task holds no thread of the
-/// cooperative pool meanwhile. At most ``ChildSlots/shared``'s count of these children live
-/// at once; `limit` counts from the child's start.
 public func run(
   _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
   in directory: String? = nil, limit: Duration = .seconds(30)
-) async throws -> Outcome {
+) throws -> Outcome {
   let process = Process()
   process.executableURL = executable
   process.arguments = arguments
@@ -50,166 +46,33 @@ public func run(
   let (out, err) = (Pipe(), Pipe())
   process.standardOutput = out
   process.standardError = err
-  await ChildSlots.shared.take()
-  let end: ProcessEnd
-  do {
-    end = try launch(process)
-  } catch {
-    await ChildSlots.shared.give()
-    throw error
-  }
+  try process.run()
+  let deadline = ContinuousClock.now + limit
   // Read both pipes to the end, so a large output cannot fill a pipe and stall the child.
-  let (stdout, stderr) = (Reading(out.fileHandleForReading), Reading(err.fileHandleForReading))
-  let overtime = DispatchWorkItem { if process.isRunning { process.terminate() } }
-  DispatchQueue.global().asyncAfter(deadline: .now() + dispatchInterval(limit), execute: overtime)
-  await end.wait()
-  overtime.cancel()
-  await ChildSlots.shared.give()
+  let collected = LockedValue<[Data]>([Data(), Data()])
+  let readers = DispatchGroup()
+  for (index, pipe) in [out, err].enumerated() {
+    DispatchQueue.global().async(group: readers) {
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      collected.withLock { $0[index] = data }
+    }
+  }
+  while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+  if process.isRunning { process.terminate() }
+  process.waitUntilExit()
+  readers.wait()
+  let (stdout, stderr) = collected.withLock { ($0[0], $0[1]) }
   return Outcome(
     status: process.terminationStatus, exited: process.terminationReason == .exit,
-    stdout: String(decoding: await stdout.data, as: UTF8.self),
-    stderr: String(decoding: await stderr.data, as: UTF8.self)
+    stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self)
   )
 }
 
-/// Starts `process` and returns its end, to await instead of `waitUntilExit()`.
-///
-/// Sets the process's `terminationHandler` (before starting it, so that no end is missed).
-public func launch(_ process: Process) throws -> ProcessEnd {
-  let end = ProcessEnd()
-  process.terminationHandler = { _ in end.happened() }
-  try process.run()
-  return end
-}
-
-/// The end of a process started by ``launch(_:)``.
-///
-/// A test awaits it: `waitUntilExit()` would hold one of the cooperative pool's threads (as
-/// many as there are cores) for the child's whole life, and other tests' tasks would wait
-/// for a thread meanwhile, past their time limits.
-public final class ProcessEnd: Sendable {
-  private let state = LockedValue<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>(
-    (false, []))
-
-  fileprivate init() {}
-
-  fileprivate func happened() {
-    let waiters = state.withLock { state in
-      state.ended = true
-      defer { state.waiters = [] }
-      return state.waiters
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  /// Returns once the process has ended; its `terminationStatus` and `terminationReason`
-  /// are set by then.
-  public func wait() async {
-    await withCheckedContinuation { continuation in
-      let ended = state.withLock { state in
-        if !state.ended { state.waiters.append(continuation) }
-        return state.ended
-      }
-      if ended { continuation.resume() }
-    }
-  }
-}
-
-/// Everything a file handle gives until its end, read from now on by a Dispatch thread (not
-/// the cooperative pool's: the read blocks as long as the writer lives), then awaited.
-public final class Reading: Sendable {
-  private let state = LockedValue<(data: Data?, waiters: [CheckedContinuation<Data, Never>])>(
-    (nil, []))
-
-  /// Starts reading `handle` to its end.
-  public init(_ handle: FileHandle) {
-    DispatchQueue.global().async { [state] in
-      let data = handle.readDataToEndOfFile()
-      let waiters = state.withLock { state in
-        state.data = data
-        defer { state.waiters = [] }
-        return state.waiters
-      }
-      for waiter in waiters { waiter.resume(returning: data) }
-    }
-  }
-
-  /// The bytes, once the handle's end is reached.
-  public var data: Data {
-    get async {
-      await withCheckedContinuation { continuation in
-        let data = state.withLock { state in
-          if state.data == nil { state.waiters.append(continuation) }
-          return state.data
-        }
-        if let data { continuation.resume(returning: data) }
-      }
-    }
-  }
-}
-
-/// Runs `body`, which blocks (on a child's output, say), on a Dispatch thread, and awaits
-/// its result: the test's task holds no thread of the cooperative pool meanwhile.
-public func onAThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
-  await withCheckedContinuation { continuation in
-    DispatchQueue.global().async { continuation.resume(returning: body()) }
-  }
-}
-
-/// How many children ``run(_:_:environment:in:limit:)`` lets live at once.
-///
-/// The tests no longer hold a thread each while a child runs, so nothing else bounds how
-/// many run together; without a bound, dozens of children share the cores and each one's
-/// `limit` could pass before it is done.
-public actor ChildSlots {
-  /// The slots of all tests: two per core.
-  public static let shared = ChildSlots(count: 2 * ProcessInfo.processInfo.activeProcessorCount)
-
-  private var free: Int
-  private var waiting: [CheckedContinuation<Void, Never>] = []
-
-  init(count: Int) { free = max(1, count) }
-
-  /// Returns once a slot is free, and holds it.
-  public func take() async {
-    if free > 0 {
-      free -= 1
-      return
-    }
-    await withCheckedContinuation { waiting.append($0) }
-  }
-
-  /// Hands a held slot to the first waiter, or frees it.
-  public func give() {
-    if waiting.isEmpty {
-      free += 1
-    } else {
-      waiting.removeFirst().resume()
-    }
-  }
-}
-
-/// `duration` as Dispatch counts time, in nanoseconds.
-func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-  let (seconds, attoseconds) = duration.components
-  return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-}
-
-extension DispatchGroup {
-  /// Returns once every block of the group has finished, holding no thread meanwhile.
-  func finished() async {
-    await withCheckedContinuation { continuation in
-      notify(queue: .global()) { continuation.resume() }
-    }
-  }
-}
-
 /// The Demo started with `arguments`, its standard output and error read into buffers by
-/// other threads while the test goes on (``run(_:_:environment:in:limit:)`` awaits the end instead).
+/// other threads while the test goes on (``run(_:_:environment:limit:)`` waits instead).
 public final class Running: Sendable {
   /// The started process.
   public let process: Process
-  private let end: ProcessEnd
   private let output = LockedValue(Data())
   private let errorText = LockedValue("")
   private let finished = DispatchGroup()
@@ -226,9 +89,8 @@ public final class Running: Sendable {
     let errors = Pipe()
     process.standardOutput = pipe
     process.standardError = errors
-    end = try launch(process)
+    try process.run()
     let pid = process.processIdentifier
-    // Each pipe is read on a Dispatch thread: the reads block for the child's life.
     DispatchQueue.global().async(group: finished) { [self] in
       var lines = 0
       while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
@@ -244,10 +106,10 @@ public final class Running: Sendable {
     }
   }
 
-  /// Awaits the process's end and both pipes'.
-  public func wait() async -> (status: Int32, exited: Bool, stdout: Data, stderr: String) {
-    await end.wait()
-    await finished.finished()
+  /// Waits for the process and both pipes.
+  public func wait() -> (status: Int32, exited: Bool, stdout: Data, stderr: String) {
+    process.waitUntilExit()
+    finished.wait()
     return (
       process.terminationStatus, process.terminationReason == .exit,
       output.withLock { $0 }, errorText.withLock { $0 }

@@ -15,7 +15,7 @@ extension LibraryRun {
     let reporter = await startProgress(plan, toRead: jobs.count, callback: progress)
     let root = root
     let index = index
-    var results = try await cancellation.cancelling {
+    let results = try await cancellation.cancelling {
       () async throws(LibraryError) -> [Asset?] in
       await ParallelReader.run(
         jobs: jobs, width: width, cancellation: cancellation, throttle: reporter.throttle,
@@ -27,31 +27,17 @@ extension LibraryRun {
     }
     await finish()
     let readEnd = ContinuousClock.now
-    // Each asset read now is moved out of `results` (left `nil`), not copied: no reference
-    // counting per asset, and `results` lets go of nothing but empty slots.
+    var fresh = results.makeIterator()
     var assets: [Asset] = []
     assets.reserveCapacity(units.count)
-    if jobs.count == units.count {
-      // Every unit was read now (no Live Photo was paired in the plan), in order.
-      for position in results.indices {
-        guard let asset = results[position].take() else { throw .cancelled }
+    for unit in units {
+      switch unit {
+      case .read(let asset): assets.append(asset)
+      case .toRead:
+        guard case let asset?? = fresh.next() else { throw .cancelled }
         assets.append(asset)
       }
-    } else {
-      var next = results.startIndex
-      for unit in units {
-        switch unit {
-        case .read(let asset): assets.append(asset)
-        case .toRead:
-          guard next < results.endIndex, let asset = results[next].take() else {
-            throw .cancelled
-          }
-          next += 1
-          assets.append(asset)
-        }
-      }
     }
-    guard assets.count == units.count else { throw .cancelled }
     await reporter.reporter.finish()
     let statistics = await statistics(
       plan, toRead: jobs.count, readEnd: readEnd, reporter: reporter.reporter)

@@ -127,6 +127,35 @@ import Testing
   /// rebuilt: IndexOwnershipTests).
   enum Damage: String, CaseIterable, Sendable {
     case truncated, olderSchema, otherReaders, otherRoot, aTrigger, aFilesView, aTableMissing
+    /// The first page of the rows' table overwritten with garbage: found by reading the
+    /// rows, not by a check of the whole file beforehand.
+    case aGarbledRowsPage
+  }
+
+  /// The page number at which the `files` table starts in the index at `path`.
+  private func rowsRootPage(ofIndexAt path: String) throws -> Int64 {
+    var connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 1000)
+    var page: Int64 = 0
+    try connection.query("SELECT rootpage FROM sqlite_master WHERE name = 'files'") { row in
+      if case .integer(let value) = row.first { page = value }
+    }
+    return page
+  }
+
+  /// Writes `bytes` at `offset` into the file at `path`.
+  private func overwrite(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    defer { try? handle.close() }
+    try handle.seek(toOffset: UInt64(offset))
+    try handle.write(contentsOf: Data(bytes))
+  }
+
+  /// The page size of the SQLite database at `path`, from its header.
+  private func pageSize(ofDatabaseAt path: String) throws -> Int {
+    let header = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)).prefix(100))
+    try #require(header.count == 100)
+    let size = Int(header[16]) << 8 | Int(header[17])
+    return size == 1 ? 65536 : size
   }
 
   @Test(arguments: Damage.allCases)
@@ -178,6 +207,13 @@ import Testing
       try connection.query("UPDATE schema_version SET readers = 'GroupEnumerator 0.0.1'")
     case .otherRoot:
       _ = try await enumerate(Sample.library, index: index)
+    case .aGarbledRowsPage:
+      _ = try await enumerate(library, index: index)
+      let page = try rowsRootPage(ofIndexAt: index.path)
+      #expect(page > 1)
+      let size = try pageSize(ofDatabaseAt: index.path)
+      try overwrite(
+        index.path, at: (Int(page) - 1) * size, with: [UInt8](repeating: 0x5A, count: size))
     }
     let rebuilt = try await enumerate(library, index: index)
     #expect(rebuilt.warnings.count == 1, "\(rebuilt.warnings)")
@@ -188,6 +224,54 @@ import Testing
     #expect(next.warnings.isEmpty)
     #expect(next.statistics.filesRead == 0)
     #expect(try json(next) == json(plain))
+  }
+
+  /// Damage that reading every row does not meet (here the list of free pages made to
+  /// claim a page of the rows' table) is left alone by a run that writes nothing, whose
+  /// rows are whole, and found before a run's first write, which replaces the index with
+  /// one warning; the files taken from the old index before it are stored by the next run.
+  @Test func damageOnlyAWriteWouldMeetIsFoundBeforeTheFirstWrite() async throws {
+    let folder = try TemporaryFolder()
+    let library = try await copiedLibrary(in: folder)
+    let index = folder.root.appendingPathComponent("index.sqlite")
+    let plain = try await enumerate(library, index: index)
+    let page = try rowsRootPage(ofIndexAt: index.path)
+    #expect(page > 1)
+    // The header's first free-list page (offset 32) and count of free pages (36).
+    let big = UInt32(page).bigEndian
+    let pointer = withUnsafeBytes(of: big) { [UInt8]($0) }
+    try overwrite(index.path, at: 32, with: pointer + [0, 0, 0, 1])
+    do {
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      #expect(throws: SQLiteError.self) { try connection.checkStructure() }
+    }
+
+    let untouched = try await enumerate(library, index: index)
+    #expect(untouched.warnings.isEmpty, "\(untouched.warnings)")
+    #expect(untouched.statistics.filesRead == 0)
+    #expect(try json(untouched) == json(plain))
+
+    let touched = library.appendingPathComponent(Sample.photoWithGPS).path
+    #expect(utimensat(AT_FDCWD, touched, nil, 0) == 0)
+    try await settle()
+    let changedPlain = try await enumerate(library, index: nil)
+    let changed = try await enumerate(library, index: index)
+    #expect(changed.warnings.count == 1, "\(changed.warnings)")
+    #expect(changed.warnings.first?.contains("rebuilt") == true, "\(changed.warnings)")
+    #expect(changed.statistics.filesRead == 1)
+    #expect(try json(changed) == json(changedPlain))
+    do {
+      var connection = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 1000)
+      try connection.checkStructure()
+    }
+
+    let next = try await enumerate(library, index: index)
+    #expect(next.warnings.isEmpty, "\(next.warnings)")
+    #expect(next.statistics.filesRead == plain.statistics.filesRead - 1)
+    #expect(try json(next) == json(changedPlain))
+    let third = try await enumerate(library, index: index)
+    #expect(third.warnings.isEmpty)
+    #expect(third.statistics.filesRead == 0)
   }
 
   /// Rows an index can hold without being damaged as a database: a key column of another

@@ -83,23 +83,44 @@ public struct CaptureDate: Sendable, Hashable {
   }
 
   /// Year, 1…9999.
-  public let year: Int
+  public var year: Int { Int(storedYear) }
   /// Month, 1…12.
-  public let month: Int
+  public var month: Int { Int(storedMonth) }
   /// Day of the month.
-  public let day: Int
+  public var day: Int { Int(storedDay) }
   /// Hour, 0…23.
-  public let hour: Int
+  public var hour: Int { Int(storedHour) }
   /// Minute, 0…59.
-  public let minute: Int
+  public var minute: Int { Int(storedMinute) }
   /// Second, 0…60 (a leap second is allowed).
-  public let second: Int
+  public var second: Int { Int(storedSecond) }
   /// Fractional seconds as recorded digits (`"123"` for .123), or `nil`.
   public let subsecond: String?
   /// The zone the wall-clock fields are in.
-  public let zone: Zone
+  public var zone: Zone {
+    switch zoneKind {
+    case 0: .utc
+    case 1: .offset(seconds: Int(offsetSeconds))
+    default: .unknown
+    }
+  }
   /// Where the date was read from.
   public let source: Source
+
+  // The components in the fewest bytes their validated ranges need (32 bytes a date
+  // instead of 80): a metadata value holds seven dates, and a listing holds every
+  // asset's metadata at once.
+  private let storedYear: Int16
+  private let storedMonth: UInt8
+  private let storedDay: UInt8
+  private let storedHour: UInt8
+  private let storedMinute: UInt8
+  private let storedSecond: UInt8
+  /// 0 for ``Zone/utc``, 1 for ``Zone/offset(seconds:)`` (``offsetSeconds``), 2 for
+  /// ``Zone/unknown``.
+  private let zoneKind: UInt8
+  /// The offset of ``Zone/offset(seconds:)``, at most 18 hours either way; else 0.
+  private let offsetSeconds: Int32
 
   /// Creates a capture date from validated components.
   ///
@@ -120,14 +141,22 @@ public struct CaptureDate: Sendable, Hashable {
       return nil
     }
     if case .offset(let seconds) = zone, abs(seconds) > 18 * 3600 { return nil }
-    self.year = year
-    self.month = month
-    self.day = day
-    self.hour = hour
-    self.minute = minute
-    self.second = second
+    // Each fits: the checks above bound it.
+    self.storedYear = Int16(year)
+    self.storedMonth = UInt8(month)
+    self.storedDay = UInt8(day)
+    self.storedHour = UInt8(hour)
+    self.storedMinute = UInt8(minute)
+    self.storedSecond = UInt8(second)
     self.subsecond = subsecond
-    self.zone = zone
+    switch zone {
+    case .utc:
+      (zoneKind, offsetSeconds) = (0, 0)
+    case .offset(let seconds):
+      (zoneKind, offsetSeconds) = (1, Int32(seconds))
+    case .unknown:
+      (zoneKind, offsetSeconds) = (2, 0)
+    }
     self.source = source
   }
 

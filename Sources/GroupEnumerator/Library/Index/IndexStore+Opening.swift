@@ -83,7 +83,8 @@ extension IndexStore {
         var connection = try SQLiteConnection(
           path: path, busyTimeoutMilliseconds: busyTimeout)
         if let mismatch = try prepare(
-          &connection, rootPath: rootPath, root: rootStatus.identity)
+          &connection, rootPath: rootPath, root: rootStatus.identity,
+          checksStructure: !loadsEverything)
         {
           guard attempt == 0 else { throw SQLiteError(code: 1, message: mismatch) }
           warnings.append("The index '\(path)' \(mismatch); it was rebuilt.")
@@ -98,7 +99,11 @@ extension IndexStore {
           : nil
         let store = IndexStore(
           connection: connection, reader: reader, contents: contents, path: path,
-          warnings: warnings)
+          warnings: warnings,
+          deferredCheck: loadsEverything
+            ? Replacement(
+              rootPath: rootPath, root: rootStatus.identity, busyTimeout: busyTimeout)
+            : nil)
         return (store, warnings)
       } catch {
         if error.isBusy {

@@ -7,9 +7,14 @@ extension IndexStore {
   /// Sets the connection up, creates the tables of a new index, and checks an existing
   /// one.
   ///
+  /// - Parameter checksStructure: Whether SQLite's structural check (``SQLiteConnection/checkStructure()``)
+  ///   runs now. A caller that reads every row at once leaves it out: reading the `files`
+  ///   table meets a damaged page of it as `SQLITE_CORRUPT`, and what that read does not
+  ///   see (free pages, pages counted twice) only matters to a write, which checks first.
   /// - Returns: Why the index cannot be used as it is (other schema, other root), or `nil`.
   static func prepare(
-    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity
+    _ connection: inout SQLiteConnection, rootPath: String, root: FileIdentity,
+    checksStructure: Bool = true
   ) throws(SQLiteError) -> String? {
     // What the file holds now, its `-wal` included (the check before opening read the main
     // file alone): exactly the index's tables, or nothing. A view or trigger (which could
@@ -49,21 +54,7 @@ extension IndexStore {
       throw SQLiteError(code: 26, message: "PRAGMA journal_mode: WAL refused (\(journal))")
     }
     try connection.execute("PRAGMA synchronous=NORMAL")
-    // The check reads every page once: through a small cache, not SQLite's default 2 MB,
-    // which would only be memory to fault in; the connection's own size is set back after.
-    var cacheSize: Int64 = -2000
-    try connection.query("PRAGMA cache_size") { row in
-      if case .integer(let value) = row.first { cacheSize = value }
-    }
-    try connection.execute("PRAGMA cache_size=16")
-    var check = ""
-    try connection.query("PRAGMA quick_check") { row in
-      if case .text(let text) = row.first, check.isEmpty { check = text }
-    }
-    try connection.execute("PRAGMA cache_size=\(cacheSize)")
-    guard check == "ok" else {
-      throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
-    }
+    if checksStructure { try connection.checkStructure() }
     let created = try connection.transaction { connection throws(SQLiteError) in
       var tables: Set<String> = []
       try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
@@ -150,6 +141,30 @@ extension IndexStore {
         try connection.execute("DROP TABLE \"\(quoted)\"")
       }
       try create(&connection, rootPath: rootPath, root: root)
+    }
+  }
+}
+
+extension SQLiteConnection {
+  /// SQLite's check of the whole file (`PRAGMA quick_check`: every page of every table
+  /// reached once, none twice, the free pages accounted for).
+  ///
+  /// - Throws: A damaged index as `SQLITE_CORRUPT` (``SQLiteError/isDamaged``).
+  mutating func checkStructure() throws(SQLiteError) {
+    // The check reads every page once: through a small cache, not SQLite's default 2 MB,
+    // which would only be memory to fault in; the connection's own size is set back after.
+    var cacheSize: Int64 = -2000
+    try query("PRAGMA cache_size") { row in
+      if case .integer(let value) = row.first { cacheSize = value }
+    }
+    try execute("PRAGMA cache_size=16")
+    var check = ""
+    try query("PRAGMA quick_check") { row in
+      if case .text(let text) = row.first, check.isEmpty { check = text }
+    }
+    try execute("PRAGMA cache_size=\(cacheSize)")
+    guard check == "ok" else {
+      throw SQLiteError(code: 11, message: "PRAGMA quick_check: \(check)")
     }
   }
 }

@@ -72,6 +72,20 @@ final class IndexStore: Sendable {
   private let problems = Mutex<[String]>([])
   /// Where the index is, for messages.
   let path: String
+  /// What makes a new index in place of a damaged one, when the opening left SQLite's
+  /// structural check to the run's first write (``checkBeforeFirstWrite(_:)``); `nil` when
+  /// it was done.
+  private let deferredCheck: Replacement?
+  /// Whether the deferred check is still to be done.
+  private let isUnchecked: Atomic<Bool>
+
+  /// What a new index needs: the library root it is for, and the wait for other
+  /// processes' locks.
+  struct Replacement: Sendable {
+    let rootPath: String
+    let root: FileIdentity
+    let busyTimeout: Int32
+  }
 
   /// One row of the `files` table.
   struct Row: Sendable {
@@ -85,12 +99,15 @@ final class IndexStore: Sendable {
 
   init(
     connection: consuming sending SQLiteConnection, reader: consuming sending SQLiteConnection,
-    contents: IndexContents?, path: String, warnings: [String]
+    contents: IndexContents?, path: String, warnings: [String],
+    deferredCheck: Replacement? = nil
   ) {
     self.connection = Mutex(Optional(connection))
     self.reader = Mutex(Optional(reader))
     self.contents = contents
     self.path = path
+    self.deferredCheck = deferredCheck
+    self.isUnchecked = Atomic(deferredCheck != nil)
     self.problems.withLock { $0 = warnings }
   }
 
@@ -204,6 +221,7 @@ final class IndexStore: Sendable {
         guard let contents, contents.count != existing.load(ordering: .relaxed) else {
           return nil
         }
+        try checkBeforeFirstWrite(&connection)
         let present = present()
         try connection?.query("SELECT path FROM files") { row in
           if case .blob(let path) = row.first, !present.contains(path) { vanished.append(path) }
@@ -233,9 +251,12 @@ final class IndexStore: Sendable {
   }
 
   private func write(_ batch: [Row]) {
+    var wrote = false
     let failure: SQLiteError? = connection.withLock { connection in
       guard connection != nil else { return nil }
       do throws(SQLiteError) {
+        try checkBeforeFirstWrite(&connection)
+        guard connection != nil else { return nil }
         try connection?.transaction { connection throws(SQLiteError) in
           for row in batch {
             let key = row.key
@@ -250,6 +271,7 @@ final class IndexStore: Sendable {
               ], keepsPrepared: true)
           }
         }
+        wrote = true
         return nil
       } catch {
         return error
@@ -257,10 +279,63 @@ final class IndexStore: Sendable {
     }
     if let failure {
       stopUsing(because: failure)
-    } else {
+    } else if wrote {
       counts.withLock {
         $0.stored += batch.count
         $0.added += batch.count { $0.isNew }
+      }
+    }
+  }
+
+  /// Runs SQLite's structural check before the run's first write, when the opening left it
+  /// here (``deferredCheck``): a run that changes nothing never pays for it. A damaged
+  /// index is replaced by an empty one, with the warning its opening would have given;
+  /// what it already answered stands, since every row taken was whole and checked when
+  /// decoded. The reading connection is closed first (the rows were all read at once), so
+  /// that no connection of this process keeps the removed file's WAL.
+  ///
+  /// - Parameter connection: The writing connection, held locked by the caller; `nil`
+  ///   afterwards when no new index could be made (the reason is then a warning, and
+  ///   nothing more is written or looked up).
+  private func checkBeforeFirstWrite(_ connection: inout SQLiteConnection?) throws(SQLiteError) {
+    defer {
+      // Nothing is written when no new index could be made.
+      if connection == nil { isUsable.store(false, ordering: .relaxed) }
+    }
+    guard let replacement = deferredCheck,
+      isUnchecked.exchange(false, ordering: .relaxed), connection != nil
+    else { return }
+    var damage: SQLiteError?
+    do throws(SQLiteError) {
+      try connection?.checkStructure()
+    } catch {
+      guard error.isDamaged else { throw error }
+      damage = error
+    }
+    guard let damage else { return }
+    reader.withLock { $0 = nil }
+    connection = nil
+    IndexStore.removeDatabase(at: path)
+    do throws(SQLiteError) {
+      var fresh = try SQLiteConnection(
+        path: path, busyTimeoutMilliseconds: replacement.busyTimeout)
+      if let mismatch = try IndexStore.prepare(
+        &fresh, rootPath: replacement.rootPath, root: replacement.root)
+      {
+        throw SQLiteError(code: 1, message: mismatch)
+      }
+      connection = consume fresh
+      problems.withLock {
+        $0.append(
+          "The index '\(path)' is not a usable SQLite database (\(damage.message)); it was"
+            + " rebuilt.")
+      }
+    } catch {
+      problems.withLock {
+        $0.append(
+          "The index '\(path)' is not a usable SQLite database (\(damage.message)) and no new"
+            + " one could be made (\(error.message)); the remaining files were read without"
+            + " it.")
       }
     }
   }

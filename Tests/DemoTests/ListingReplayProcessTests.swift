@@ -265,6 +265,29 @@ struct ListingReplayProcessTests {
     #expect(outcome.stderr == recorded.stderr)
   }
 
+  /// A movie whose creation time lies more than a year ahead gets a problem that depends
+  /// on the day the library is read: such a listing is never recorded.
+  @Test func aListingThatDependsOnTodaysDateIsNotRecorded() async throws {
+    let workspace = try await ReplayWorkspace()
+    var movie = try [UInt8](
+      Data(contentsOf: URL(fileURLWithPath: workspace.library + "/Videos/clip.mp4")))
+    let header = try #require(
+      movie.indices.first { movie[$0...].starts(with: Array("mvhd".utf8)) })
+    // Version 0: four bytes of version and flags, then the creation time in seconds since
+    // 1904, here in 2040.
+    movie.replaceSubrange((header + 8)..<(header + 12), with: [0xFF, 0xFF, 0xFF, 0xF0])
+    try workspace.temporary.write("Library/Videos/future.mp4", movie)
+    try await ReplayWorkspace.settle()
+    let first = try workspace.demo(workspace.arguments())
+    #expect(first.stdout.contains("more than a year from now"))
+    var status = stat()
+    #expect(lstat(workspace.replayFile, &status) != 0)
+    // Without that movie the listing is recorded.
+    try workspace.temporary.remove("Library/Videos/future.mp4")
+    try await ReplayWorkspace.settle()
+    _ = try workspace.record(workspace.arguments())
+  }
+
   /// Names with a line break or bytes that are not UTF-8 are replayed as read, and a
   /// rename of one is seen.
   @Test func hostileNamesAreReplayedAndTheirRenamesSeen() async throws {

@@ -83,6 +83,14 @@ final class StoredListing {
 
   func close() { _ = Glibc.close(descriptor) }
 
+  /// Asks the kernel to read the output's start (up to ``ListingReplay/wholeReadLimit``)
+  /// in the background, so that from a cold disk it arrives while the tree is walked; the
+  /// rest is read ahead as it is read in order.
+  func prefetch() {
+    let length = min(outputLength, ListingReplay.wholeReadLimit)
+    _ = posix_fadvise(descriptor, off_t(outputOffset), off_t(length), POSIX_FADV_WILLNEED)
+  }
+
   /// How the output was checked.
   enum CheckedOutput {
     /// Read whole, these bytes.
@@ -268,7 +276,9 @@ struct ListingRecording: Sendable {
     numbers = [headerChecksum.first, headerChecksum.second]
     for number in numbers { withUnsafeBytes(of: number.littleEndian) { header += $0 } }
     let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-    guard written == header.count else { return abandon() }
+    guard written == header.count, !ListingRecording.holdsDatabase(path) else {
+      return abandon()
+    }
     if let temporaryName {
       if rename(temporaryName, path) != 0 { unlink(temporaryName) }
     } else {
@@ -284,6 +294,23 @@ struct ListingRecording: Sendable {
     }
     _ = close(descriptor)
     failed = true
+  }
+
+  /// Whether the file at `path` is an SQLite database (an index named like a replay
+  /// file, say `--index photos-listing` beside `--index photos`): it is never replaced.
+  /// Anything else there that is not a replay file of ours (damaged, foreign, a FIFO, a
+  /// link) is replaced, as it would be ignored.
+  static func holdsDatabase(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { return false }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      return false
+    }
+    let signature = Array("SQLite format 3\0".utf8)
+    var first = [UInt8](repeating: 0, count: signature.count)
+    return StoredListing.read(descriptor, into: &first, at: 0) && first == signature
   }
 
   /// Drops the recording: the file is closed and, when it has a name, removed.

@@ -236,6 +236,20 @@ struct ListingReplayProcessTests {
     #expect(!names.contains { $0.contains(".new") || $0.hasPrefix("index.sqlite-listing.") })
   }
 
+  /// An index named like the replay file of another (`--index index.sqlite-listing`) is
+  /// never replaced by a replay file.
+  @Test func anIndexWhereTheReplayFileGoesIsLeftAlone() async throws {
+    let workspace = try await ReplayWorkspace()
+    let other = try workspace.demo(
+      ["--format", "csv", "--index", workspace.replayFile, workspace.library])
+    #expect(other.exited && other.status == 0 && other.stderr.isEmpty)
+    let database = try Data(contentsOf: URL(fileURLWithPath: workspace.replayFile))
+    #expect(database.starts(with: Array("SQLite format 3\0".utf8)))
+    let outcome = try workspace.demo(workspace.arguments())
+    #expect(outcome.exited && outcome.status == 0 && outcome.stderr.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: workspace.replayFile)) == database)
+  }
+
   /// An index inside the library is refused; no replay file is written there either.
   @Test func noReplayFileIsEverWrittenInsideTheLibrary() async throws {
     let workspace = try await ReplayWorkspace()

@@ -83,14 +83,6 @@ final class StoredListing {
 
   func close() { _ = Glibc.close(descriptor) }
 
-  /// Asks the kernel to read the output's start (up to ``ListingReplay/wholeReadLimit``)
-  /// in the background, so that from a cold disk it arrives while the tree is walked; the
-  /// rest is read ahead as it is read in order.
-  func prefetch() {
-    let length = min(outputLength, ListingReplay.wholeReadLimit)
-    _ = posix_fadvise(descriptor, off_t(outputOffset), off_t(length), POSIX_FADV_WILLNEED)
-  }
-
   /// How the output was checked.
   enum CheckedOutput {
     /// Read whole, these bytes.

@@ -136,7 +136,6 @@ struct ListingReplay {
     to stdout: inout some ByteOutputStream, stderr: inout some TextOutputStream
   ) -> Outcome {
     let stored = StoredListing(path: path, key: key)
-    stored?.prefetch()
     guard let walked = TreeFingerprint.take(root: root) else {
       stored?.close()
       return .missed(nil, latestChange: 0)

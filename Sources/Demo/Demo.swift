@@ -42,7 +42,7 @@ import Synchronization
       let status = await DemoCommand.run(
         arguments: arguments, rawArguments: rawArguments, stdout: &standardOutput,
         stderr: &standardError, progressBar: progressBar, tableWidth: Terminal.tableWidth(),
-        pictureWorker: "/proc/self/exe")
+        pictureWorker: "/proc/self/exe", replaysListings: !Terminal.isTerminal(1))
       standardOutput.flush()
       return (status, standardOutput.failure)
     }

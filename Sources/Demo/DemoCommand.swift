@@ -42,12 +42,15 @@ import Synchronization
   ///     (``Terminal/tableWidth(columnsVariable:terminalColumns:)``).
   ///   - pictureWorker: The Demo executable that draws pictures in worker processes
   ///     (``WorkerPictures``), or `nil` to draw them in this process.
+  ///   - replaysListings: Whether a listing with `--index` may be printed from, and is
+  ///     recorded in, its replay file beside the index (``ListingReplay``): only where
+  ///     standard output is the process's own and not a terminal.
   /// - Returns: The exit status: 0, 1, 64 or 130 (74 and 141 come from the caller,
   ///   which owns the real standard output).
   static func run(
     arguments: [String], rawArguments: [[UInt8]]? = nil, stdout: inout some ByteOutputStream,
     stderr: inout some TextOutputStream, progressBar: ProgressBar? = nil, tableWidth: Int? = nil,
-    pictureWorker: String? = nil
+    pictureWorker: String? = nil, replaysListings: Bool = false
   ) async -> Int32 {
     let parsed: ParsedArguments
     do {
@@ -70,14 +73,22 @@ import Synchronization
     let progressBar = options.showsProgress ? progressBar : nil
     progressBar?.strings = Strings(language: options.language)
     do {
-      let location = try open(
-        options, rawArguments: rawArguments ?? arguments.map { Array($0.utf8) })
+      let rawArguments = rawArguments ?? arguments.map { Array($0.utf8) }
+      let location = try open(options, rawArguments: rawArguments)
       switch options.command {
       case .list where options.format == .html:
         return try await page(
           options, location, stderr: &stderr, progressBar: progressBar,
           pictureWorker: pictureWorker)
       case .list:
+        if replaysListings,
+          let replay = ListingReplay(
+            options, root: location.rootDescriptor, rawArguments: rawArguments)
+        {
+          return try await replayOrList(
+            replay, options, location.library, stdout: &stdout, stderr: &stderr,
+            progressBar: progressBar)
+        }
         try await list(
           options, location.library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
           tableWidth: tableWidth)
@@ -140,32 +151,36 @@ import Synchronization
     mutating func finish(_ end: ListingEnd) { writer.finish(end, to: &stream) }
   }
 
-  private static func list(
+  /// Streams the listing in `options.format`; returns what the library found besides the
+  /// assets (`nil` when the output stopped first, or for `html`, which is not streamed).
+  @discardableResult
+  static func list(
     _ options: DemoOptions, _ library: AssetsLibrary, stdout: inout some ByteOutputStream,
-    stderr: inout some TextOutputStream, progressBar: ProgressBar?, tableWidth: Int?
-  ) async throws(LibraryError) {
+    stderr: inout some TextOutputStream, progressBar: ProgressBar?, tableWidth: Int?,
+    taint: ListingTaint? = nil
+  ) async throws(LibraryError) -> AssetsLibrary.StreamSummary? {
     let strings = Strings(language: options.language)
     switch options.format {
     case .table:
-      try await stream(
+      return try await stream(
         TableListingWriter(strings: strings, maximumWidth: tableWidth), options, library,
         stdout: &stdout,
         stderr: &stderr, progressBar: progressBar)
     case .json:
-      try await stream(
+      return try await stream(
         JSONListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
-        progressBar: progressBar)
+        progressBar: progressBar, taint: taint)
     case .ndjson:
-      try await stream(
+      return try await stream(
         NDJSONListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
-        progressBar: progressBar)
+        progressBar: progressBar, taint: taint)
     case .csv:
-      try await stream(
+      return try await stream(
         CSVListingWriter(), options, library, stdout: &stdout, stderr: &stderr,
-        progressBar: progressBar)
+        progressBar: progressBar, taint: taint)
     case .html:
       // Written to a folder, not streamed: run(…) calls page(…) instead.
-      break
+      return nil
     }
   }
 
@@ -173,10 +188,13 @@ import Synchronization
   /// in order as soon as it and all before it are read; with `--include-other` the files
   /// that are not assets follow, by path (the table counts them either way); folder
   /// problems follow as `warning:` lines on standard error (and in the table and ndjson).
+  ///
+  /// With a `taint`, each asset is also checked for what makes a listing unfit to replay.
   private static func stream<Stream: ByteOutputStream, Writer: ListingWriter>(
     _ writer: Writer, _ options: DemoOptions, _ library: AssetsLibrary,
-    stdout: inout Stream, stderr: inout some TextOutputStream, progressBar: ProgressBar?
-  ) async throws(LibraryError) {
+    stdout: inout Stream, stderr: inout some TextOutputStream, progressBar: ProgressBar?,
+    taint: ListingTaint? = nil
+  ) async throws(LibraryError) -> AssetsLibrary.StreamSummary? {
     let clock = ContinuousClock()
     var pipeline = Pipeline(stream: stdout, writer: writer)
     pipeline.begin()
@@ -188,7 +206,10 @@ import Synchronization
       summary = try await library.streamAssets(
         filter: options.filter,
         progress: { current, total in progressBar?.update(current: current, total: total) },
-        prepare: { (asset: Asset) -> Writer.Item in prototype.prepare(asset) },
+        prepare: { (asset: Asset) -> Writer.Item in
+          taint?.check(asset)
+          return prototype.prepare(asset)
+        },
         deliver: { (item: Writer.Item) -> Bool in
           shared.withLock { pipeline in
             pipeline.write(item)
@@ -199,7 +220,7 @@ import Synchronization
       stdout = shared.withLock { $0.stream }
       // The listing stopped because its output did (a closed pipe, a full disk, a
       // signal): the caller reports that, not a cancelled library.
-      if error == .cancelled, stdout.isBroken || gate.isClosed { return }
+      if error == .cancelled, stdout.isBroken || gate.isClosed { return nil }
       throw error
     }
     progressBar?.clear()
@@ -229,6 +250,7 @@ import Synchronization
         statisticsLine(
           summary.statistics, assets: summary.assetCount, output: clock.now - outputStart))
     }
+    return summary
   }
 
   /// The `--statistics` line: one line, `key value` pairs, seconds with 4 decimals.

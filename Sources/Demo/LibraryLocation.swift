@@ -17,6 +17,9 @@ final class LibraryLocation {
   let displayPath: String
   private let descriptor: Int32
 
+  /// The open library folder, or -1 when the library was opened by its path (no `/proc`).
+  var rootDescriptor: Int32 { descriptor }
+
   /// Opens the library folder at `bytes`.
   ///
   /// - Parameters:

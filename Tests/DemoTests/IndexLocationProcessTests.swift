@@ -123,7 +123,9 @@ struct IndexLocationProcessTests {
     }
     #expect(String(decoding: said, as: UTF8.self) == "locked\n")
 
-    let locked = try run(demoExecutable, arguments, environment: environment)
+    // With `--statistics` the listing reads the library: a replay of the first run's
+    // listing (ListingReplayProcessTests) would not open the index at all.
+    let locked = try run(demoExecutable, arguments + ["--statistics"], environment: environment)
     try input.fileHandleForWriting.close()
     holder.waitUntilExit()
     #expect(holder.terminationStatus == 0)

@@ -1,0 +1,93 @@
+import Dispatch
+import GroupEnumerator
+import Synchronization
+
+extension DemoCommand {
+  /// A listing with `--index`: printed from its replay file when the library is unchanged
+  /// since it was recorded (``ListingReplay``), else listed and recorded for the next run.
+  ///
+  /// The replay file is kept only when the listing ended normally with the index in use
+  /// (no warning about it: an index that was rebuilt or refused, for instance inside the
+  /// library, leaves none), its whole output written, and nothing in it depending on the
+  /// day it ran (``ListingTaint``).
+  static func replayOrList(
+    _ replay: ListingReplay, _ options: DemoOptions, _ library: AssetsLibrary,
+    stdout: inout some ByteOutputStream, stderr: inout some TextOutputStream,
+    progressBar: ProgressBar?
+  ) async throws(LibraryError) -> Int32 {
+    // The walk and the copy block: off the main actor, which must stay free for signals.
+    let output = stdout
+    let (outcome, written, errors) = await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .userInitiated).async {
+        var output = output
+        var errors = ""
+        let outcome = replay.replay(to: &output, stderr: &errors)
+        continuation.resume(returning: (outcome, output, errors))
+      }
+    }
+    stdout = written
+    stderr.write(errors)
+    let fingerprint: TreeFingerprint
+    let latestChange: Int64
+    switch outcome {
+    case .replayed(let status):
+      return Task.isCancelled ? interrupted : status
+    case .missed(let walked, let latest):
+      guard let walked else {
+        try await list(
+          options, library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
+          tableWidth: nil)
+        return success
+      }
+      fingerprint = walked
+      latestChange = latest
+    }
+    guard let recording = replay.record(fingerprint, latestChange: latestChange) else {
+      try await list(
+        options, library, stdout: &stdout, stderr: &stderr, progressBar: progressBar,
+        tableWidth: nil)
+      return success
+    }
+    var tee = RecordingStream(base: stdout, recording: recording)
+    var captured = ""
+    let taint = ListingTaint()
+    do throws(LibraryError) {
+      let summary = try await list(
+        options, library, stdout: &tee, stderr: &captured, progressBar: progressBar,
+        tableWidth: nil, taint: taint)
+      stdout = tee.base
+      stderr.write(captured)
+      let keep =
+        summary?.warnings.isEmpty == true && !taint.isTainted && !stdout.isBroken
+        && !OutputGate.standardOutput.isClosed && !Task.isCancelled
+      tee.recording.finish(status: success, errors: captured, keep: keep)
+    } catch {
+      stdout = tee.base
+      stderr.write(captured)
+      tee.recording.abandon()
+      throw error
+    }
+    return success
+  }
+}
+
+/// Whether a listing holds something that depends on the day it ran, so that replaying
+/// it another day could differ from reading the library again: a movie's creation time
+/// is judged against the current date (more than a year ahead is ignored, with a
+/// problem), so a listing that has such a problem is not recorded.
+final class ListingTaint: Sendable {
+  /// The text of the problems that depend on the current date.
+  static let dateDependentProblem = "more than a year from now"
+
+  private let tainted = Atomic<Bool>(false)
+
+  var isTainted: Bool { tainted.load(ordering: .relaxed) }
+
+  /// Looks at one asset (on any thread).
+  func check(_ asset: Asset) {
+    guard !asset.problems.isEmpty else { return }
+    if asset.problems.contains(where: { $0.message.contains(ListingTaint.dateDependentProblem) }) {
+      tainted.store(true, ordering: .relaxed)
+    }
+  }
+}

@@ -890,6 +890,8 @@ int32_t CVipsShim_decodeRGB(
 
 // The free bytes malloc's arenas may hold before they are trimmed.
 static const size_t trimThreshold = (size_t)8 << 20;
+// How many calls of CVipsShim_returnFreedMemory look at the arenas once.
+static const unsigned trimInterval = 16;
 
 // Only bytes libvips or glib allocated reach here, so p_g_free is set whenever `bytes` is not NULL.
 void CVipsShim_free(void *bytes) {
@@ -904,6 +906,11 @@ void CVipsShim_returnFreedMemory(void) {
   // picture hands back pages the next picture faults in again (about 140 faults, a fifth
   // of a small picture's time). Buffers of 128 KiB or more are unmapped when freed anyway
   // (M_MMAP_THRESHOLD, above).
+  // mallinfo2 walks every free chunk of every arena, a noticeable part of a small
+  // picture's cost, so the arenas are looked at on every sixteenth call only; what the
+  // pictures in between free stays in the arenas for the next ones to reuse.
+  static unsigned calls = 0;
+  if (__atomic_fetch_add(&calls, 1, __ATOMIC_RELAXED) % trimInterval != 0) return;
   struct mallinfo2 held = mallinfo2();
   if (held.fordblks > trimThreshold) malloc_trim(0);
 }

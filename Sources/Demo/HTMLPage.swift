@@ -41,6 +41,8 @@ struct HTMLPage {
 
   let strings: Strings
   private let formatter: TableFormatter
+  /// The map link's title, escaped (the same on every row).
+  private let mapLinkTitle: String
   /// The group whose section is open.
   private var openGroup: AssetGroup?
   private(set) var assets = 0
@@ -50,6 +52,7 @@ struct HTMLPage {
   init(strings: Strings) {
     self.strings = strings
     formatter = TableFormatter(strings: strings)
+    mapLinkTitle = HTMLPage.escaped(strings.mapLink)
   }
 
   /// From `<!DOCTYPE html>` to the page's first heading and the library's path.
@@ -110,21 +113,29 @@ struct HTMLPage {
   /// nothing before it: made on any thread, in any order.
   func cells(_ asset: Asset, picture: PagePicture) -> String {
     let fileNames = TableFormatter.fileNames(of: asset)
-    let names = fileNames.map(HTMLPage.text).joined(separator: ", ")
-    var html = "<tr class=\"asset\">\n"
-    html += "<td class=\"picture\">\(pictureCell(picture, names: fileNames))</td>\n"
-    html += "<td class=\"name\">\(names)</td>\n"
-    html +=
-      "<td class=\"taken\">\(HTMLPage.escaped(formatter.takenDate(asset.creationDate)))</td>\n"
-    let source = asset.creationDate.map { strings.dateSource($0.source) } ?? "-"
-    html += "<td class=\"source\">\(HTMLPage.escaped(source))</td>\n"
-    let size = formatter.size(width: asset.pixelWidth, height: asset.pixelHeight)
-    html += "<td class=\"size\">\(HTMLPage.escaped(size))</td>\n"
-    let length = asset.type == .photo ? "-" : formatter.length(asset.duration)
-    html += "<td class=\"length\">\(HTMLPage.escaped(length))</td>\n"
-    html += "<td class=\"place\">\(place(asset.location))</td>\n"
-    html += "<td class=\"problems\">\(problems(asset, picture))</td>\n"
-    html += "</tr>\n"
+    // Appended piece by piece into one buffer: a row is made for every asset.
+    var html = ""
+    html.reserveCapacity(768)
+    html += "<tr class=\"asset\">\n<td class=\"picture\">"
+    html += pictureCell(picture, names: fileNames)
+    html += "</td>\n<td class=\"name\">"
+    for (index, name) in fileNames.enumerated() {
+      if index > 0 { html += ", " }
+      html += HTMLPage.text(name)
+    }
+    html += "</td>\n<td class=\"taken\">"
+    html += HTMLPage.escaped(formatter.takenDate(asset.creationDate))
+    html += "</td>\n<td class=\"source\">"
+    html += HTMLPage.escaped(asset.creationDate.map { strings.dateSource($0.source) } ?? "-")
+    html += "</td>\n<td class=\"size\">"
+    html += HTMLPage.escaped(formatter.size(width: asset.pixelWidth, height: asset.pixelHeight))
+    html += "</td>\n<td class=\"length\">"
+    html += HTMLPage.escaped(asset.type == .photo ? "-" : formatter.length(asset.duration))
+    html += "</td>\n<td class=\"place\">"
+    place(asset.location, into: &html)
+    html += "</td>\n<td class=\"problems\">"
+    html += problems(asset, picture)
+    html += "</td>\n</tr>\n"
     return html
   }
 
@@ -168,13 +179,30 @@ struct HTMLPage {
 
   /// The coordinates as the table writes them, linked to OpenStreetMap's map of the place
   /// (the URL is made of the numbers only); `-` without a location.
-  private func place(_ location: Location?) -> String {
-    guard let location, let numbers = HTMLPage.mapCoordinates(location) else { return "-" }
+  private func place(_ location: Location?, into html: inout String) {
+    guard let location, let numbers = HTMLPage.mapCoordinates(location) else {
+      html += "-"
+      return
+    }
     let (lat, lon) = numbers
-    // The text is the table's (``TableFormatter/gps(_:)``), made of the same two numbers.
-    return "<a href=\"\(HTMLPage.escaped(HTMLPage.mapURL(lat, lon)))\""
-      + " title=\"\(HTMLPage.escaped(strings.mapLink))\""
-      + " rel=\"noreferrer\">\(HTMLPage.escaped(lat + ", " + lon))</a>"
+    // The numbers are digits, `.` and `-`, which need no entity: the URL's one `&` is
+    // written as `&amp;` here, as ``escaped(_:)`` would write it. The text is the
+    // table's (``TableFormatter/gps(_:)``), made of the same two numbers.
+    html += "<a href=\"https://www.openstreetmap.org/?mlat="
+    html += lat
+    html += "&amp;mlon="
+    html += lon
+    html += "#map=16/"
+    html += lat
+    html += "/"
+    html += lon
+    html += "\" title=\""
+    html += mapLinkTitle
+    html += "\" rel=\"noreferrer\">"
+    html += lat
+    html += ", "
+    html += lon
+    html += "</a>"
   }
 
   /// `https://www.openstreetmap.org/?mlat=35.68950&mlon=139.69171#map=16/35.68950/139.69171`,

@@ -5,6 +5,10 @@ import Synchronization
 extension DemoCommand {
   /// How many pictures the page draws at once.
   nonisolated static let pageDrawingWidth = 2
+  /// How many pictures the page asks its worker processes for at once: one more than there
+  /// are workers, so that a worker that hands back a picture is given the next one at once
+  /// (the request waits in ``WorkerPictures`` for it) while the page links the one it got.
+  nonisolated static let pageRequestsAtOnce = pageDrawingWidth + 1
   /// How far ahead of the first row not yet written the page may draw: bounds the
   /// pictures held when one is slow.
   nonisolated static let pageDrawingWindow = 64
@@ -82,7 +86,9 @@ extension DemoCommand {
     if !waiting.isEmpty, case .success(let folder) = rows.folder() {
       let source = pagePictureSource(for: library, pictureWorker: pictureWorker)
       writeFailure = await drawPictures(
-        of: waiting, source: source, stored: rows.stored, folder: folder,
+        of: waiting, source: source,
+        atOnce: source is WorkerPictures ? pageRequestsAtOnce : pageDrawingWidth,
+        stored: rows.stored, folder: folder,
         written: { row, picture in
           progressBar?.update(current: row.number, total: summary.assetCount)
           return rows.write(row.asset, picture: picture)
@@ -118,13 +124,14 @@ extension DemoCommand {
     return success
   }
 
-  /// Draws the picture of each of `rows` that has none yet (one `source` draws,
-  /// ``pageDrawingWidth`` at a time) and writes it into `folder`. Calls `written` with
+  /// Draws the picture of each of `rows` that has none yet (`source` is asked for `atOnce`
+  /// at a time) and writes it into `folder`. Calls `written` with
   /// each row and its picture in order; stops when `written` returns `false`, a picture
   /// cannot be written (returned), or the task is cancelled.
   private static func drawPictures(
-    of rows: [PageRows.Waiting], source: any PictureSource, stored: StoredPictureReader?,
-    folder: PageFolder, written: (PageRows.Waiting, PagePicture) -> Bool
+    of rows: [PageRows.Waiting], source: any PictureSource, atOnce: Int,
+    stored: StoredPictureReader?, folder: PageFolder,
+    written: (PageRows.Waiting, PagePicture) -> Bool
   ) async -> PageFolder.Failure? {
     typealias Drawn = (index: Int, outcome: Result<PagePicture, PageFolder.Failure>)
     return await withTaskGroup(of: Drawn.self) { group -> PageFolder.Failure? in
@@ -138,7 +145,7 @@ extension DemoCommand {
           if let picture = rows[next].picture {
             done[next] = picture
           } else {
-            guard running < pageDrawingWidth else { break }
+            guard running < atOnce else { break }
             let row = rows[next]
             let index = next
             group.addTask {

@@ -291,6 +291,42 @@ struct HTMLPageTests {
         + "#map=16/35.68950/-139.69171")
   }
 
+  @Test(arguments: [Language.english, .japanese])
+  func aRowsCellsHoldTheNamesAndTheEscapedPlaceLink(_ language: Language) throws {
+    let strings = Strings(language: language)
+    let page = HTMLPage(strings: strings)
+    let photo = try SampleAssets.photoWithGPS()
+    let location = try #require(photo.location)
+    let url = try #require(HTMLPage.mapURL(location))
+    let cells = page.cells(
+      photo, picture: .file(path: "pictures/000001.png", width: 80, height: 60))
+    #expect(
+      cells.hasPrefix(
+        "<tr class=\"asset\">\n<td class=\"picture\"><img src=\"pictures/000001.png\" width=\"80\""
+          + " height=\"60\" alt=\"IMG_0001.JPG\" loading=\"lazy\"></td>\n"
+          + "<td class=\"name\"><bdi>IMG_0001.JPG</bdi></td>\n<td class=\"taken\">"))
+    // The link's `&` is an entity, as escaping the whole URL makes it.
+    #expect(
+      cells.contains(
+        "</td>\n<td class=\"place\"><a href=\"\(HTMLPage.escaped(url))\" title=\""
+          + "\(HTMLPage.escaped(strings.mapLink))\" rel=\"noreferrer\">-33.85678, -151.21530</a>"
+          + "</td>\n<td class=\"problems\">-</td>\n</tr>\n"))
+    #expect(url.contains("&") && !HTMLPage.escaped(url).contains("&m"))
+    // A Live Photo's names, each in its own <bdi>; a placeholder's reason in its cell.
+    let live = try SampleAssets.livePhoto()
+    let names = TableFormatter.fileNames(of: live)
+    #expect(names.count == 2)
+    let liveCells = page.cells(live, picture: .missing(reason: "a <b> reason"))
+    #expect(
+      liveCells.contains(
+        "<td class=\"name\">" + names.map { "<bdi>\($0)</bdi>" }.joined(separator: ", ")
+          + "</td>"))
+    #expect(liveCells.contains("<span class=\"why\"><bdi>a &lt;b&gt; reason</bdi></span>"))
+    #expect(
+      page.cells(SampleAssets.photoWithoutGPS(), picture: .missing(reason: "r"))
+        .contains("<td class=\"place\">-</td>"))
+  }
+
   @Test func theFolderIsCheckedBeforeAnythingIsMade() throws {
     let scratch = try TemporaryFolder("HTMLPage-check")
     let folder = scratch.root

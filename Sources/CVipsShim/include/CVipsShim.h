@@ -126,7 +126,9 @@ void CVipsShim_freeMessage(char *message);
  * arenas, which keep them once glibc's mmap threshold has risen past their size; pictures
  * drawn on several threads in turn would otherwise each leave their arena holding the
  * largest buffer it has seen. Only when the arenas hold more than 8 MiB free: after a
- * small picture the pages would only be faulted in again by the next. Needs no libvips.
+ * small picture the pages would only be faulted in again by the next. The arenas are
+ * looked at on the first call and every sixteenth after it (looking walks every free
+ * chunk). Needs no libvips.
  */
 void CVipsShim_returnFreedMemory(void);
 

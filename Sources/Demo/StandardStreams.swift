@@ -131,7 +131,7 @@ struct FileDescriptorStream: ByteOutputStream {
       buffer.append(contentsOf: bytes)
       return
     }
-    writeOut(Array(bytes))
+    writeOut(UnsafeRawBufferPointer(bytes))
   }
 
   /// Writes out everything buffered, retrying short writes and `EINTR`.
@@ -143,7 +143,14 @@ struct FileDescriptorStream: ByteOutputStream {
   /// Writes all of `bytes`, retrying short writes and `EINTR`; sets ``failure`` when
   /// that fails.
   private mutating func writeOut(_ bytes: [UInt8]) {
-    guard !isBroken, !bytes.isEmpty else { return }
+    bytes.withUnsafeBytes { writeOut($0) }
+  }
+
+  /// Writes all of `bytes` from where they are (a replayed listing of many megabytes is
+  /// not copied first), retrying short writes and `EINTR`; sets ``failure`` when that
+  /// fails.
+  private mutating func writeOut(_ bytes: UnsafeRawBufferPointer) {
+    guard !isBroken, let start = bytes.baseAddress, !bytes.isEmpty else { return }
     if let beforeFirstWrite {
       self.beforeFirstWrite = nil
       beforeFirstWrite()
@@ -151,9 +158,7 @@ struct FileDescriptorStream: ByteOutputStream {
     var written = 0
     while written < bytes.count {
       if gate?.isClosed == true { return }
-      let result = bytes[written...].withUnsafeBytes { bytes in
-        Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-      }
+      let result = Glibc.write(descriptor, start + written, bytes.count - written)
       if result > 0 {
         written += result
       } else if result < 0, errno == EINTR {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GroupEnumerator
+import Synchronization
 import Testing
 
 @testable import Demo
@@ -197,6 +198,34 @@ import Testing
     write("xy")
     stream.flush()
     #expect(try written() == "abcdefghij0123456789xy")
+  }
+
+  /// A run far larger than the buffer is written from where it is, in as many partial
+  /// writes as a pipe takes (64 KiB at a time), every byte once and in order.
+  @Test func aLargeRunGoesOutWholeThroughPartialWrites() throws {
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let run = (0..<(1 << 20) + 7).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+    let received = Mutex<[UInt8]>([])
+    let done = DispatchGroup()
+    let readEnd = ends[0]
+    DispatchQueue.global().async(group: done) {
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = read(readEnd, &chunk, chunk.count)
+        if count <= 0 { break }
+        received.withLock { $0.append(contentsOf: chunk.prefix(count)) }
+      }
+    }
+    var stream = FileDescriptorStream(descriptor: ends[1], capacity: 8)
+    Array("head".utf8).withUnsafeBufferPointer { stream.write(contentsOf: $0) }
+    run.withUnsafeBufferPointer { stream.write(contentsOf: $0) }
+    stream.flush()
+    close(ends[1])
+    #expect(stream.failure == nil)
+    done.wait()
+    #expect(received.withLock { $0 } == Array("head".utf8) + run)
   }
 
   @Test func aStreamWhoseReaderWentAwayRecordsEPIPE() throws {

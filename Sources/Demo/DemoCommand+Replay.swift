@@ -57,6 +57,7 @@ extension DemoCommand {
         tableWidth: nil, taint: taint)
       stdout = tee.base
       stderr.write(captured)
+      if let summary { taint.check(summary) }
       let keep =
         summary?.warnings.isEmpty == true && !taint.isTainted && !stdout.isBroken
         && !OutputGate.standardOutput.isClosed && !Task.isCancelled
@@ -71,10 +72,14 @@ extension DemoCommand {
   }
 }
 
-/// Whether a listing holds something that depends on the day it ran, so that replaying
-/// it another day could differ from reading the library again: a movie's creation time
-/// is judged against the current date (more than a year ahead is ignored, with a
-/// problem), so a listing that has such a problem is not recorded.
+/// Whether a listing holds something that depends on when it ran, so that replaying it
+/// later could differ from reading the library again; such a listing is not recorded:
+/// - a movie's creation time is judged against the current date (more than a year ahead
+///   is ignored, with a problem);
+/// - a passing error (``AssetProblem/isPassing``: out of descriptors or memory, an
+///   interrupted call, a share that timed out) on an asset or a folder, or a file that
+///   could not be examined: the same unchanged tree may read fine on the next run, and
+///   a replay would repeat the error for ever.
 final class ListingTaint: Sendable {
   /// The text of the problems that depend on the current date.
   static let dateDependentProblem = "more than a year from now"
@@ -86,7 +91,18 @@ final class ListingTaint: Sendable {
   /// Looks at one asset (on any thread).
   func check(_ asset: Asset) {
     guard !asset.problems.isEmpty else { return }
-    if asset.problems.contains(where: { $0.message.contains(ListingTaint.dateDependentProblem) }) {
+    if asset.problems.contains(where: {
+      $0.isPassing || $0.message.contains(ListingTaint.dateDependentProblem)
+    }) {
+      tainted.store(true, ordering: .relaxed)
+    }
+  }
+
+  /// Looks at what the listing found beside its assets.
+  func check(_ summary: AssetsLibrary.StreamSummary) {
+    if summary.folderProblems.values.contains(where: \.isPassing)
+      || summary.otherFiles.contains(where: { $0.reason == .unreadable })
+    {
       tainted.store(true, ordering: .relaxed)
     }
   }

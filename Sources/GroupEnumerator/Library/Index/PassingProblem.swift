@@ -21,7 +21,7 @@ extension AssetProblem {
   /// `errno N:` as ``Errno`` describes it). A result with such a problem is never
   /// stored in the index, which would otherwise give it again under the file's unchanged
   /// key on every later run.
-  var isPassing: Bool {
+  package var isPassing: Bool {
     switch code {
     case .vanished, .notRegularFile: return true
     case .unreadable, .unreadableFolder:

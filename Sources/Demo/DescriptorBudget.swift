@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 
 /// Whether the process may open enough files to run at all.
 ///
@@ -9,9 +10,9 @@ import Glibc
 /// library is read become per-folder and per-asset problems instead.
 enum DescriptorBudget {
   /// Descriptors the runtime and one walk need beyond those already open: libdispatch's
-  /// event loop (2), the root (1), a folder being listed (1), a file being read (1), and
-  /// some headroom.
-  static let minimumFree = 8
+  /// event loop (2), the root (1), a folder being listed (1), a file being read (1), some
+  /// headroom, and the last few the library never takes (``DescriptorReserve``).
+  static let minimumFree = 8 + DescriptorReserve.reserve
 
   /// The error message when fewer than ``minimumFree`` descriptors can be opened, else
   /// `nil`. The corresponding C function is `getrlimit`.

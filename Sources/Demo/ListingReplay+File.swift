@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 
 /// The replay file, as read: its header checked against the key, its standard error
 /// read; its output read when ``checkOutput()`` is asked for.
@@ -22,7 +23,8 @@ final class StoredListing {
   init?(path: String, key: [UInt8]) {
     var opened: Int32
     repeat {
-      opened = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+      opened = DescriptorReserve.admit(
+        open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY))
     } while opened < 0 && errno == EINTR
     guard opened >= 0 else { return nil }
     descriptor = opened
@@ -191,7 +193,8 @@ struct ListingRecording: Sendable {
     let folderPath = (path as NSString).deletingLastPathComponent
     let folder = folderPath.isEmpty ? "." : folderPath
     // `O_TMPFILE` is a macro of two flags that Swift does not import as one.
-    var opened = open(folder, __O_TMPFILE | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o600)
+    var opened = DescriptorReserve.admit(
+      open(folder, __O_TMPFILE | O_DIRECTORY | O_WRONLY | O_CLOEXEC, 0o600))
     if opened < 0 {
       var template = Array((path + ".XXXXXX").utf8CString)
       opened = mkstemp(&template)

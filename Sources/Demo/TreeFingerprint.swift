@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import GroupEnumerator
 import Synchronization
 
 /// A 128-bit summary of everything in a folder tree that a listing could depend on: every
@@ -52,7 +53,7 @@ struct TreeFingerprint: Equatable, Sendable {
     let walk = TreeWalk(budget: budget)
     var rootHash = EntryHash()
     rootHash.add(status, folder: PathHash.root, name: UnsafeRawBufferPointer(start: nil, count: 0))
-    let copy = openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let copy = DescriptorReserve.admit(openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC))
     guard copy >= 0 else { return nil }
     walk.start(Folder(descriptor: copy, path: PathHash.root, depth: 0))
     let group = DispatchGroup()
@@ -303,8 +304,9 @@ private final class TreeWalk: Sendable {
         continue
       }
       guard folder.depth < budget.depth else { return trip() }
-      let child = openat(
-        descriptor, namePointer, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+      let child = DescriptorReserve.admit(
+        openat(
+          descriptor, namePointer, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK))
       guard child >= 0 else {
         let code = errno
         // A folder closed to this user: the library cannot list it either, and opening

@@ -76,6 +76,7 @@ struct LibraryRun: Sendable {
   ) async throws(LibraryError) -> LibraryRun {
     let options = library.options
     let started = ContinuousClock.now
+    DescriptorReserve.refresh()
     let cancellation = CancellationFlag()
     let loadsEverything: Bool? =
       switch index {

@@ -11,7 +11,8 @@ import Foundation
 /// system (`Scripts/check-layers.py` checks it); everything else speaks these Swift types.
 /// Every open is read-only, except ``createNew(_:permissions:)``, which only makes a new
 /// file (the picture cache's, never one of the library). Calls interrupted by a signal
-/// (`EINTR`) are retried. The value does not own the descriptor: whoever opened it calls ``close()``.
+/// (`EINTR`) are retried, and none takes one of the last descriptors the process may open
+/// (``DescriptorReserve``). The value does not own the descriptor: whoever opened it calls ``close()``.
 struct FileDescriptor: Sendable, Hashable {
   /// The raw descriptor.
   let rawValue: Int32
@@ -46,7 +47,7 @@ struct FileDescriptor: Sendable, Hashable {
   /// The corresponding C function is `open`.
   static func open(_ path: String, options: OpenOptions) throws(SystemCallError) -> FileDescriptor {
     while true {
-      let descriptor = Glibc.open(path, options.flags)
+      let descriptor = DescriptorReserve.admit(Glibc.open(path, options.flags))
       if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "open", errno: code) }
@@ -64,7 +65,7 @@ struct FileDescriptor: Sendable, Hashable {
   {
     let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
     while true {
-      let descriptor = Glibc.open(path, flags, mode_t(permissions))
+      let descriptor = DescriptorReserve.admit(Glibc.open(path, flags, mode_t(permissions)))
       if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "open", errno: code) }
@@ -77,7 +78,7 @@ struct FileDescriptor: Sendable, Hashable {
   func open(at name: [UInt8], options: OpenOptions) throws(SystemCallError) -> FileDescriptor {
     let cName = name.map { CChar(bitPattern: $0) } + [0]
     while true {
-      let descriptor = openat(rawValue, cName, options.flags)
+      let descriptor = DescriptorReserve.admit(openat(rawValue, cName, options.flags))
       if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "openat", errno: code) }
@@ -116,7 +117,8 @@ struct FileDescriptor: Sendable, Hashable {
     let cPath = path.map { CChar(bitPattern: $0) } + [0]
     let flags = UInt64(UInt32(bitPattern: options.flags))
     while true {
-      let descriptor = CSystemShim_openat2(directory, cPath, flags, resolve)
+      let descriptor = DescriptorReserve.admit(
+        CSystemShim_openat2(directory, cPath, flags, resolve))
       if descriptor >= 0 { return FileDescriptor(rawValue: descriptor) }
       let code = Errno.current
       if code != .interrupted { throw SystemCallError(function: "openat2", errno: code) }

@@ -77,7 +77,7 @@ extension DemoCommand {
 /// - a movie's creation time is judged against the current date (more than a year ahead
 ///   is ignored, with a problem);
 /// - a passing error (``AssetProblem/isPassing``: out of descriptors or memory, an
-///   interrupted call, a share that timed out) on an asset or a folder, or a file that
+///   interrupted call, a share that timed out) on an asset, a folder, or a file that
 ///   could not be examined: the same unchanged tree may read fine on the next run, and
 ///   a replay would repeat the error for ever.
 final class ListingTaint: Sendable {
@@ -101,7 +101,9 @@ final class ListingTaint: Sendable {
   /// Looks at what the listing found beside its assets.
   func check(_ summary: AssetsLibrary.StreamSummary) {
     if summary.folderProblems.values.contains(where: \.isPassing)
-      || summary.otherFiles.contains(where: { $0.reason == .unreadable })
+      || summary.otherFiles.contains(where: {
+        $0.reason == .unreadable && AssetProblem(.unreadable, $0.message).isPassing
+      })
     {
       tainted.store(true, ordering: .relaxed)
     }

@@ -9,8 +9,9 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-de
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev pkg-config
 # Extra packages the tests need: setpriv, unshare, mount and script come from util-linux;
 # strace traces the Demo's system calls; time measures its peak memory; chromium opens the
-# Demo's page (make page-check).
-TEST_PACKAGES := util-linux strace time chromium
+# Demo's page (make page-check); libdeflate-dev's header checks the declarations the libvips
+# shim makes of libdeflate, which it opens with dlopen (make lint).
+TEST_PACKAGES := util-linux strace time chromium libdeflate-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: page-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check

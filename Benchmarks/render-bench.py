@@ -17,7 +17,6 @@ usage: render-bench.py --demo .build/release/Demo --library DIR [--runs 3] [--ch
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -55,11 +54,15 @@ def files(library):
     return sorted(stills), sorted(movies)
 
 
-def yardstick(stills, movies, scratch):
+def yardstick(stills, movies, scratch, round_):
     """The field's tools: two vipsthumbnail processes over halves of the stills, then one
-    ffmpeg per movie. Returns the wall time."""
-    out = os.path.join(scratch, "yardstick")
-    shutil.rmtree(out, ignore_errors=True)
+    ffmpeg per movie. Returns the wall time.
+
+    Each round writes into a folder of its own and nothing is removed before the end: on
+    an ext4 without a journal (this machine's) the kernel skips inodes freed in the last
+    minutes when it makes a file, at a cost per skipped inode, so files removed just
+    before a measurement make the next 10,000 files several times slower to create."""
+    out = os.path.join(scratch, f"yardstick-{round_}")
     os.makedirs(out)
     start = time.monotonic()
     halves = [stills[0::2], stills[1::2]]
@@ -94,7 +97,7 @@ def main():
     peaks = {"first": [], "second": [], "json": []}
     with tempfile.TemporaryDirectory(prefix="render-bench-") as scratch:
         for round_ in range(arguments.runs):
-            figures["yardstick"].append(yardstick(stills, movies, scratch))
+            figures["yardstick"].append(yardstick(stills, movies, scratch, round_))
             cache = os.path.join(scratch, f"cache-{round_}")
             os.makedirs(cache)
             env = dict(os.environ, XDG_CACHE_HOME=cache)

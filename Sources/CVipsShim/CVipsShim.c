@@ -53,6 +53,7 @@
 #ifdef CVIPSSHIM_CHECK_DECLARATIONS
 // The declarations below, checked against libvips's own (a redeclaration that differs is an
 // error), and the constants and sizes compared.
+#include <libdeflate.h>
 #include <vips/vips.h>
 #include <vips/vector.h>
 #define CVIPSSHIM_COMPARE(name, value) _Static_assert((name) == (value), #name);
@@ -135,6 +136,18 @@ int vips_thumbnail_image(VipsImage *in, VipsImage **out, int width, ...);
 void vips_vector_set_enabled(gboolean enabled);
 void g_free(gpointer mem);
 gpointer g_try_malloc(size_t n_bytes);
+
+// libdeflate's, as its 1.14 header declares them (opened with dlopen, never linked: see
+// loadDeflate; libdeflate-dev, which libtiff-dev and so libvips-dev pull in, is needed
+// only by the declarations check).
+struct libdeflate_compressor;
+struct libdeflate_compressor *libdeflate_alloc_compressor(int compression_level);
+size_t libdeflate_zlib_compress(
+    struct libdeflate_compressor *compressor, const void *in, size_t in_nbytes, void *out,
+    size_t out_nbytes_avail);
+size_t libdeflate_zlib_compress_bound(
+    struct libdeflate_compressor *compressor, size_t in_nbytes);
+void libdeflate_free_compressor(struct libdeflate_compressor *compressor);
 void g_object_unref(gpointer object);
 guint g_log_set_handler(
     const gchar *log_domain, GLogLevelFlags log_levels, GLogFunc log_func, gpointer user_data);
@@ -445,15 +458,101 @@ static uint8_t *putChunk(uint8_t *out, const char type[4], const uint8_t *data, 
 // Encodes an 8-bit image of 1 to 4 bands (grey, grey and alpha, RGB, RGBA) as PNG into a
 // g_malloc'd buffer: the signature, IHDR, pHYs (the image's resolution, as libvips's
 // pngsave writes it), one IDAT and IEND; no other metadata. The rows are filtered "up"
-// and deflated by zlib at level 1 with its default strategy: for the pictures drawn here
-// (a few hundred pixels a side at most) that takes less time than libvips's pngsave at
-// level 1 with unfiltered rows (which hands the image through libpng), and the file is
-// no larger. (zlib's run-length strategy is faster still, but it made a camera photo's
-// entry three times larger: it only finds runs, and a photo's rows less the row above
-// are noise, not runs.) The pixels are those pngsave would store. Any other layout goes
-// through pngsave.
+// and deflated at level 1 (deflateRows: libdeflate, else zlib with its default strategy):
+// for the pictures drawn here (a few hundred pixels a side at most) that takes less time
+// than libvips's pngsave at level 1 with unfiltered rows (which hands the image through
+// libpng), and the file is no larger. (zlib's run-length strategy is faster still, but it
+// made a camera photo's entry three times larger: it only finds runs, and a photo's rows
+// less the row above are noise, not runs.) The pixels are those pngsave would store. Any
+// other layout goes through pngsave.
 // The most pixels encodePNG encodes itself: the cache's largest entry, 1024 x 1024.
 static const int64_t directPNGPixels = (int64_t)1 << 20;
+
+// libdeflate, when it can be loaded (Debian's libdeflate0, which libtiff and so libvips
+// load anyway): at level 1 it deflates a picture's rows in half the time zlib takes at its
+// level 1, into a stream as small or smaller (measured on the bench library's 128-pixel
+// entries: 0.24 against 0.51 ms, 8 % fewer bytes; on the corpus's photos the same time).
+// Opened with dlopen on first use, as libvips is; without it, zlib deflates.
+static __typeof__(&libdeflate_alloc_compressor) p_libdeflate_alloc_compressor;
+static __typeof__(&libdeflate_zlib_compress) p_libdeflate_zlib_compress;
+static __typeof__(&libdeflate_zlib_compress_bound) p_libdeflate_zlib_compress_bound;
+static __typeof__(&libdeflate_free_compressor) p_libdeflate_free_compressor;
+static pthread_once_t deflateOnce = PTHREAD_ONCE_INIT;
+// Whether encodePNG may use libdeflate on this thread (CVipsShim_setPNGDeflater).
+static __thread int deflaterRefused;
+
+static void loadDeflate(void) {
+  void *library = dlopen("libdeflate.so.0", RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) return;
+  __typeof__(&libdeflate_alloc_compressor) alloc =
+      (__typeof__(&libdeflate_alloc_compressor))dlsym(library, "libdeflate_alloc_compressor");
+  __typeof__(&libdeflate_zlib_compress) compress =
+      (__typeof__(&libdeflate_zlib_compress))dlsym(library, "libdeflate_zlib_compress");
+  __typeof__(&libdeflate_zlib_compress_bound) bound =
+      (__typeof__(&libdeflate_zlib_compress_bound))dlsym(
+          library, "libdeflate_zlib_compress_bound");
+  __typeof__(&libdeflate_free_compressor) release =
+      (__typeof__(&libdeflate_free_compressor))dlsym(library, "libdeflate_free_compressor");
+  // All four or none (the library stays open: it is tiny and libtiff holds it anyway).
+  if (alloc == NULL || compress == NULL || bound == NULL || release == NULL) return;
+  p_libdeflate_alloc_compressor = alloc;
+  p_libdeflate_zlib_compress = compress;
+  p_libdeflate_zlib_compress_bound = bound;
+  p_libdeflate_free_compressor = release;
+}
+
+int CVipsShim_setPNGDeflater(int libdeflate) {
+  pthread_once(&deflateOnce, loadDeflate);
+  deflaterRefused = libdeflate == 0;
+  return libdeflate != 0 && p_libdeflate_alloc_compressor != NULL;
+}
+
+// Deflates `length` bytes of `raw` into a zlib stream after `prefix` bytes of a new
+// g_malloc'd buffer with `suffix` bytes to spare after the stream; NULL when out of
+// memory or when the compressor fails. Level 1 with zlib's default strategy, through
+// libdeflate when it is loaded.
+static uint8_t *deflateRows(
+    const uint8_t *raw, size_t length, size_t prefix, size_t suffix, size_t *deflatedLength) {
+  pthread_once(&deflateOnce, loadDeflate);
+  if (p_libdeflate_alloc_compressor != NULL && !deflaterRefused) {
+    // A compressor is about 10 µs to make; made per picture, nothing outlives the call.
+    struct libdeflate_compressor *compressor = p_libdeflate_alloc_compressor(1);
+    if (compressor == NULL) return NULL;
+    const size_t bound = p_libdeflate_zlib_compress_bound(compressor, length);
+    uint8_t *out = p_g_try_malloc(prefix + bound + suffix);
+    size_t written = 0;
+    if (out != NULL) {
+      written = p_libdeflate_zlib_compress(compressor, raw, length, out + prefix, bound);
+    }
+    p_libdeflate_free_compressor(compressor);
+    if (out != NULL && written == 0) {
+      p_g_free(out);
+      return NULL;
+    }
+    *deflatedLength = written;
+    return out;
+  }
+  const uLong bound = compressBound((uLong)length);
+  uint8_t *out = p_g_try_malloc(prefix + bound + suffix);
+  if (out == NULL) return NULL;
+  z_stream stream;
+  memset(&stream, 0, sizeof stream);
+  int status = deflateInit2(&stream, 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY);
+  if (status == Z_OK) {
+    stream.next_in = (Bytef *)raw;
+    stream.avail_in = (uInt)length;
+    stream.next_out = out + prefix;
+    stream.avail_out = (uInt)bound;
+    status = deflate(&stream, Z_FINISH);
+  }
+  *deflatedLength = stream.total_out;
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) {
+    p_g_free(out);
+    return NULL;
+  }
+  return out;
+}
 
 static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **message) {
   const int width = p_vips_image_get_width(image);
@@ -503,32 +602,15 @@ static int32_t encodePNG(VipsImage *image, void **bytes, size_t *length, char **
     }
   }
   p_g_free(pixels);
-  const uLong bound = compressBound((uLong)rawLength);
-  // Signature, IHDR, pHYs, the IDAT's frame and IEND around the compressed rows.
-  const size_t frame = 8 + (12 + 13) + (12 + 9) + 12 + 12;
-  uint8_t *out = p_g_try_malloc(frame + bound);
-  if (out == NULL) {
-    p_g_free(raw);
-    setMessage(message, "cannot encode PNG: out of memory");
-    return CVipsShim_failed;
-  }
-  uint8_t *deflated = out + 8 + (12 + 13) + (12 + 9) + 8;
-  z_stream stream;
-  memset(&stream, 0, sizeof stream);
-  int status = deflateInit2(&stream, 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY);
-  if (status == Z_OK) {
-    stream.next_in = raw;
-    stream.avail_in = (uInt)rawLength;
-    stream.next_out = deflated;
-    stream.avail_out = (uInt)bound;
-    status = deflate(&stream, Z_FINISH);
-  }
-  const size_t deflatedLength = stream.total_out;
-  deflateEnd(&stream);
+  // Signature, IHDR, pHYs and the IDAT's length and type before the compressed rows; the
+  // IDAT's CRC and IEND after them.
+  const size_t prefix = 8 + (12 + 13) + (12 + 9) + 8;
+  const size_t suffix = 4 + 12;
+  size_t deflatedLength = 0;
+  uint8_t *out = deflateRows(raw, rawLength, prefix, suffix, &deflatedLength);
   p_g_free(raw);
-  if (status != Z_STREAM_END) {
-    p_g_free(out);
-    setMessage(message, "cannot encode PNG: zlib failed");
+  if (out == NULL) {
+    setMessage(message, "cannot encode PNG: deflating the rows failed");
     return CVipsShim_failed;
   }
   static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};

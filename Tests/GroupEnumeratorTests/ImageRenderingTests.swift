@@ -1,3 +1,4 @@
+import CVipsShim
 import Foundation
 import Testing
 
@@ -288,14 +289,24 @@ import Testing
     #expect(meanDifference(drawn.pixels, upright.pixels) < 4)
   }
 
-  /// Small 8-bit pictures are written as PNG by the shim itself (zlib, each row filtered
-  /// against the one above): grey, grey with alpha, RGB and RGBA, drawn at their own size,
-  /// keep their layout (the PNG colour type) and every pixel.
-  @Test(arguments: [
-    ("grey.png", 0), ("grey-alpha.png", 4), ("upright.png", 2), ("rgba.png", 6),
-  ])
-  func aPictureWrittenAsPNGKeepsItsLayoutAndEveryPixel(name: String, colourType: UInt8) throws {
+  /// Small 8-bit pictures are written as PNG by the shim itself (each row filtered
+  /// against the one above, then deflated by libdeflate, or by zlib where libdeflate
+  /// cannot be loaded): grey, grey with alpha, RGB and RGBA, drawn at their own size,
+  /// keep their layout (the PNG colour type) and every pixel, through either deflater.
+  @Test(
+    arguments: [
+      ("grey.png", 0), ("grey-alpha.png", 4), ("upright.png", 2), ("rgba.png", 6),
+    ], [true, false])
+  func aPictureWrittenAsPNGKeepsItsLayoutAndEveryPixel(
+    _ picture: (name: String, colourType: UInt8), libdeflate: Bool
+  ) throws {
+    let (name, colourType) = picture
     let bytes = Array(try Data(contentsOf: Self.folder.appendingPathComponent(name)))
+    // This thread's choice only, and the call below stays on this thread (no await).
+    let usesLibdeflate = CVipsShim_setPNGDeflater(libdeflate ? 1 : 0) == 1
+    defer { _ = CVipsShim_setPNGDeflater(1) }
+    // Debian's libvips loads it through libtiff: it is there wherever pictures are drawn.
+    #expect(usesLibdeflate == libdeflate)
     let drawn = try ImageRenderer.draw(
       encoded: bytes,
       ImageRenderer.Request(

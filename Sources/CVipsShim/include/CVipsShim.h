@@ -114,6 +114,13 @@ int32_t CVipsShim_decodeRGB(
     const uint8_t *bytes, size_t length, uint64_t maxPixels, uint8_t **pixels,
     int32_t *width, int32_t *height, char **message);
 
+/*
+ * Whether the PNG pictures this module encodes itself are deflated by libdeflate (when
+ * it can be loaded; the default) or by zlib: the same pixels either way, for tests of
+ * both paths. Returns 1 when libdeflate will be used. For the calling thread only.
+ */
+int CVipsShim_setPNGDeflater(int libdeflate);
+
 /* Frees bytes or pixels returned by this module; NULL is allowed. */
 void CVipsShim_free(void *bytes);
 

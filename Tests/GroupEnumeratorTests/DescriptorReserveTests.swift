@@ -13,11 +13,21 @@ struct DescriptorReserveTests {
     try #require(pipe(&ends) == 0)
     defer { close(ends[0]) }
     errno = 0
-    #expect(DescriptorReserve.admit(ends[1], below: ends[1]) == -1)
-    #expect(errno == EMFILE)
+    let result = DescriptorReserve.admit(ends[1], below: ends[1])
+    let code = errno
+    #expect(result == -1)
+    #expect(code == EMFILE)
     // The write end is closed: the read end meets the end of the pipe at once.
     var byte: UInt8 = 0
     #expect(read(ends[0], &byte, 1) == 0)
+  }
+
+  @Test func aFailedOpenKeepsItsOwnErrorUnderAnyCeiling() {
+    errno = ENOENT
+    let result = DescriptorReserve.admit(-1, below: -3)
+    let code = errno
+    #expect(result == -1)
+    #expect(code == ENOENT)
   }
 
   @Test func aDescriptorBelowTheCeilingIsKept() throws {

@@ -46,9 +46,11 @@ package enum DescriptorReserve {
     admit(descriptor, below: ceiling.load(ordering: .relaxed))
   }
 
-  /// ``admit(_:)`` with the first number not kept given.
+  /// ``admit(_:)`` with the first number not kept given. A failed open's -1 is passed on
+  /// with its `errno`, whatever the ceiling (under a limit below the reserve it is
+  /// negative).
   static func admit(_ descriptor: Int32, below ceiling: Int32) -> Int32 {
-    guard descriptor >= ceiling else { return descriptor }
+    guard descriptor >= 0, descriptor >= ceiling else { return descriptor }
     _ = Glibc.close(descriptor)
     errno = EMFILE
     return -1

@@ -473,32 +473,33 @@ static const int64_t directPNGPixels = (int64_t)1 << 20;
 // level 1, into a stream as small or smaller (measured on the bench library's 128-pixel
 // entries: 0.24 against 0.51 ms, 8 % fewer bytes; on the corpus's photos the same time).
 // Opened with dlopen on first use, as libvips is; without it, zlib deflates.
-static __typeof__(&libdeflate_alloc_compressor) p_libdeflate_alloc_compressor;
-static __typeof__(&libdeflate_zlib_compress) p_libdeflate_zlib_compress;
-static __typeof__(&libdeflate_zlib_compress_bound) p_libdeflate_zlib_compress_bound;
-static __typeof__(&libdeflate_free_compressor) p_libdeflate_free_compressor;
+#define CVIPSSHIM_DEFLATE_FUNCTIONS(X) \
+  X(libdeflate_alloc_compressor)        \
+  X(libdeflate_zlib_compress)           \
+  X(libdeflate_zlib_compress_bound)     \
+  X(libdeflate_free_compressor)
+#define CVIPSSHIM_DECLARE(name) static __typeof__(&name) p_##name;
+CVIPSSHIM_DEFLATE_FUNCTIONS(CVIPSSHIM_DECLARE)
+#undef CVIPSSHIM_DECLARE
 static pthread_once_t deflateOnce = PTHREAD_ONCE_INIT;
-// Whether encodePNG may use libdeflate on this thread (CVipsShim_setPNGDeflater).
+// Whether encodePNG is refused libdeflate on this thread (CVipsShim_setPNGDeflater).
 static __thread int deflaterRefused;
 
+// Resolves all four functions or none (read only after deflateOnce). The library stays
+// open: it is tiny, and libtiff holds it anyway.
 static void loadDeflate(void) {
   void *library = dlopen("libdeflate.so.0", RTLD_NOW | RTLD_LOCAL);
   if (library == NULL) return;
-  __typeof__(&libdeflate_alloc_compressor) alloc =
-      (__typeof__(&libdeflate_alloc_compressor))dlsym(library, "libdeflate_alloc_compressor");
-  __typeof__(&libdeflate_zlib_compress) compress =
-      (__typeof__(&libdeflate_zlib_compress))dlsym(library, "libdeflate_zlib_compress");
-  __typeof__(&libdeflate_zlib_compress_bound) bound =
-      (__typeof__(&libdeflate_zlib_compress_bound))dlsym(
-          library, "libdeflate_zlib_compress_bound");
-  __typeof__(&libdeflate_free_compressor) release =
-      (__typeof__(&libdeflate_free_compressor))dlsym(library, "libdeflate_free_compressor");
-  // All four or none (the library stays open: it is tiny and libtiff holds it anyway).
-  if (alloc == NULL || compress == NULL || bound == NULL || release == NULL) return;
-  p_libdeflate_alloc_compressor = alloc;
-  p_libdeflate_zlib_compress = compress;
-  p_libdeflate_zlib_compress_bound = bound;
-  p_libdeflate_free_compressor = release;
+#define CVIPSSHIM_RESOLVE(name)                            \
+  p_##name = (__typeof__(&name))dlsym(library, #name);    \
+  if (p_##name == NULL) goto missing;
+  CVIPSSHIM_DEFLATE_FUNCTIONS(CVIPSSHIM_RESOLVE)
+#undef CVIPSSHIM_RESOLVE
+  return;
+missing:;
+#define CVIPSSHIM_FORGET(name) p_##name = NULL;
+  CVIPSSHIM_DEFLATE_FUNCTIONS(CVIPSSHIM_FORGET)
+#undef CVIPSSHIM_FORGET
 }
 
 int CVipsShim_setPNGDeflater(int libdeflate) {

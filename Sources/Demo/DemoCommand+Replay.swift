@@ -101,9 +101,7 @@ final class ListingTaint: Sendable {
   /// Looks at what the listing found beside its assets.
   func check(_ summary: AssetsLibrary.StreamSummary) {
     if summary.folderProblems.values.contains(where: \.isPassing)
-      || summary.otherFiles.contains(where: {
-        $0.reason == .unreadable && AssetProblem(.unreadable, $0.message).isPassing
-      })
+      || summary.otherFiles.contains(where: \.isPassing)
     {
       tainted.store(true, ordering: .relaxed)
     }

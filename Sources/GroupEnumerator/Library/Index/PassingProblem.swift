@@ -59,3 +59,11 @@ extension AssetProblem {
     return found
   }
 }
+
+extension OtherFile {
+  /// Whether the file could not be examined for a reason that may be gone on the next run
+  /// (``AssetProblem/isPassing``: its message names a passing `errno`).
+  package var isPassing: Bool {
+    reason == .unreadable && AssetProblem(.unreadable, message).isPassing
+  }
+}

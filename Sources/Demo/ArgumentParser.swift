@@ -107,6 +107,11 @@ enum ArgumentParser {
         message: "'--index \(path)' and '--default-index' name two indexes. Please provide"
           + " one.", command: command)
     }
+    if options.keepsNoIndex, options.indexPath != nil || options.usesDefaultIndex {
+      throw UsageError(
+        message: "'--no-index' keeps no index; it does not go with '--index' or"
+          + " '--default-index'.", command: command)
+    }
     try assign(positionals, libraryOption: libraryOption, to: &options)
     return .run(options)
   }
@@ -236,12 +241,14 @@ enum ArgumentParser {
     case fill = "--fill"
     case embedded = "--embedded"
     case noCache = "--no-cache"
+    case noIndex = "--no-index"
 
     /// Whether `command` accepts this flag.
     func applies(to command: DemoOptions.Command) -> Bool {
       switch self {
       case .fill, .embedded: command == .thumbnail
       case .noCache: command == .thumbnail || command == .list
+      case .noIndex: command == .list
       case .statistics, .noProgress, .includeOther, .verify: command == .list
       case .defaultIndex:
         command == .list || command == .groups || command == .lookup || command == .watch
@@ -261,6 +268,7 @@ enum ArgumentParser {
       case .fill: options.fillsPicture = true
       case .embedded: options.embeddedOnly = true
       case .noCache: options.usesPictureCache = false
+      case .noIndex: options.keepsNoIndex = true
       }
     }
   }

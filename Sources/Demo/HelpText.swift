@@ -129,7 +129,8 @@ enum HelpText {
       --force                 Replace the page an earlier --format html wrote in
                               the --output folder (it holds nothing else).
       --no-cache              Draw the page's pictures without the desktop's
-                              thumbnail cache (~/.cache/thumbnails).
+                              thumbnail cache (~/.cache/thumbnails), and keep
+                              no index.
       --filter <filter>       Which assets to list: photos (with Live Photos),
                               videos or all. (default: all)
       --include-other         Also list the files that are not photos or videos
@@ -145,6 +146,9 @@ enum HelpText {
       --default-index         Keep what was read in this library's own index in
                               $XDG_CACHE_HOME/groupenumerator (else
                               ~/.cache/groupenumerator), one file per library.
+                              A page (--format html) keeps it unless --no-cache
+                              or --no-index is given.
+      --no-index              Keep no index, not even a page's.
       --verify                Check that every photo is whole: read each JPEG's and
                               PNG's last bytes for its end marker, and report a
                               file cut short as 'truncated'. Without it only files

@@ -88,6 +88,10 @@ struct DemoOptions: Equatable, Sendable {
   /// Whether the listing keeps what it read in the library's index in the user's cache
   /// folder (`--default-index`).
   var usesDefaultIndex = false
+  /// Whether the page keeps no index (`--no-index`): without it, a page drawn through the
+  /// desktop's thumbnail cache keeps its listing in the library's own index beside it
+  /// (``keepsPageIndex``).
+  var keepsNoIndex = false
   /// Whether every photo's end is checked for truncation (`--verify`).
   var verifiesFileEnds = false
   /// Whether `thumbnail` and the page draw through the desktop's thumbnail cache (not
@@ -97,12 +101,23 @@ struct DemoOptions: Equatable, Sendable {
   /// What the library walk includes, from `--hidden`, `--ext` and `--exclude`, where it
   /// keeps its index, and whether it checks every photo's end (`--verify`).
   var libraryOptions: LibraryOptions {
-    LibraryOptions(
+    var options = LibraryOptions(
       includesHiddenFiles: includesHiddenFiles,
       selection: FileSelection(extensions: extensions, excluding: excludedPatterns),
       index: indexPath.map { .file(URL(fileURLWithPath: $0)) }
-        ?? (usesDefaultIndex ? .userCache : .none),
+        ?? (usesDefaultIndex || keepsPageIndex ? .userCache : .none),
       verifiesFileEnds: verifiesFileEnds, pictureCache: usesPictureCache ? .freedesktop : .none)
+    // The page's own index was not asked for: where it cannot be kept, the page says
+    // nothing of it (the pictures' cache is as quiet).
+    options.keepsIndexQuietly = indexPath == nil && !usesDefaultIndex && keepsPageIndex
+    return options
+  }
+  /// Whether this run is a page that keeps the library's own index although no index
+  /// option asked for it: a page drawn through the desktop's thumbnail cache (not
+  /// `--no-cache`, not `--no-index`) caches its listing beside its pictures, so that a page
+  /// made again reads only the files that changed, as it draws only their pictures.
+  var keepsPageIndex: Bool {
+    command == .list && format == .html && usesPictureCache && !keepsNoIndex
   }
   /// Whether `thumbnail` may replace an existing `--output` file, or `--format html` a
   /// page it made before in the `--output` folder (`--force`).

@@ -385,4 +385,29 @@ import Testing
     #expect(page.libraryOptions.pictureCache == .none)
     #expect(usageError(["groups", "--no-cache"])?.message == "Unknown option '--no-cache'")
   }
+
+  /// A page drawn through the thumbnail cache keeps the library's own index unless told
+  /// not to; a listing keeps one only when asked; `--no-index` does not go with an index.
+  @Test func aPageKeepsTheLibrarysOwnIndexUnlessToldNotTo() throws {
+    let page = ["--format", "html", "--output", "p"]
+    #expect(try options(page).libraryOptions.index == .userCache)
+    #expect(try options(page + ["--no-index"]).libraryOptions.index == IndexLocation.none)
+    #expect(try options(page + ["--no-cache"]).libraryOptions.index == IndexLocation.none)
+    #expect(
+      try options(page + ["--index", "/tmp/i.sqlite"]).libraryOptions.index
+        == .file(URL(fileURLWithPath: "/tmp/i.sqlite")))
+    for format in ["table", "json", "csv", "ndjson"] {
+      #expect(try options(["--format", format]).libraryOptions.index == IndexLocation.none)
+      #expect(
+        try options(["--format", format, "--no-index"]).libraryOptions.index
+          == IndexLocation.none)
+    }
+    #expect(
+      usageError(page + ["--no-index", "--default-index"])?.message
+        == "'--no-index' keeps no index; it does not go with '--index' or '--default-index'.")
+    #expect(
+      usageError(["--index", "i", "--no-index"])?.message
+        == "'--no-index' keeps no index; it does not go with '--index' or '--default-index'.")
+    #expect(usageError(["groups", "--no-index"])?.message == "Unknown option '--no-index'")
+  }
 }

@@ -87,6 +87,55 @@ struct PageProcessTests {
     }
   }
 
+  /// A page drawn through the thumbnail cache keeps its listing in the library's own index
+  /// in the same cache folder; a page made again reads its unchanged files from there and
+  /// a changed one again, and is byte for byte the page read without the index.
+  /// `--no-index` keeps none.
+  @Test(.hangLimit)
+  func aPageKeepsTheLibrarysOwnIndexAndAPageMadeAgainFromItIsTheSame() throws {
+    let scratch = try TemporaryFolder("PageProcessTests")
+    let library = scratch.path + "/library"
+    let files = FileManager.default
+    try files.createDirectory(atPath: library, withIntermediateDirectories: true)
+    let other = DemoCommand.bundledLibrary.path + "/DCIM/100APPLE/IMG_0101.JPG"
+    for name in ["a.jpg", "b.jpg"] {
+      try files.copyItem(
+        atPath: DemoCommand.bundledLibrary.path + "/IMG_0002.jpg", toPath: library + "/" + name)
+    }
+    try files.copyItem(atPath: other, toPath: library + "/c.jpg")
+    func page(_ name: String, cache: String = "cache", _ extra: [String] = []) throws -> Data {
+      let outcome = try run(
+        demoExecutable,
+        [library, "--format", "html", "--output", scratch.path + "/" + name, "--no-progress"]
+          + extra,
+        environment: ["XDG_CACHE_HOME": scratch.path + "/" + cache])
+      #expect(outcome.exited && outcome.status == 0, "\(outcome.stderr)")
+      #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+      return try #require(files.contents(atPath: scratch.path + "/" + name + "/index.html"))
+    }
+    let first = try page("first")
+    let indexes = try files.contentsOfDirectory(atPath: scratch.path + "/cache/groupenumerator")
+    #expect(indexes.count == 1 && indexes.first?.hasSuffix(".sqlite") == true, "\(indexes)")
+    // b.jpg becomes another photo (other pixels, date and shape), an hour older.
+    try files.removeItem(atPath: library + "/b.jpg")
+    try files.copyItem(atPath: other, toPath: library + "/b.jpg")
+    try files.setAttributes(
+      [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: library + "/b.jpg")
+    let again = try page("again")
+    let unindexed = try page("unindexed", ["--no-index"])
+    #expect(again == unindexed)
+    #expect(again != first)
+    // The other photo's date, once on the first page (c.jpg), twice on the next.
+    func dates(_ page: Data) -> Int {
+      String(decoding: page, as: UTF8.self).components(separatedBy: "2020/03/03 08:00:00").count
+        - 1
+    }
+    #expect(dates(first) == 1 && dates(again) == 2)
+    _ = try page("elsewhere", cache: "other-cache", ["--no-index"])
+    #expect(files.fileExists(atPath: scratch.path + "/other-cache/thumbnails/normal"))
+    #expect(!files.fileExists(atPath: scratch.path + "/other-cache/groupenumerator"))
+  }
+
   /// A later page checks each entry it links as the cache's rules say: an entry made
   /// stale (its file touched) or replaced by another file's is drawn again, and the page
   /// shows the new one; a valid entry is linked as it is.

@@ -193,6 +193,14 @@ import Testing
     #expect(contents.warnings.first?.contains(expected) == true, "\(contents.warnings)")
     #expect(try json(contents) == json(plain))
     #expect(contents.statistics.filesFromIndex == 0)
+    // An index kept quietly (not asked for by the user) says nothing, and lists the same.
+    var quiet = LibraryOptions(index: .userCache)
+    quiet.keepsIndexQuietly = true
+    let quietContents = try await IndexLocation.$environmentForTesting.withValue(environment) {
+      try await AssetsLibrary(root: library, options: quiet).enumerate()
+    }
+    #expect(quietContents.warnings.isEmpty, "\(quietContents.warnings)")
+    #expect(try json(quietContents) == json(plain))
     #expect(try FileManager.default.subpathsOfDirectory(atPath: library.path).sorted() == before)
   }
 

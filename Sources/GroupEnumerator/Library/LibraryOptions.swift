@@ -26,6 +26,11 @@ public struct LibraryOptions: Sendable, Hashable {
   /// Where drawn pictures are kept for the next request. Default
   /// ``PictureCacheLocation/freedesktop``, the desktop's shared thumbnail cache.
   public var pictureCache: PictureCacheLocation
+  /// Whether what goes wrong with the index (not found, locked, rebuilt) is left unsaid:
+  /// for an index kept on the caller's own account rather than asked for by its user (the
+  /// Demo's page keeps the library's own index unasked). What is listed is the same either
+  /// way. Default `false`.
+  package var keepsIndexQuietly = false
 
   /// Creates options.
   ///

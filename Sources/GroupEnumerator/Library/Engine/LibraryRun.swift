@@ -207,8 +207,11 @@ struct LibraryRun: Sendable {
     return problems
   }
 
-  /// What went wrong with the index beside the library, each a sentence for people.
-  var warnings: [String] { index?.warnings ?? indexWarnings }
+  /// What went wrong with the index beside the library, each a sentence for people;
+  /// nothing for an index kept quietly (``LibraryOptions/keepsIndexQuietly``).
+  var warnings: [String] {
+    options.keepsIndexQuietly ? [] : index?.warnings ?? indexWarnings
+  }
 
   /// The statistics of a delivery whose reading ended at `readEnd` (when the index was
   /// closed), after the last progress call.

@@ -45,7 +45,8 @@
   X(VIPS_INTERPRETATION_B_W, 1)             \
   X(VIPS_INTERPRETATION_sRGB, 22)           \
   X(VIPS_INTERPRETATION_GREY16, 26)         \
-  X(VIPS_FORMAT_UCHAR, 0)
+  X(VIPS_FORMAT_UCHAR, 0)                   \
+  X(VIPS_KERNEL_CUBIC, 2)
 
 // libvips's soname: libtool's current - age of the 8.14 headers (58 - 16).
 #define CVIPSSHIM_SONAME "libvips.so.42"
@@ -804,8 +805,13 @@ static int isPlainRGB(VipsImage *image) {
 
 // Scales `image` to fit a `width` x `height` box as vips_thumbnail_image does for a plain
 // RGB image with no crop and no rotation (both axes by the larger of the two shrinks, at
-// least 1 with `shrinkOnly`, never past an axis's size), with vips_resize alone: the same
-// pixels, without the thumbnail operation's colour conversions and copy around it.
+// least 1 with `shrinkOnly`, never past an axis's size), with vips_resize alone: without
+// the thumbnail operation's colour conversions and copy around it. The image here is less
+// than twice the box (an embedded thumbnail, a small photo), so the scale is between 1/2
+// and 1, where a cubic kernel (Catmull-Rom, 4 taps a pixel at scale 1, against lanczos3's
+// 6) draws what lanczos3 does to about one level in 255 in the mean: on 128-pixel entries
+// drawn from 160 x 120 thumbnails, 43.8 dB PSNR against lanczos3, and a page of 400 such
+// photos takes 0.92 of the CPU time.
 static int resizeToFit(VipsImage *image, VipsImage **out, int width, int height, int shrinkOnly) {
   const int inputWidth = p_vips_image_get_width(image);
   const int inputHeight = p_vips_image_get_height(image);
@@ -822,7 +828,8 @@ static int resizeToFit(VipsImage *image, VipsImage **out, int width, int height,
   }
   hshrink = hshrink > inputWidth ? inputWidth : hshrink;
   vshrink = vshrink > inputHeight ? inputHeight : vshrink;
-  return p_vips_resize(image, out, 1.0 / hshrink, "vscale", 1.0 / vshrink, NULL);
+  return p_vips_resize(
+      image, out, 1.0 / hshrink, "vscale", 1.0 / vshrink, "kernel", VIPS_KERNEL_CUBIC, NULL);
 }
 
 int32_t CVipsShim_drawEncoded(

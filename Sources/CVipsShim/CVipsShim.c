@@ -46,7 +46,8 @@
   X(VIPS_INTERPRETATION_sRGB, 22)           \
   X(VIPS_INTERPRETATION_GREY16, 26)         \
   X(VIPS_FORMAT_UCHAR, 0)                   \
-  X(VIPS_KERNEL_CUBIC, 2)
+  X(VIPS_KERNEL_CUBIC, 2)                   \
+  X(VIPS_FAIL_ON_NONE, 0)
 
 // libvips's soname: libtool's current - age of the 8.14 headers (58 - 16).
 #define CVIPSSHIM_SONAME "libvips.so.42"
@@ -65,6 +66,7 @@ _Static_assert(sizeof(VipsAngle) == sizeof(int), "VipsAngle");
 _Static_assert(sizeof(VipsDirection) == sizeof(int), "VipsDirection");
 _Static_assert(sizeof(VipsInterpretation) == sizeof(int), "VipsInterpretation");
 _Static_assert(sizeof(VipsBandFormat) == sizeof(int), "VipsBandFormat");
+_Static_assert(sizeof(VipsFailOn) == sizeof(int), "VipsFailOn");
 _Static_assert(sizeof(GLogLevelFlags) == sizeof(int), "GLogLevelFlags");
 #else
 typedef char gchar;
@@ -127,6 +129,7 @@ VipsImage *vips_image_new_from_memory(
     const void *data, size_t size, int width, int height, int bands, VipsBandFormat format);
 void *vips_image_write_to_memory(VipsImage *in, size_t *size);
 int vips_init(const char *argv0);
+int vips_jpegload_buffer(void *buf, size_t len, VipsImage **out, ...);
 int vips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
 void vips_operation_block_set(const char *name, gboolean state);
 int vips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, ...);
@@ -191,6 +194,7 @@ guint g_log_set_handler(
   X(vips_image_new_from_memory)                                                            \
   X(vips_image_write_to_memory)                                                            \
   X(vips_init)                                                                             \
+  X(vips_jpegload_buffer)                                                                  \
   X(vips_jpegsave_buffer)                                                                  \
   X(vips_operation_block_set)                                                              \
   X(vips_pngsave_buffer)                                                                   \
@@ -509,6 +513,37 @@ int CVipsShim_setPNGDeflater(int libdeflate) {
   return libdeflate != 0 && p_libdeflate_alloc_compressor != NULL;
 }
 
+// Each thread's libdeflate compressor, made on its first picture and freed when the thread
+// ends (compressorKey's destructor). A compressor holds about 200 KiB of tables, which
+// malloc maps and unmaps on their own (M_MMAP_THRESHOLD, in start): made per picture, its
+// pages were faulted in and zeroed for every picture. libdeflate resets the tables at the
+// start of every call, so one compressor serves every picture of its thread.
+static pthread_key_t compressorKey;
+static pthread_once_t compressorKeyOnce = PTHREAD_ONCE_INIT;
+static int compressorKeyMade;
+
+static void freeCompressor(void *compressor) {
+  p_libdeflate_free_compressor((struct libdeflate_compressor *)compressor);
+}
+
+static void makeCompressorKey(void) {
+  compressorKeyMade = pthread_key_create(&compressorKey, freeCompressor) == 0;
+}
+
+// This thread's compressor (libdeflate loaded), or NULL when one cannot be made.
+static struct libdeflate_compressor *threadCompressor(void) {
+  pthread_once(&compressorKeyOnce, makeCompressorKey);
+  if (!compressorKeyMade) return NULL;
+  struct libdeflate_compressor *compressor = pthread_getspecific(compressorKey);
+  if (compressor != NULL) return compressor;
+  compressor = p_libdeflate_alloc_compressor(1);
+  if (compressor != NULL && pthread_setspecific(compressorKey, compressor) != 0) {
+    p_libdeflate_free_compressor(compressor);
+    return NULL;
+  }
+  return compressor;
+}
+
 // Deflates `length` bytes of `raw` into a zlib stream after `prefix` bytes of a new
 // g_malloc'd buffer with `suffix` bytes to spare after the stream; NULL when out of
 // memory or when the compressor fails. Level 1 with zlib's default strategy, through
@@ -517,8 +552,7 @@ static uint8_t *deflateRows(
     const uint8_t *raw, size_t length, size_t prefix, size_t suffix, size_t *deflatedLength) {
   pthread_once(&deflateOnce, loadDeflate);
   if (p_libdeflate_alloc_compressor != NULL && !deflaterRefused) {
-    // A compressor is about 10 µs to make; made per picture, nothing outlives the call.
-    struct libdeflate_compressor *compressor = p_libdeflate_alloc_compressor(1);
+    struct libdeflate_compressor *compressor = threadCompressor();
     if (compressor == NULL) return NULL;
     const size_t bound = p_libdeflate_zlib_compress_bound(compressor, length);
     uint8_t *out = p_g_try_malloc(prefix + bound + suffix);
@@ -526,7 +560,6 @@ static uint8_t *deflateRows(
     if (out != NULL) {
       written = p_libdeflate_zlib_compress(compressor, raw, length, out + prefix, bound);
     }
-    p_libdeflate_free_compressor(compressor);
     if (out != NULL && written == 0) {
       p_g_free(out);
       return NULL;
@@ -734,7 +767,18 @@ static int32_t openHeader(
     setMessage(message, text);
     return CVipsShim_unsupported;
   }
-  VipsImage *image = p_vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
+  // A JPEG (every embedded thumbnail and preview) goes to its loader directly, with the
+  // options loadOptions names: vips_image_new_from_buffer would ask every loader again
+  // which one it is, and parse the option string, a tenth of a small picture's time.
+  VipsImage *image = NULL;
+  if (strcmp(loader, "VipsForeignLoadJpegBuffer") == 0) {
+    if (p_vips_jpegload_buffer((void *)bytes, length, &image, "fail_on", VIPS_FAIL_ON_NONE,
+                               NULL) != 0) {
+      image = NULL;
+    }
+  } else {
+    image = p_vips_image_new_from_buffer(bytes, length, loadOptions, NULL);
+  }
   if (image == NULL || keep(pipeline, image) == NULL) {
     return vipsFailure(message, "cannot read the image header");
   }

@@ -14,7 +14,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-de
 TEST_PACKAGES := util-linux strace time chromium libdeflate-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: page-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
+.PHONY: page-check drawable-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -81,6 +81,12 @@ permission-tests: build
 render-sweep: build
 	GROUPENUMERATOR_RENDER_SWEEP=$(SHARED)/corpus:$(SHARED)/hostile GROUPENUMERATOR_RENDER_SWEEP_MAX_RSS_MB=250 \
 	  $(SWIFT) test --skip-build --filter RenderSweepTests
+
+# Every corpus asset (outside bad/) that vipsthumbnail or ffmpeg draws has a picture on the
+# Demo's page (untrusted loaders blocked for both, as the package blocks them).
+drawable-check: deps bench-deps
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/compare-drawable.py --demo .build/release/Demo --shared $(SHARED)
 
 # The Demo's page (--format html) of Fixtures/Library and of a library of hostile names,
 # opened in headless Chromium: every picture loads, every name is text (Scripts/check-page.py).

@@ -20,8 +20,12 @@ change in the machine's load hits both alike), medians of --runs rounds:
   replay   the second `Demo --format json --index F LIB`, which replays the listing the
            first run recorded beside the index / the plain Demo run, warm (a replay
            that stopped happening would show as the index's ratio, twice its limit).
+  page     `Demo LIB --format html --output DIR` made again (a new DIR each run; the
+           pictures linked from the thumbnail cache the first page filled, in a
+           temporary XDG_CACHE_HOME, the rows from the page's own index) / the plain Demo
+           run, warm.
 
-Warm, index and replay compare CPU time (user + system: the work is the processor's, and CPU
+Warm, index, replay and page compare CPU time (user + system: the work is the processor's, and CPU
 time moves little with the load of a shared machine, where wall time moves a lot); cold
 compares wall time (the cost is waiting for the disk). Both ratios are printed.
 
@@ -89,13 +93,13 @@ def drop_caches():
         control.write("3\n")
 
 
-def timed(command):
+def timed(command, env=None):
     """Wall and CPU (user + system, from `wait4`: microseconds, where `os.times` counts
     10 ms clock ticks, a tenth of an index run) seconds of one run; stdout to /dev/null
     (a pipe here would slow the Demo's JSON down), stderr to a file."""
     with tempfile.TemporaryFile() as errors:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, env=env)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         code = os.waitstatus_to_exitcode(status)
@@ -107,9 +111,10 @@ def timed(command):
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def ratio(commands, runs, cold=False, prepare=None):
+def ratio(commands, runs, cold=False, prepare=None, env=None):
     """Interleaved runs of two commands (no warm-up when cold: every run starts from
-    nothing); the median wall and CPU of each and their ratios (first / second)."""
+    nothing); the median wall and CPU of each and their ratios (first / second).
+    `prepare(which)` is called before each run; `env` is the runs' environment."""
     walls = [[], []]
     cpus = [[], []]
     for round_index in range(runs + (0 if cold else 1)):
@@ -118,7 +123,7 @@ def ratio(commands, runs, cold=False, prepare=None):
                 prepare(which)
             if cold:
                 drop_caches()
-            wall, cpu = timed(command)
+            wall, cpu = timed(command, env)
             if cold or round_index > 0:
                 walls[which].append(wall)
                 cpus[which].append(cpu)
@@ -132,7 +137,7 @@ def ratio(commands, runs, cold=False, prepare=None):
 # Which ratio each check compares: CPU time (user + system) where the work is the
 # processor's (it moves little with the load of a shared machine, where wall time moves a
 # lot), wall time where it is the disk's (cold: waiting is the cost).
-MEASURE = {"warm": "cpu", "cold": "wall", "index": "cpu", "replay": "cpu"}
+MEASURE = {"warm": "cpu", "cold": "wall", "index": "cpu", "replay": "cpu", "page": "cpu"}
 # Printed, never failing: a cold run of 1,100 files takes a few tenths of a second, and
 # on a virtual disk its wall ratio moved past any limit that would still catch a slowdown.
 INFORMATIONAL = {"cold"}
@@ -175,6 +180,19 @@ def main():
         figures["index"] = ratio(
             [listing[:-1] + ["--statistics", "--index", index, lib], listing], args.runs)
         figures["replay"] = ratio([listing[:-1] + ["--index", index, lib], listing], args.runs)
+        # The page made again: its pictures linked from the thumbnail cache the first page
+        # filled, its rows from the library's own index beside it; a new folder each run.
+        env = dict(os.environ, XDG_CACHE_HOME=os.path.join(scratch, "cache"))
+        page = [demo, lib, "--format", "html", "--no-progress", "--output", ""]
+        pages = iter(range(1_000_000))
+
+        def next_folder(which):
+            if which == 0:
+                page[-1] = os.path.join(scratch, f"page-{next(pages)}")
+
+        next_folder(0)
+        timed(page, env)  # draws every picture once
+        figures["page"] = ratio([page, listing], args.runs, prepare=next_folder, env=env)
 
     # One set of limits per kind of yardstick: the shared loop and the project's own
     # differ (the shared one costs a little more CPU per file).

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes Fixtures/Formats: small files of the formats our own bounded readers take (PSD,
-# JPEG 2000, Canon CRW, Minolta MRW, AVCHD M2TS), with EXIF, XMP and camera records whose
+# JPEG 2000, Canon CRW, Minolta MRW, AVCHD M2TS) and two the pictures need (a DNG without
+# a JPEG preview, a DV frame), with EXIF, XMP and camera records whose
 # values the tests assert. Fixtures/Formats.md lists each file and what exiftool reads
 # from it.
 #
@@ -127,6 +128,24 @@ ffmpeg -nostdin -hide_banner -loglevel error -r 10 -i "$TMP/avchd.264" -c copy -
   "$TMP/avchd.mp4"
 ffmpeg -nostdin -hide_banner -loglevel error -i "$TMP/avchd.mp4" -c copy -fflags +bitexact \
   -map_metadata -1 -mpegts_m2ts_mode 1 -f mpegts "$LIB/00002.MTS"
+
+# --- DNG without a JPEG preview ------------------------------------------------------------
+# A 48x32 RGB gradient (ImageMagick, an uncompressed TIFF) as the first image, marked as a
+# DNG's reduced-resolution picture (SubfileType 1, DNGVersion 1.4): what a DNG converter
+# keeps in IFD0. No JPEG preview and no sensor data: the picture is that first image,
+# which libvips's TIFF loader reads.
+$CONVERT -size 48x32 gradient:red-blue -depth 8 -type TrueColor -compress none \
+  -define tiff:rows-per-strip=32 "TIFF:$TMP/reduced.tif"
+exiftool -q -overwrite_original -DNGVersion=1.4.0.0 -SubfileType#=1 -Make=GroupEnumerator \
+  -Model='Fixture DNG' -DateTimeOriginal='2020:06:07 08:09:10' "$TMP/reduced.tif"
+cp -- "$TMP/reduced.tif" "$LIB/reduced.dng"
+
+# --- DV ----------------------------------------------------------------------------------------
+# One NTSC DV frame (720x480, 4:1:1, as a MiniDV camcorder records) of FFmpeg's test
+# pattern, no sound: 120,000 bytes.
+ffmpeg -nostdin -hide_banner -loglevel error -f lavfi -i 'testsrc=size=720x480:rate=30000/1001' \
+  -frames:v 1 -target ntsc-dv -an -fflags +bitexact -flags:v +bitexact -map_metadata -1 \
+  "$LIB/camcorder.dv"
 
 find "$LIB" -depth -exec touch -h -d "$FIXED_MTIME" {} +
 echo "make-formats.sh: $(find "$LIB" -type f | wc -l) files in $LIB"

@@ -127,8 +127,9 @@ static void start(void) {
 }
 
 // The demuxers of the movies cameras and phones write: QuickTime/MP4/3GP, AVI, Matroska
-// and WebM, MPEG transport streams (AVCHD's MTS), MPEG program streams, ASF (WMV).
-static const char *const allowedDemuxers = "mov,avi,matroska,webm,mpegts,mpeg,asf";
+// and WebM, MPEG transport streams (AVCHD's MTS), MPEG program streams, ASF (WMV), DV
+// (MiniDV and Digital8 camcorders' tapes, as they are captured).
+static const char *const allowedDemuxers = "mov,avi,matroska,webm,mpegts,mpeg,asf,dv";
 // The most bytes the demuxer may read to learn the streams, and the longest it may look.
 static const int64_t probeBytes = 8 << 20;
 static const int64_t analyzeMicroseconds = 5 * 1000000;

@@ -222,6 +222,32 @@ import Testing
     #expect(deviation(try pixels(image.data).pixels) < 5)
   }
 
+  /// `Fixtures/Formats` (make-formats.sh): a DNG whose only picture is its first TIFF
+  /// image (no JPEG preview), and one NTSC DV frame, as `vipsthumbnail` and `ffmpeg` draw
+  /// them.
+  let formats = AssetsLibrary(
+    root: Sample.fixtures.url.appendingPathComponent("Formats"),
+    options: LibraryOptions(pictureCache: .none))
+
+  @Test func aDNGWithoutAJPEGPreviewIsDrawnFromItsFirstImage() async throws {
+    let image = try await draw("reduced.dng", 24, 24, in: formats)
+    #expect(image.source == .decodedImage)
+    #expect(image.pixelWidth == 24 && image.pixelHeight == 16)
+    // ImageMagick's red-to-blue gradient runs top to bottom: red above, blue below.
+    let (pixels, width, height) = try pixels(image.data)
+    let top = Array(pixels[0..<(width * 3)])
+    let bottom = Array(pixels[((height - 1) * width * 3)...])
+    #expect(top[0] > 200 && top[2] < 60, "\(top.prefix(3))")
+    #expect(bottom[0] < 60 && bottom[2] > 200, "\(bottom.prefix(3))")
+  }
+
+  @Test func aCamcorderDVFrameIsDrawn() async throws {
+    let image = try await draw("camcorder.dv", 80, 80, in: formats)
+    #expect(image.source == .videoFrame)
+    #expect(image.pixelWidth == 80 && (50...60).contains(image.pixelHeight), "\(image.pixelHeight)")
+    #expect(deviation(try pixels(image.data).pixels) > 20)
+  }
+
   @Test func hostileFilesGiveTypedErrors() async throws {
     guard case .undecodable = try await failure("truncated.jpg") else {
       Issue.record("truncated.jpg: \(String(describing: try await failure("truncated.jpg")))")

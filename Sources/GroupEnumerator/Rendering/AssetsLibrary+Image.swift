@@ -161,8 +161,9 @@ extension AssetsLibrary {
     }
   }
 
-  /// The picture drawn from the file itself: the decoded still (for a RAW, or a file no
-  /// decoder takes, its embedded preview), or a movie's frame.
+  /// The picture drawn from the file itself: the decoded still (for a RAW, its embedded
+  /// preview, else its first TIFF image when libvips reads it; for a file no decoder
+  /// takes, its embedded thumbnail), or a movie's frame.
   func drawnImage(
     for asset: Asset, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
     _ options: ImageRequestOptions
@@ -174,21 +175,49 @@ extension AssetsLibrary {
       throw .noDecoder(name: still.name, reason: "its content is no known image format")
     }
     if format == .raw {
-      guard
-        let preview = try await embeddedImage(
-          for: asset, box, contentMode, options, mustCover: false)
-      else {
-        throw .noDecoder(
-          name: still.name,
-          reason: "camera RAWs are drawn from their embedded preview, and it has none")
+      if let preview = try await embeddedImage(
+        for: asset, box, contentMode, options, mustCover: false)
+      {
+        return preview
       }
-      return preview
+      // No JPEG preview: a DNG (and a TIFF-based RAW) may keep a reduced-resolution
+      // picture as its first image, which libvips's TIFF loader reads, as `vipsthumbnail`
+      // does; the RAW's sensor data itself (a CFA or linear raw image) is read by no
+      // allowed decoder here, and is refused.
+      do throws(ImageRequestError) {
+        return try await decodedImage(of: still, box, contentMode, options)
+      } catch {
+        switch error {
+        case .library, .unreadable, .tooLarge, .decoderUnavailable: throw error
+        default:
+          throw .noDecoder(
+            name: still.name,
+            reason: "camera RAWs are drawn from their embedded preview, and it has none")
+        }
+      }
     }
     // A still cut short would draw grey below the cut (libvips's decoders do not refuse
     // it): refused, as the listing reports it.
     if asset.type == .photo, asset.problems.contains(where: { $0.code == .truncated }) {
       throw .undecodable(name: still.name, reason: "the file is cut short")
     }
+    do throws(ImageRequestError) {
+      return try await decodedImage(of: still, box, contentMode, options)
+    } catch {
+      // A format libvips does not read here (BMP, PSD) may still embed a thumbnail.
+      guard case .noDecoder = error,
+        let embedded = try await embeddedImage(
+          for: asset, box, contentMode, options, mustCover: false)
+      else { throw error }
+      return embedded
+    }
+  }
+
+  /// The picture of `still` decoded from its file's bytes by libvips.
+  private func decodedImage(
+    of still: AssetResource, _ box: (width: Int, height: Int), _ contentMode: ImageContentMode,
+    _ options: ImageRequestOptions
+  ) async throws(ImageRequestError) -> AssetImage {
     let drawn = try await Self.offload {
       () throws(ImageRequestError) -> Result<AssetImage, ImageRenderer.Failure> in
       let bytes = try self.readWhole(still)
@@ -210,13 +239,6 @@ extension AssetsLibrary {
     do throws(ImageRenderer.Failure) {
       return try drawn.get()
     } catch {
-      // A format libvips does not read here (BMP, PSD) may still embed a thumbnail.
-      if case .unsupported = error,
-        let embedded = try await embeddedImage(
-          for: asset, box, contentMode, options, mustCover: false)
-      {
-        return embedded
-      }
       throw error.error(name: still.name)
     }
   }

@@ -47,6 +47,47 @@ private func cmt4(bigEndian: Bool = false) -> [UInt8] {
 private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
 
 @Suite struct CR3MetadataReaderTests {
+  /// Two real JPEGs of the sample library, as a preview and a thumbnail.
+  static let previewJPEG = (try? Sample.fixtures.bytes("Library/IMG_0002.jpg")) ?? []
+  static let thumbnailJPEG = (try? Sample.fixtures.bytes("Library/IMG_0001.JPG")) ?? []
+
+  @Test func thePreviewIsThePRVWJPEGElseTheTHMBJPEG() throws {
+    let preview = Self.previewJPEG
+    let thumbnail = Self.thumbnailJPEG
+    #expect(!preview.isEmpty && !thumbnail.isEmpty && preview != thumbnail)
+    let both = BoxBuilder.cr3(
+      cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), thumbnail: thumbnail, preview: preview)
+    #expect(CR3MetadataReader.thumbnail(from: ArrayByteSource(both)) == preview)
+    // The metadata reads as without them.
+    #expect(read(both).problems.isEmpty, "\(messages(read(both)))")
+    #expect(read(both).pixelWidth == 6000)
+    let thumbnailOnly = BoxBuilder.cr3(
+      cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), thumbnail: thumbnail)
+    #expect(CR3MetadataReader.thumbnail(from: ArrayByteSource(thumbnailOnly)) == thumbnail)
+    // No JPEG in either box: none.
+    #expect(CR3MetadataReader.thumbnail(from: ArrayByteSource(goodCR3)) == nil)
+    let noJPEG = BoxBuilder.cr3(
+      cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), preview: [UInt8](repeating: 0x11, count: 300))
+    #expect(CR3MetadataReader.thumbnail(from: ArrayByteSource(noJPEG)) == nil)
+  }
+
+  /// A file cut inside its preview box gives the thumbnail, and every shorter cut gives
+  /// the thumbnail, nothing, or (cut after the preview) the preview: never part of a JPEG.
+  @Test func aCutFileNeverGivesPartOfAJPEG() {
+    let preview = Self.previewJPEG
+    let thumbnail = Self.thumbnailJPEG
+    let file = BoxBuilder.cr3(
+      cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), thumbnail: thumbnail, preview: preview)
+    var length = 0
+    while length <= file.count {
+      let found = CR3MetadataReader.thumbnail(from: ArrayByteSource(Array(file.prefix(length))))
+      #expect(
+        found == nil || found == thumbnail || found == preview,
+        "a cut at \(length) of \(file.count) bytes gave \(found?.count ?? 0) bytes")
+      length += 97
+    }
+  }
+
   @Test(arguments: [false, true])
   func readsSizeOrientationDatesAndPositionFromTheCanonBlocks(bigEndian: Bool) throws {
     let metadata = read(
@@ -252,9 +293,9 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
     #expect(reader(.raw, header: cr3) == ObjectIdentifier(CR3MetadataReader.self))
     #expect(reader(.tiff, header: cr3) == ObjectIdentifier(Exiv2MetadataReader.self))
     #expect(reader(.mp4) == ObjectIdentifier(QuickTimeMetadataReader.self))
-    // The two exceptions: a BigTIFF's thumbnail is asked of gexiv2, a CR3's of nobody.
+    // The exception: a BigTIFF's thumbnail is asked of gexiv2; a CR3's of its own reader.
     #expect(thumbnailReader(.tiff, header: bigTIFF) == ObjectIdentifier(Exiv2MetadataReader.self))
-    #expect(thumbnailReader(.raw, header: cr3) == nil)
+    #expect(thumbnailReader(.raw, header: cr3) == ObjectIdentifier(CR3MetadataReader.self))
     #expect(thumbnailReader(.jpeg) == ObjectIdentifier(JPEGMetadataReader.self))
     #expect(thumbnailReader(.quickTime) == ObjectIdentifier(QuickTimeMetadataReader.self))
   }

@@ -241,6 +241,21 @@ import Testing
     #expect(bottom[0] < 60 && bottom[2] > 200, "\(bottom.prefix(3))")
   }
 
+  @Test func aCR3IsDrawnFromItsPreview() async throws {
+    let scratch = try TemporaryFolder("ImageRenderingTests")
+    let preview = try Sample.fixtures.bytes("Library/IMG_0002.jpg")
+    let file = BoxBuilder.cr3(
+      cmt1: nil, cmt2: nil, cmt4: nil,
+      thumbnail: try Sample.fixtures.bytes("Library/IMG_0001.JPG"), preview: preview)
+    try Data(file).write(to: scratch.root.appendingPathComponent("IMG_0001.CR3"))
+    let library = AssetsLibrary(root: scratch.root, options: LibraryOptions(pictureCache: .none))
+    let image = try await draw("IMG_0001.CR3", 80, 80, in: library)
+    #expect(image.source == .embeddedPreview)
+    #expect(image.pixelWidth == 80 && image.pixelHeight == 60)
+    let stored = try await library.thumbnail(for: try await asset("IMG_0001.CR3", in: library))
+    #expect(Array(stored.data) == preview)
+  }
+
   @Test func aCamcorderDVFrameIsDrawn() async throws {
     let image = try await draw("camcorder.dv", 80, 80, in: formats)
     #expect(image.source == .videoFrame)

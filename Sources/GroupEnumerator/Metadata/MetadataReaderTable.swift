@@ -15,7 +15,7 @@
 /// - HEIF, PNG, BigTIFF, CR3: our own readers, not gexiv2 — exiv2 0.27.6 reads neither
 ///   BigTIFF nor CR3, and reads HEIF sizes and PNG raw profiles wrong (README, formats).
 /// - BigTIFF's thumbnail is still asked of gexiv2 (which finds none in a file it cannot
-///   read); CR3's is not extracted (its `THMB` JPEG is not read yet).
+///   read); CR3's is its own reader's (the `PRVW` preview, else the `THMB` thumbnail).
 /// - Movies are never handed to gexiv2 (exiv2's video readers are unfuzzed; docs/Robustness.md): our box reader reads QuickTime
 ///   and MP4, our transport stream reader MTS/M2TS; Matroska and Windows Media are listed
 ///   with a problem and no metadata.
@@ -70,7 +70,7 @@ enum MetadataReaderTable {
         return Row(BigTIFFReader.self, thumbnails: Exiv2MetadataReader.self)
       }
       if format == .raw, CR3MetadataReader.isISOBaseMedia(header: header) {
-        return Row(CR3MetadataReader.self, thumbnails: nil)
+        return Row(CR3MetadataReader.self)
       }
       if format == .raw, CRWMetadataReader.isCRW(header: header) {
         return Row(CRWMetadataReader.self, thumbnails: nil)

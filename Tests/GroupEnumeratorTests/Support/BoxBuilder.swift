@@ -349,19 +349,39 @@ extension BoxBuilder {
   /// A CR3 skeleton: `ftyp crx `, `moov` holding the Canon `uuid` box (a `CNCV`, then the
   /// given `CMTn` blocks, any of which may be left out, then a `THMB`), an `mvhd`, and an
   /// `mdat`.
+  /// A CR3: `ftyp`, `moov` with Canon's `uuid` box (`CNCV`, the `CMT` blocks given, a
+  /// `THMB` box holding `thumbnail` after its 16 bytes of fields, or those fields alone),
+  /// then, with `preview`, the preview `uuid` box (its extended type, 8 bytes, and a `PRVW`
+  /// box holding `preview` after its 16 bytes of fields), then `mdat`.
   static func cr3(
     cmt1: [UInt8]?, cmt2: [UInt8]?, cmt3: [UInt8]? = nil, cmt4: [UInt8]?,
-    uuidType: [UInt8] = canonUUID
+    uuidType: [UInt8] = canonUUID, thumbnail: [UInt8]? = nil, preview: [UInt8]? = nil
   ) -> [UInt8] {
     var children = [box("CNCV", Array("CanonCR3_001/00.09.00/00.00.00".utf8))]
     for (name, block) in [("CMT1", cmt1), ("CMT2", cmt2), ("CMT3", cmt3), ("CMT4", cmt4)] {
       if let block { children.append(box(name, block)) }
     }
-    children.append(box("THMB", [UInt8](repeating: 0, count: 16)))
+    // Version and flags, 160 × 120, the JPEG's length, two shorts: then the JPEG.
+    let thumbnailFields =
+      [0, 0, 0, 0] + be16(160) + be16(120) + be32(UInt32(thumbnail?.count ?? 0)) + be16(1)
+      + be16(0)
+    children.append(box("THMB", thumbnailFields + (thumbnail ?? [])))
     let movie = box("moov", children: [uuid(uuidType, children: children), mvhd(creation: 0)])
+    var previewBox: [UInt8] = []
+    if let preview {
+      // A long, a short, 1620 × 1080, a short, the JPEG's length: then the JPEG.
+      let fields =
+        be32(0) + be16(1) + be16(1620) + be16(1080) + be16(1) + be32(UInt32(preview.count))
+      previewBox = uuid(previewUUID, children: [be64(1), box("PRVW", fields + preview)])
+    }
     return box("ftyp", code("crx ").bytes + be32(1) + code("crx ").bytes + code("isom").bytes)
-      + movie + box("mdat", [1, 2, 3, 4])
+      + movie + previewBox + box("mdat", [1, 2, 3, 4])
   }
+
+  /// The extended type of a CR3's top-level `uuid` box that holds the `PRVW` preview.
+  static let previewUUID: [UInt8] = [
+    0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16,
+  ]
 }
 
 // MARK: - BigTIFF

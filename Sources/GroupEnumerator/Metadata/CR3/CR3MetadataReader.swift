@@ -172,4 +172,94 @@ extension CR3MetadataReader: MetadataReader {
   static func read(from source: some ByteSource, format: MediaFormat) -> MediaMetadata {
     read(from: source)
   }
+
+  static func thumbnail(from source: some ByteSource, format: MediaFormat) -> [UInt8]? {
+    thumbnail(from: source)
+  }
+}
+
+// MARK: - The embedded previews
+
+extension CR3MetadataReader {
+  /// The extended type of the top-level `uuid` box that holds the `PRVW` preview.
+  static let previewUUID: [UInt8] = [
+    0xEA, 0xF4, 0x2B, 0x5E, 0x1C, 0x98, 0x4B, 0x88, 0xB9, 0xFB, 0xB7, 0xDC, 0x40, 0x6E, 0x4D, 0x16,
+  ]
+  /// `PRVW`: the preview JPEG (1620 × 1080 on the cameras described), in the preview
+  /// `uuid` box after its extended type and 8 more bytes.
+  static let previewType = FourCharacterCode(0x50, 0x52, 0x56, 0x57)
+  /// `THMB`: the thumbnail JPEG (160 × 120), among the Canon `uuid` box's children.
+  static let thumbnailType = FourCharacterCode(0x54, 0x48, 0x4D, 0x42)
+  /// The largest preview box loaded (a 1620 × 1080 JPEG is a few hundred kilobytes).
+  static let maximumPreviewLength = 16 << 20
+  /// How far into a `PRVW` or `THMB` box's content its JPEG may start: both hold a few
+  /// fields (sizes, the JPEG's length) before it, 16 bytes on the cameras described.
+  static let maximumPreviewHeader = 64
+
+  /// The largest JPEG a CR3 embeds: its `PRVW` preview, else its `THMB` thumbnail; `nil`
+  /// when it has neither (its full-size JPEG render sits in `mdat` and is not read).
+  ///
+  /// Each is the part of the box's content from the first JPEG start of image (`FF D8
+  /// FF`) within ``maximumPreviewHeader`` bytes to the box's end: the box holds nothing
+  /// after its JPEG, and the fields before it are not trusted for its length. A box that
+  /// is longer than ``maximumPreviewLength``, cut short or holds no JPEG start is passed
+  /// over.
+  static func thumbnail(from source: some ByteSource) -> [UInt8]? {
+    let reader = BoxReader(source: source)
+    var ignored = ProblemLog()
+    if let preview = try? previewBox(reader: reader), let jpeg = jpeg(in: preview, reader: reader) {
+      return jpeg
+    }
+    guard let canon = canonBox(reader: reader, problems: &ignored),
+      var children = try? BoxIterator(
+        childrenOf: canon, depth: 1, reader: reader, contentOffset: canonUUID.count)
+    else { return nil }
+    var seen = 0
+    while seen < maximumBoxes, let child = try? children.next() {
+      seen += 1
+      if child.type == thumbnailType { return jpeg(in: child, reader: reader) }
+    }
+    return nil
+  }
+
+  /// The `PRVW` box of the top-level preview `uuid` box, if there is one.
+  private static func previewBox<Source: ByteSource>(
+    reader: BoxReader<Source>
+  ) throws(BoxParsingError) -> BoxHeader? {
+    var topLevel = BoxIterator(topLevelOf: reader)
+    var seen = 0
+    while seen < maximumBoxes, let header = try topLevel.next() {
+      seen += 1
+      guard header.type == .uuid, header.contentLength >= previewUUID.count + 8,
+        try reader.read(at: header.contentRange.lowerBound, length: previewUUID.count)
+          == previewUUID
+      else { continue }
+      var children = try BoxIterator(
+        childrenOf: header, depth: 0, reader: reader, contentOffset: previewUUID.count + 8)
+      var inside = 0
+      while inside < maximumBoxes, let child = try children.next() {
+        inside += 1
+        if child.type == previewType { return child }
+      }
+      return nil
+    }
+    return nil
+  }
+
+  /// The JPEG a `PRVW` or `THMB` box holds (see ``thumbnail(from:)``).
+  private static func jpeg<Source: ByteSource>(
+    in box: BoxHeader, reader: BoxReader<Source>
+  ) -> [UInt8]? {
+    guard box.truncation == nil, box.contentLength <= maximumPreviewLength,
+      let content = try? reader.content(of: box, limit: maximumPreviewLength)
+    else { return nil }
+    let bytes = content.bytes
+    let last = min(maximumPreviewHeader, bytes.count - 3)
+    guard last >= 0,
+      let start = (0...last).first(where: {
+        bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD8 && bytes[$0 + 2] == 0xFF
+      })
+    else { return nil }
+    return Array(bytes[start...])
+  }
 }

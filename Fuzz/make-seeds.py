@@ -226,10 +226,24 @@ def hand_built_heif(tiff_bytes):
 CANON_UUID = bytes.fromhex("85c0b687820f11e08111f4ce462b6a48")
 
 
-def hand_built_cr3(ifd0, exif_ifd, gps_ifd):
+PREVIEW_UUID = bytes.fromhex("eaf42b5e1c984b88b9fbb7dc406e4d16")
+# The smallest JPEG-shaped bytes: SOI, an APP0 JFIF segment, EOI.
+TINY_JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9"
+
+
+def hand_built_cr3(ifd0, exif_ifd, gps_ifd, previews=False):
+    """A CR3: Canon's uuid box in moov with the CMT blocks; with `previews`, a THMB box
+    (16 bytes of fields, then a JPEG) and the preview uuid box with its PRVW box."""
     blocks = box(b"CMT1", ifd0) + box(b"CMT2", exif_ifd) + box(b"CMT4", gps_ifd)
+    if previews:
+        blocks += box(b"THMB", struct.pack(">IHHIHH", 0, 160, 120, len(TINY_JPEG), 1, 0) + TINY_JPEG)
     canon = box(b"uuid", CANON_UUID + box(b"CNCV", b"CanonCR3_001/00.09.00/00.00.00") + blocks)
-    return box(b"ftyp", b"crx \0\0\0\1crx isom") + box(b"moov", canon + mvhd()) + box(b"mdat", b"\0" * 16)
+    preview = b""
+    if previews:
+        fields = struct.pack(">IHHHHI", 0, 1, 1620, 1080, 1, len(TINY_JPEG))
+        preview = box(b"uuid", PREVIEW_UUID + struct.pack(">Q", 1) + box(b"PRVW", fields + TINY_JPEG))
+    return (box(b"ftyp", b"crx \0\0\0\1crx isom") + box(b"moov", canon + mvhd()) + preview
+            + box(b"mdat", b"\0" * 16))
 
 
 def png_chunk(kind, data, crc=None):
@@ -478,6 +492,7 @@ def main():
         write("FuzzHEIF", "built-heic-" + name, hand_built_heif(tiffs[name]))
     write("FuzzHEIF", "built-cr3", hand_built_cr3(tiffs["big-endian-datetime"], tiffs["samsung-bad-thumbnail-pointer"], tiffs["gps-west"]))
     write("FuzzHEIF", "built-cr3-loops", hand_built_cr3(tiffs["ifd-next-loop"], tiffs["entry-count-ffff"], tiffs["exif-pointer-to-ifd0"]))
+    write("FuzzHEIF", "built-cr3-previews", hand_built_cr3(tiffs["big-endian-datetime"], tiffs["samsung-bad-thumbnail-pointer"], tiffs["gps-west"], previews=True))
     write("FuzzHEIF", "built-heic-no-meta", box(b"ftyp", b"heic\0\0\0\0mif1heic") + box(b"mdat", b"\0" * 8))
     for name, data in own_files({".png"}):
         write("FuzzPNG", name, data)

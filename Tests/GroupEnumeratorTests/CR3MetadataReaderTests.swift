@@ -69,6 +69,9 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
     let noJPEG = BoxBuilder.cr3(
       cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), preview: [UInt8](repeating: 0x11, count: 300))
     #expect(CR3MetadataReader.thumbnail(from: ArrayByteSource(noJPEG)) == nil)
+    // The listing says which have one.
+    #expect(read(both).hasThumbnail && read(thumbnailOnly).hasThumbnail)
+    #expect(!read(goodCR3).hasThumbnail && !read(noJPEG).hasThumbnail)
   }
 
   /// A file cut inside its preview box gives the thumbnail, and every shorter cut gives
@@ -80,10 +83,12 @@ private let goodCR3 = BoxBuilder.cr3(cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4())
       cmt1: cmt1(), cmt2: cmt2(), cmt4: cmt4(), thumbnail: thumbnail, preview: preview)
     var length = 0
     while length <= file.count {
-      let found = CR3MetadataReader.thumbnail(from: ArrayByteSource(Array(file.prefix(length))))
+      let cut = Array(file.prefix(length))
+      let found = CR3MetadataReader.thumbnail(from: ArrayByteSource(cut))
       #expect(
         found == nil || found == thumbnail || found == preview,
         "a cut at \(length) of \(file.count) bytes gave \(found?.count ?? 0) bytes")
+      #expect(read(cut).hasThumbnail == (found != nil), "a cut at \(length)")
       length += 97
     }
   }

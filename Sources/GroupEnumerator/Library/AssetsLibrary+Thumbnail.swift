@@ -41,12 +41,11 @@ extension AssetsLibrary {
   /// - Camera RAW, DNG, TIFF, WebP, JPEG XL: the largest JPEG preview exiv2 finds (a
   ///   RAW's embedded preview, or the EXIF thumbnail), which may be full-size. Canon CR3:
   ///   its `PRVW` preview (1620 × 1080 on the cameras described), else its `THMB`
-  ///   thumbnail (160 × 120), found by our own box reader; the listing's
-  ///   ``MediaMetadata/hasThumbnail`` does not look for them, and stays `false`.
+  ///   thumbnail (160 × 120), found by our own box reader.
   ///
   /// Which reader answers for which format is `MetadataReaderTable`'s thumbnail column.
   ///
-  /// ``MediaMetadata/hasThumbnail`` says whether this returns bytes (but for a CR3, above).
+  /// ``MediaMetadata/hasThumbnail`` says whether this returns bytes.
   ///
   /// - Parameter asset: An asset of this library.
   /// - Returns: The thumbnail's bytes and size.

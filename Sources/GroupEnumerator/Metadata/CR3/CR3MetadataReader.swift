@@ -73,6 +73,9 @@ enum CR3MetadataReader {
       var seen = 0
       while seen < maximumBoxes, let child = try children.next() {
         seen += 1
+        if child.type == thumbnailType, holdsJPEG(child, reader: reader) {
+          metadata.hasThumbnail = true
+        }
         guard let block = tiffBlocks.first(where: { $0.type == child.type }),
           found.insert(child.type).inserted
         else { continue }
@@ -91,6 +94,12 @@ enum CR3MetadataReader {
           "The Canon 'uuid' box at offset \(canon.offset) has no '\(type)' box (\(what))."))
     }
     EXIFInterpreter.apply(table, to: &metadata, sizeFromIFD0: true)
+    // What ``thumbnail(from:)`` would find, from each box's first bytes only.
+    if !metadata.hasThumbnail, let preview = try? previewBox(reader: reader),
+      holdsJPEG(preview, reader: reader)
+    {
+      metadata.hasThumbnail = true
+    }
     return metadata
   }
 
@@ -251,15 +260,28 @@ extension CR3MetadataReader {
     in box: BoxHeader, reader: BoxReader<Source>
   ) -> [UInt8]? {
     guard box.truncation == nil, box.contentLength <= maximumPreviewLength,
-      let content = try? reader.content(of: box, limit: maximumPreviewLength)
+      let content = try? reader.content(of: box, limit: maximumPreviewLength),
+      let start = jpegStart(in: content.bytes)
     else { return nil }
-    let bytes = content.bytes
+    return Array(content.bytes[start...])
+  }
+
+  /// Whether ``jpeg(in:reader:)`` finds a JPEG in `box`, reading only its first bytes
+  /// (the listing's ``MediaMetadata/hasThumbnail``).
+  private static func holdsJPEG<Source: ByteSource>(
+    _ box: BoxHeader, reader: BoxReader<Source>
+  ) -> Bool {
+    guard box.truncation == nil, box.contentLength <= maximumPreviewLength,
+      let content = try? reader.content(of: box, prefix: maximumPreviewHeader + 3)
+    else { return false }
+    return jpegStart(in: content.bytes) != nil
+  }
+
+  /// Where a JPEG's start of image (`FF D8 FF`) begins within the first
+  /// ``maximumPreviewHeader`` bytes of `bytes`.
+  private static func jpegStart(in bytes: [UInt8]) -> Int? {
     let last = min(maximumPreviewHeader, bytes.count - 3)
-    guard last >= 0,
-      let start = (0...last).first(where: {
-        bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD8 && bytes[$0 + 2] == 0xFF
-      })
-    else { return nil }
-    return Array(bytes[start...])
+    guard last >= 0 else { return nil }
+    return (0...last).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xD8 && bytes[$0 + 2] == 0xFF }
   }
 }

@@ -41,6 +41,7 @@ failed, 2 on a usage error.
 """
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -184,7 +185,7 @@ def main():
         # filled, its rows from the library's own index beside it; a new folder each run.
         env = dict(os.environ, XDG_CACHE_HOME=os.path.join(scratch, "cache"))
         page = [demo, lib, "--format", "html", "--no-progress", "--output", ""]
-        pages = iter(range(1_000_000))
+        pages = itertools.count()
 
         def next_folder(which):
             if which == 0:

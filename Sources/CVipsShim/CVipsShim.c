@@ -514,10 +514,10 @@ int CVipsShim_setPNGDeflater(int libdeflate) {
 }
 
 // Each thread's libdeflate compressor, made on its first picture and freed when the thread
-// ends (compressorKey's destructor). A compressor holds about 200 KiB of tables, which
-// malloc maps and unmaps on their own (M_MMAP_THRESHOLD, in start): made per picture, its
-// pages were faulted in and zeroed for every picture. libdeflate resets the tables at the
-// start of every call, so one compressor serves every picture of its thread.
+// ends (compressorKey's destructor). A compressor's tables are large enough that malloc
+// maps and unmaps them on their own (M_MMAP_THRESHOLD, in start): made per picture, their
+// pages would be faulted in and zeroed for every picture. libdeflate resets the tables at
+// the start of every call, so one compressor serves every picture of its thread.
 static pthread_key_t compressorKey;
 static pthread_once_t compressorKeyOnce = PTHREAD_ONCE_INIT;
 static int compressorKeyMade;
@@ -769,7 +769,7 @@ static int32_t openHeader(
   }
   // A JPEG (every embedded thumbnail and preview) goes to its loader directly, with the
   // options loadOptions names: vips_image_new_from_buffer would ask every loader again
-  // which one it is, and parse the option string, a tenth of a small picture's time.
+  // which one it is, and parse the option string.
   VipsImage *image = NULL;
   if (strcmp(loader, "VipsForeignLoadJpegBuffer") == 0) {
     if (p_vips_jpegload_buffer((void *)bytes, length, &image, "fail_on", VIPS_FAIL_ON_NONE,
@@ -852,10 +852,8 @@ static int isPlainRGB(VipsImage *image) {
 // least 1 with `shrinkOnly`, never past an axis's size), with vips_resize alone: without
 // the thumbnail operation's colour conversions and copy around it. The image here is less
 // than twice the box (an embedded thumbnail, a small photo), so the scale is between 1/2
-// and 1, where a cubic kernel (Catmull-Rom, 4 taps a pixel at scale 1, against lanczos3's
-// 6) draws what lanczos3 does to about one level in 255 in the mean: on 128-pixel entries
-// drawn from 160 x 120 thumbnails, 43.8 dB PSNR against lanczos3, and a page of 400 such
-// photos takes 0.92 of the CPU time.
+// and 1, where a cubic kernel (Catmull-Rom: fewer taps than lanczos3) draws nearly what
+// lanczos3 does, in less time (docs/Rendering.md has the figures).
 static int resizeToFit(VipsImage *image, VipsImage **out, int width, int height, int shrinkOnly) {
   const int inputWidth = p_vips_image_get_width(image);
   const int inputHeight = p_vips_image_get_height(image);

@@ -109,7 +109,7 @@ struct DemoOptions: Equatable, Sendable {
       verifiesFileEnds: verifiesFileEnds, pictureCache: usesPictureCache ? .freedesktop : .none)
     // The page's own index was not asked for: where it cannot be kept, the page says
     // nothing of it (the pictures' cache is as quiet).
-    options.keepsIndexQuietly = indexPath == nil && !usesDefaultIndex && keepsPageIndex
+    options.keepsIndexQuietly = keepsPageIndex
     return options
   }
   /// Whether this run is a page that keeps the library's own index although no index
@@ -118,6 +118,7 @@ struct DemoOptions: Equatable, Sendable {
   /// made again reads only the files that changed, as it draws only their pictures.
   var keepsPageIndex: Bool {
     command == .list && format == .html && usesPictureCache && !keepsNoIndex
+      && indexPath == nil && !usesDefaultIndex
   }
   /// Whether `thumbnail` may replace an existing `--output` file, or `--format html` a
   /// page it made before in the `--output` folder (`--force`).

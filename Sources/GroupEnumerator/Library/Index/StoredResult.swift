@@ -12,8 +12,9 @@ import Foundation
 /// also each value against what a reader can produce (``Bounds``) and against the file
 /// as the walk sees it now (a resource's size is the file's, a byte range lies in it).
 enum StoredResult {
-  /// The version of the form; a row of another version is read again. 3: a CR3 with a
-  /// JPEG preview says so (``MediaMetadata/hasThumbnail``), which rows of 2 did not.
+  /// The version of the form; a row of another version is read again. Raised whenever a
+  /// reader changes what it reports for an unchanged file, so that rows stored by the
+  /// older readers are not handed on.
   static let version: UInt8 = 3
 
   /// The stored form of `asset`, read from a file with `sidecarCount` sidecar resources

@@ -81,9 +81,6 @@ extension DemoCommand {
 ///   could not be examined: the same unchanged tree may read fine on the next run, and
 ///   a replay would repeat the error for ever.
 final class ListingTaint: Sendable {
-  /// The text of the problems that depend on the current date.
-  static let dateDependentProblem = "more than a year from now"
-
   private let tainted = Atomic<Bool>(false)
 
   var isTainted: Bool { tainted.load(ordering: .relaxed) }
@@ -92,7 +89,7 @@ final class ListingTaint: Sendable {
   func check(_ asset: Asset) {
     guard !asset.problems.isEmpty else { return }
     if asset.problems.contains(where: {
-      $0.isPassing || $0.message.contains(ListingTaint.dateDependentProblem)
+      $0.isPassing || $0.dependsOnToday
     }) {
       tainted.store(true, ordering: .relaxed)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 import Testing
 
 @testable import Demo

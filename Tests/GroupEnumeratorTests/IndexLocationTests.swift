@@ -214,6 +214,9 @@ import Testing
     let plain = try await enumerate(library, index: .none)
     let first = try await enumerate(library, index: .file(index), environment: environment)
     #expect(first.warnings.isEmpty)
+    // The enumeration kept whole beside the index would be handed back without opening
+    // the index at all (ContentsSnapshotTests): this test is about the index.
+    try FileManager.default.removeItem(atPath: index.path + ContentsSnapshot.suffix)
     do {
       // Another connection takes the write lock and keeps it past the timeout.
       let holder = try SQLiteConnection(path: index.path, busyTimeoutMilliseconds: 0)

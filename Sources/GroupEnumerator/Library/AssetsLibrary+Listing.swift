@@ -78,7 +78,37 @@ extension AssetsLibrary {
     filter: AssetFilter = .all,
     progress: @escaping @MainActor @Sendable (_ current: Int, _ total: Int) -> Void = { _, _ in }
   ) async throws(LibraryError) -> Contents {
-    try await list(filter: filter, progress: progress)
+    guard options.index != .none, !options.keepsIndexQuietly else {
+      return try await list(filter: filter, progress: progress)
+    }
+    // With an index, the last enumeration may have been kept whole beside it
+    // (``ContentsSnapshot``): handed back when the library reads as it read then.
+    let library = self
+    let (snapshot, replayed) = await Self.offTheActor { () -> (ContentsSnapshot?, Contents?) in
+      let snapshot = ContentsSnapshot(library: library, filter: filter)
+      return (snapshot, snapshot?.replay())
+    }
+    if let replayed {
+      guard !Task.isCancelled else { throw .cancelled }
+      let total = replayed.assets.count
+      await MainActor.run { progress(total, total) }
+      return replayed
+    }
+    let started = CurrentProcess.wallClockNanoseconds
+    let contents = try await list(filter: filter, progress: progress)
+    if let snapshot, !Task.isCancelled {
+      await Self.offTheActor { snapshot.record(contents, started: started) }
+    }
+    return contents
+  }
+
+  /// `body`'s result, computed on a global queue (it blocks: file system calls).
+  private static func offTheActor<Result: Sendable>(
+    _ body: @escaping @Sendable () -> Result
+  ) async -> Result {
+    await withCheckedContinuation { continuation in
+      DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
+    }
   }
 
   /// Lists the files of the library that are not assets, by path, each with the reason:

@@ -60,6 +60,17 @@ extension AssetProblem {
   }
 }
 
+extension AssetProblem {
+  /// The words of the one problem whose finding depends on the day it was found: a
+  /// movie's creation time more than a year ahead of the clock is ignored with it.
+  static let dateDependentWords = "more than a year from now"
+
+  /// Whether the problem was found against the current date (``dateDependentWords``), so
+  /// that the same file may read without it later: an enumeration holding it is not kept
+  /// whole (``ContentsSnapshot``), nor is the Demo's listing replayed.
+  package var dependsOnToday: Bool { message.contains(Self.dateDependentWords) }
+}
+
 extension OtherFile {
   /// Whether the file could not be examined for a reason that may be gone on the next run
   /// (``AssetProblem/isPassing``: its message names a passing `errno`).

@@ -72,14 +72,18 @@ enum StoredResult {
     needsCheckedEnd: Bool = false
   ) -> Asset? {
     bytes.withUnsafeBufferPointer {
-      decode(Reader(bytes: $0), job: job, fileSize: fileSize, needsCheckedEnd: needsCheckedEnd)
+      decode(
+        Reader(bytes: $0), path: job.file.path, group: job.group, sidecars: job.file.sidecars,
+        fileSize: fileSize, needsCheckedEnd: needsCheckedEnd)
     }
   }
 
-  /// ``decode(_:job:fileSize:needsCheckedEnd:)`` from `reader`, which reads the bytes in
-  /// place.
-  private static func decode(
-    _ reader: consuming Reader, job: ReadJob, fileSize: Int64?, needsCheckedEnd: Bool
+  /// The asset of the file at `path` in `group` from its stored form read in place, with
+  /// `sidecars` (the sidecar resources) listed after its own resources; as
+  /// ``decode(_:job:fileSize:needsCheckedEnd:)``.
+  static func decode(
+    _ reader: consuming Reader, path: LibraryPath, group: ScannedGroup.Key,
+    sidecars: [AssetResource], fileSize: Int64?, needsCheckedEnd: Bool
   ) -> Asset? {
     guard reader.byte() == version, let checked = reader.byte(), checked <= 1,
       checked == 1 || !needsCheckedEnd,
@@ -88,9 +92,9 @@ enum StoredResult {
       let count = reader.integer(), (0...16).contains(count)
     else { return nil }
     var resources: [AssetResource] = []
-    resources.reserveCapacity(count + job.file.sidecars.count)
+    resources.reserveCapacity(count + sidecars.count)
     for _ in 0..<count {
-      guard let path = reader.path(sameAs: job.file.path), let role = reader.named(Names.roles),
+      guard let resourcePath = reader.path(sameAs: path), let role = reader.named(Names.roles),
         let format = reader.optional({ $0.named(Names.formats) }),
         let size = reader.integer(), size >= 0,
         // The file itself, listed first, has the size it has now (its key matched).
@@ -106,15 +110,16 @@ enum StoredResult {
       else { return nil }
       resources.append(
         AssetResource(
-          path: path, role: role, format: format, fileSize: Int64(size), byteRange: range))
+          path: resourcePath, role: role, format: format, fileSize: Int64(size),
+          byteRange: range))
     }
     let bound = fileSize ?? resources.first?.fileSize ?? 0
-    resources += job.file.sidecars
+    resources += sidecars
     guard let extra = reader.problems(), let metadata = reader.metadata(), reader.isAtEnd,
       metadata.isWithinBounds(fileSize: Int(bound))
     else { return nil }
     return Asset(
-      path: job.file.path, group: job.group.kind, groupPath: job.group.path, type: type,
+      path: path, group: group.kind, groupPath: group.path, type: type,
       resources: resources,
       fileModificationDate: Date(timeIntervalSinceReferenceDate: time), metadata: metadata,
       problems: extra)

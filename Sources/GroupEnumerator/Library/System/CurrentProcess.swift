@@ -27,4 +27,26 @@ enum CurrentProcess {
   static func sleep(microseconds: UInt32) {
     _ = usleep(microseconds)
   }
+
+  /// The wall clock's time, in nanoseconds since 1970 (the clock file times are taken
+  /// from).
+  ///
+  /// The corresponding C function is `clock_gettime` with `CLOCK_REALTIME`.
+  static var wallClockNanoseconds: Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
+  }
+
+  /// The effective user, the effective group and the supplementary groups (sorted): whom
+  /// the file system's permissions judge the process as; `nil` when they cannot be had.
+  ///
+  /// The corresponding C functions are `geteuid`, `getegid` and `getgroups`.
+  static var credentials: (user: UInt32, group: UInt32, groups: [UInt32])? {
+    let count = getgroups(0, nil)
+    guard count >= 0 else { return nil }
+    var groups = [gid_t](repeating: 0, count: Int(count))
+    guard getgroups(count, &groups) == count else { return nil }
+    return (geteuid(), getegid(), groups.sorted())
+  }
 }

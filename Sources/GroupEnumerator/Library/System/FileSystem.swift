@@ -8,9 +8,9 @@ import Foundation
 /// its folders, which are named by path (the library itself is only read through
 /// descriptors opened beneath its root, ``FileDescriptor``).
 ///
-/// Creating a folder, renaming and removing a file are the only calls here that change
-/// anything; the index and the picture cache use them for their own folders and files,
-/// which are never inside the library.
+/// Creating a folder, writing a new file in place of another, renaming and removing a file
+/// are the only calls here that change anything; the index, its snapshot and the picture
+/// cache use them for their own folders and files, which are never inside the library.
 /// Each failure is a ``SystemCallError`` naming the C function and its `errno`.
 enum FileSystem {
   /// The status of the file at `path`; with `followsLinks` false, a symbolic link is
@@ -112,5 +112,75 @@ enum FileSystem {
     }
     defer { free(resolved) }
     return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+  }
+
+  /// The file at `path`, whole, when it is a regular file of the effective user's, at
+  /// most `maximumSize` bytes and not empty, reached without following a symbolic link at
+  /// its last component; `nil` otherwise, or when it cannot be read whole.
+  ///
+  /// The corresponding C functions are `open` (`O_NOFOLLOW`), `fstat` and `read`.
+  static func ownFile(atPath path: String, maximumSize: Int) -> [UInt8]? {
+    let descriptor = DescriptorReserve.admit(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC))
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_uid == geteuid(), status.st_size > 0, status.st_size <= maximumSize
+    else { return nil }
+    let size = Int(status.st_size)
+    var complete = true
+    // Not zeroed first: every byte is read over.
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      var done = 0
+      while done < size, let base = buffer.baseAddress {
+        let result = read(descriptor, base + done, size - done)
+        if result > 0 {
+          done += result
+        } else if result < 0, errno == EINTR {
+          continue
+        } else {
+          break
+        }
+      }
+      complete = done == size
+      count = done
+    }
+    return complete ? bytes : nil
+  }
+
+  /// Puts `bytes` at `path`: written to a new file beside it (mode 0600), which then
+  /// replaces it, so that a reader sees the old file or the new one whole. Returns
+  /// whether it did; a failure leaves no new file.
+  ///
+  /// The corresponding C functions are `mkstemp`, `write`, `close` and `rename`.
+  @discardableResult
+  static func replaceFile(atPath path: String, with bytes: [UInt8]) -> Bool {
+    var template = Array((path + ".XXXXXX").utf8CString)
+    let descriptor = DescriptorReserve.admit(mkstemp(&template))
+    guard descriptor >= 0 else { return false }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    let temporary = String(
+      decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var done = 0
+    var failed = false
+    while done < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { write(descriptor, $0 + done, bytes.count - done) } ?? -1
+      }
+      if count > 0 {
+        done += count
+      } else if count < 0, errno == EINTR {
+        continue
+      } else {
+        failed = true
+        break
+      }
+    }
+    if close(descriptor) != 0 { failed = true }
+    guard !failed, Glibc.rename(temporary, path) == 0 else {
+      unlink(temporary)
+      return false
+    }
+    return true
   }
 }

@@ -84,7 +84,7 @@ enum QuickTimeMetadataReader {
       AssetProblem(
         .invalidValue,
         "The movie header's creation time (\(seconds) seconds since 1904) is before 1970 or "
-          + "more than a year from now; it was ignored."))
+          + "\(AssetProblem.dateDependentWords); it was ignored."))
   }
 }
 

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import GroupEnumerator
 import Synchronization
 
 /// A 128-bit summary of everything in a folder tree that a listing could depend on: every
@@ -15,29 +14,40 @@ import Synchronization
 /// threads meet the entries does not matter and nothing is sorted. A file whose bytes
 /// change changes its change time; a name added, removed or renamed changes its folder's
 /// entries and times; so an equal fingerprint means the library reads as it read before.
-struct TreeFingerprint: Equatable, Sendable {
+package struct TreeFingerprint: Equatable, Sendable {
   /// The sum of the entries' hashes under the first mix.
-  var first: UInt64
+  package var first: UInt64
   /// The sum of the entries' hashes under the second mix.
-  var second: UInt64
+  package var second: UInt64
   /// How many entries the tree holds, the root included.
-  var entries: UInt64
+  package var entries: UInt64
+
+  package init(first: UInt64, second: UInt64, entries: UInt64) {
+    self.first = first
+    self.second = second
+    self.entries = entries
+  }
 
   /// What one walk may cost before it gives up (a tripped budget takes no fingerprint).
-  struct Budget: Sendable {
+  package struct Budget: Sendable {
     /// The most entries walked.
-    var entries = 1_000_000
+    package var entries = 1_000_000
     /// The deepest folder entered, below the root; the library's walk reports folders
     /// deeper than its own limit (256) without reading them, and this one goes a little
     /// further so that such a folder still has a fingerprint.
-    var depth = 300
+    package var depth = 300
+
+    package init(entries: Int = 1_000_000, depth: Int = 300) {
+      self.entries = entries
+      self.depth = depth
+    }
   }
 
   /// How recently an entry may have changed for the fingerprint to be trusted: a file
   /// written twice within one tick of the file system's clock keeps its change time, so a
   /// fingerprint taken between the two writes would match the second. The index waits as
   /// long before it stores a file.
-  static let settlingNanoseconds: Int64 = 100_000_000
+  package static let settlingNanoseconds: Int64 = 100_000_000
 
   /// The fingerprint of the tree under the open folder `root`, and the latest change time
   /// (or modification time, when later) of any entry, in nanoseconds since 1970; `nil`
@@ -45,7 +55,7 @@ struct TreeFingerprint: Equatable, Sendable {
   /// whose permissions keep it closed, which the library cannot read either).
   ///
   /// `root` stays open; the walk opens its own descriptors and closes them.
-  static func take(
+  package static func take(
     root: Int32, budget: Budget = Budget()
   ) -> (fingerprint: TreeFingerprint, latestChange: Int64)? {
     var status = stat()
@@ -99,18 +109,22 @@ private struct PathHash: Sendable {
 
 /// The two mixes: a multiply of the state, a value and a key folded from 128 bits to 64
 /// (each 64-bit half of the product depends on every bit of the factors' low halves).
-enum Mix {
-  static let firstKey: UInt64 = 0x9E37_79B9_7F4A_7C15
-  static let secondKey: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+package enum Mix {
+  package static let firstKey: UInt64 = 0x9E37_79B9_7F4A_7C15
+  package static let secondKey: UInt64 = 0xC2B2_AE3D_27D4_EB4F
 
   /// `state` with `value` mixed in under `key`.
-  @inline(__always) static func word(_ value: UInt64, into state: UInt64, key: UInt64) -> UInt64 {
+  @inline(__always) package static func word(_ value: UInt64, into state: UInt64, key: UInt64)
+    -> UInt64
+  {
     let product = (state ^ value).multipliedFullWidth(by: key)
     return (product.high ^ product.low) &+ (state >> 29 | state << 35)
   }
 
   /// `state` with `bytes` and their count mixed in under `key`, eight at a time.
-  static func bytes(_ bytes: UnsafeRawBufferPointer, into state: UInt64, key: UInt64) -> UInt64 {
+  package static func bytes(_ bytes: UnsafeRawBufferPointer, into state: UInt64, key: UInt64)
+    -> UInt64
+  {
     var state = word(UInt64(bytes.count), into: state, key: key)
     var offset = 0
     while offset + 8 <= bytes.count {
@@ -129,7 +143,7 @@ enum Mix {
   }
 
   /// A final scramble, so that the sum of many entries' hashes does not carry structure.
-  @inline(__always) static func finish(_ state: UInt64, key: UInt64) -> UInt64 {
+  @inline(__always) package static func finish(_ state: UInt64, key: UInt64) -> UInt64 {
     var value = state ^ (state >> 31)
     value = value &* key
     return value ^ (value >> 29)

@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The contents in a snapshot: what ``AssetsLibrary/Contents`` holds besides its
+/// statistics and warnings, in ``StoredResult``'s form.
+///
+/// In order: how many files the enumeration took its assets from; the groups (kind, path,
+/// counts by type); the other files; the folder problems (sorted by path); the groups the
+/// assets name (kind and path, each once); then the assets in chunks of ``chunkSize``,
+/// each chunk its count and its bytes (length first), so that the chunks are decoded in
+/// parallel: in a chunk, every asset the index of its group in that list, its path, its
+/// sidecar resources, and its row as the index stores it
+/// (``StoredResult/encode(_:sidecarCount:checkedEnd:)``), length first.
+extension ContentsSnapshot {
+  /// What ``decodeContents(_:)`` gives back.
+  struct Body {
+    var files: Int
+    var groups: [AssetGroup]
+    var otherFiles: [OtherFile]
+    var folderProblems: [LibraryPath: AssetProblem]
+    var assets: [Asset]
+  }
+
+  static let groupKinds = StoredResult.NameTable(AssetGroup.Kind.allCases)
+  static let otherReasons = StoredResult.NameTable(OtherFile.Reason.allCases)
+
+  static func encodeContents(
+    _ contents: AssetsLibrary.Contents, into writer: inout StoredResult.Writer
+  ) {
+    let statistics = contents.statistics
+    writer.integer(statistics.filesRead + statistics.filesFromIndex)
+    writer.integer(contents.groups.count)
+    for group in contents.groups {
+      writer.text(group.kind.rawValue)
+      writer.bytes(group.path.bytes)
+      let counts = group.counts.sorted { $0.key.rawValue < $1.key.rawValue }
+      writer.integer(counts.count)
+      for (type, count) in counts {
+        writer.text(type.rawValue)
+        writer.integer(count)
+      }
+    }
+    writer.integer(contents.otherFiles.count)
+    for file in contents.otherFiles {
+      writer.bytes(file.path.bytes)
+      writer.integer(file.fileSize)
+      writer.double(file.modificationDate.timeIntervalSinceReferenceDate)
+      writer.text(file.reason.rawValue)
+      writer.text(file.message)
+    }
+    let problems = contents.folderProblems.sorted {
+      $0.key.bytes.lexicographicallyPrecedes($1.key.bytes)
+    }
+    writer.integer(problems.count)
+    for (path, problem) in problems {
+      writer.bytes(path.bytes)
+      writer.problems([problem])
+    }
+    var groupIndex: [ScannedGroup.Key: Int] = [:]
+    var groupKeys: [ScannedGroup.Key] = []
+    for asset in contents.assets {
+      let key = ScannedGroup.Key(kind: asset.group, path: asset.groupPath)
+      if groupIndex[key] == nil {
+        groupIndex[key] = groupKeys.count
+        groupKeys.append(key)
+      }
+    }
+    writer.integer(groupKeys.count)
+    for key in groupKeys {
+      writer.text(key.kind.rawValue)
+      writer.bytes(key.path.bytes)
+    }
+    writer.integer(contents.assets.count)
+    let chunks = stride(from: 0, to: contents.assets.count, by: chunkSize)
+    writer.integer(chunks.underestimatedCount)
+    for start in chunks {
+      let assets = contents.assets[start..<min(start + chunkSize, contents.assets.count)]
+      var chunk = StoredResult.Writer()
+      for asset in assets {
+        chunk.integer(
+          groupIndex[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: 0])
+        chunk.bytes(asset.path.bytes)
+        let sidecars = asset.resources.filter { $0.role == .sidecar }
+        chunk.integer(sidecars.count)
+        for sidecar in sidecars {
+          chunk.bytes(sidecar.path.bytes)
+          chunk.optional(sidecar.format) { $0.text($1.rawValue) }
+          chunk.integer(sidecar.fileSize)
+          chunk.optional(sidecar.byteRange) {
+            $0.integer($1.lowerBound)
+            $0.integer($1.upperBound)
+          }
+        }
+        chunk.bytes(StoredResult.encode(asset, sidecarCount: sidecars.count))
+      }
+      writer.integer(assets.count)
+      writer.bytes(chunk.output)
+    }
+  }
+
+  /// The contents `reader` reads, from the bytes of `file`, whose first byte is at
+  /// `fileStart` (the chunks of assets are decoded in parallel, each from `file`).
+  static func decodeContents(
+    _ reader: inout StoredResult.Reader, file: [UInt8], fileStart: UnsafePointer<UInt8>
+  ) -> Body? {
+    guard let files = reader.integer(), files >= 0, let groupCount = reader.count() else {
+      return nil
+    }
+    var groups: [AssetGroup] = []
+    groups.reserveCapacity(groupCount)
+    for _ in 0..<groupCount {
+      guard let kind = reader.named(groupKinds), let path = reader.byteRun(),
+        let countCount = reader.count()
+      else { return nil }
+      var counts: [AssetType: Int] = [:]
+      for _ in 0..<countCount {
+        guard let type = reader.named(StoredResult.Names.types), let count = reader.integer(),
+          count >= 0
+        else { return nil }
+        counts[type] = count
+      }
+      groups.append(AssetGroup(kind: kind, path: LibraryPath(bytes: Array(path)), counts: counts))
+    }
+    guard let otherCount = reader.count() else { return nil }
+    var otherFiles: [OtherFile] = []
+    otherFiles.reserveCapacity(otherCount)
+    for _ in 0..<otherCount {
+      guard let path = reader.byteRun(), let size = reader.integer(), size >= 0,
+        let time = reader.double(), StoredResult.Bounds.time.contains(time),
+        let reason = reader.named(otherReasons), let message = reader.text()
+      else { return nil }
+      otherFiles.append(
+        OtherFile(
+          path: LibraryPath(bytes: Array(path)), fileSize: Int64(size),
+          modificationDate: Date(timeIntervalSinceReferenceDate: time), reason: reason,
+          message: message))
+    }
+    guard let problemCount = reader.count() else { return nil }
+    var folderProblems: [LibraryPath: AssetProblem] = [:]
+    for _ in 0..<problemCount {
+      guard let path = reader.byteRun(), let problems = reader.problems(), problems.count == 1
+      else { return nil }
+      folderProblems[LibraryPath(bytes: Array(path))] = problems[0]
+    }
+    guard let keyCount = reader.count() else { return nil }
+    var groupKeys: [ScannedGroup.Key] = []
+    groupKeys.reserveCapacity(keyCount)
+    for _ in 0..<keyCount {
+      guard let kind = reader.named(groupKinds), let path = reader.byteRun() else { return nil }
+      groupKeys.append(ScannedGroup.Key(kind: kind, path: LibraryPath(bytes: Array(path))))
+    }
+    guard let assetCount = reader.integer(), assetCount >= 0, let chunkCount = reader.count()
+    else { return nil }
+    // Each chunk's count and where its bytes are in `file`.
+    var chunks: [(count: Int, bytes: Range<Int>)] = []
+    chunks.reserveCapacity(chunkCount)
+    for _ in 0..<chunkCount {
+      guard let count = reader.count(), let bytes = reader.byteRun(), count <= bytes.count,
+        let start = bytes.baseAddress.map({ $0 - fileStart })
+      else { return nil }
+      chunks.append((count, start..<start + bytes.count))
+    }
+    guard chunks.reduce(0, { $0 + $1.count }) == assetCount else { return nil }
+    // The chunks on every core at once: each asset is a dozen allocations.
+    let decoded = Mutex([[Asset]?](repeating: nil, count: chunks.count))
+    let keys = groupKeys
+    let spans = chunks
+    DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+      let chunk = spans[index]
+      let assets = file.withUnsafeBufferPointer {
+        decodeChunk(
+          UnsafeBufferPointer(rebasing: $0[chunk.bytes]), count: chunk.count, groups: keys)
+      }
+      decoded.withLock { $0[index] = assets }
+    }
+    var assets: [Asset] = []
+    assets.reserveCapacity(assetCount)
+    for chunk in decoded.withLock({ $0 }) {
+      guard let chunk else { return nil }
+      assets += chunk
+    }
+    return Body(
+      files: files, groups: groups, otherFiles: otherFiles, folderProblems: folderProblems,
+      assets: assets)
+  }
+}
+
+extension ContentsSnapshot {
+  /// How many assets a chunk holds: chunks are decoded in parallel.
+  static let chunkSize = 1024
+
+  /// The `count` assets of one chunk, or `nil` when it is not well formed.
+  static func decodeChunk(
+    _ bytes: UnsafeBufferPointer<UInt8>, count: Int, groups: [ScannedGroup.Key]
+  ) -> [Asset]? {
+    var reader = StoredResult.Reader(bytes: bytes)
+    var assets: [Asset] = []
+    assets.reserveCapacity(count)
+    for _ in 0..<count {
+      guard let index = reader.integer(), groups.indices.contains(index),
+        let path = reader.byteRun(), let sidecarCount = reader.count()
+      else { return nil }
+      var sidecars: [AssetResource] = []
+      if sidecarCount > 0 {
+        sidecars.reserveCapacity(sidecarCount)
+        for _ in 0..<sidecarCount {
+          guard let sidecarPath = reader.byteRun(),
+            let format = reader.optional({ $0.named(StoredResult.Names.formats) }),
+            let size = reader.integer(), size >= 0,
+            let range = reader.optional({ reader -> Range<Int64>? in
+              guard let lower = reader.integer(), let upper = reader.integer(), 0 <= lower,
+                lower <= upper, upper <= size
+              else { return nil }
+              return Int64(lower)..<Int64(upper)
+            })
+          else { return nil }
+          sidecars.append(
+            AssetResource(
+              path: LibraryPath(bytes: Array(sidecarPath)), role: .sidecar, format: format,
+              fileSize: Int64(size), byteRange: range))
+        }
+      }
+      guard let row = reader.byteRun(),
+        let asset = StoredResult.decode(
+          StoredResult.Reader(bytes: row), path: LibraryPath(bytes: Array(path)),
+          group: groups[index], sidecars: sidecars, fileSize: nil, needsCheckedEnd: false)
+      else { return nil }
+      assets.append(asset)
+    }
+    return reader.isAtEnd ? assets : nil
+  }
+}
+
+extension StoredResult.Reader {
+  /// A count of things that follow, each at least a byte long: never more than the bytes
+  /// left, so that a damaged count cannot ask for a huge reservation.
+  mutating func count() -> Int? {
+    guard let value = integer(), value >= 0, value <= end - offset else { return nil }
+    return value
+  }
+}

@@ -72,31 +72,47 @@ extension ContentsSnapshot {
       writer.bytes(key.path.bytes)
     }
     writer.integer(contents.assets.count)
-    let chunks = stride(from: 0, to: contents.assets.count, by: chunkSize)
-    writer.integer(chunks.underestimatedCount)
-    for start in chunks {
-      let assets = contents.assets[start..<min(start + chunkSize, contents.assets.count)]
-      var chunk = StoredResult.Writer()
-      for asset in assets {
-        chunk.integer(
-          groupIndex[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: 0])
-        chunk.bytes(asset.path.bytes)
-        let sidecars = asset.resources.filter { $0.role == .sidecar }
-        chunk.integer(sidecars.count)
-        for sidecar in sidecars {
-          chunk.bytes(sidecar.path.bytes)
-          chunk.optional(sidecar.format) { $0.text($1.rawValue) }
-          chunk.integer(sidecar.fileSize)
-          chunk.optional(sidecar.byteRange) {
-            $0.integer($1.lowerBound)
-            $0.integer($1.upperBound)
-          }
-        }
-        chunk.bytes(StoredResult.encode(asset, sidecarCount: sidecars.count))
-      }
-      writer.integer(assets.count)
-      writer.bytes(chunk.output)
+    let assets = contents.assets
+    let indexes = groupIndex
+    let chunkCount = (assets.count + chunkSize - 1) / chunkSize
+    // The chunks on every core at once, as they are decoded.
+    let encoded = Mutex([[UInt8]](repeating: [], count: chunkCount))
+    DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+      let start = chunk * chunkSize
+      let bytes = encodeChunk(
+        assets[start..<min(start + chunkSize, assets.count)], groups: indexes)
+      encoded.withLock { $0[chunk] = bytes }
     }
+    writer.integer(chunkCount)
+    for (chunk, bytes) in encoded.withLock({ $0 }).enumerated() {
+      writer.integer(min(chunkSize, assets.count - chunk * chunkSize))
+      writer.bytes(bytes)
+    }
+  }
+
+  /// The bytes of one chunk of assets (see the type's description); `groups` gives each
+  /// asset's group's place in the list of the assets' groups.
+  static func encodeChunk(
+    _ assets: ArraySlice<Asset>, groups: [ScannedGroup.Key: Int]
+  ) -> [UInt8] {
+    var chunk = StoredResult.Writer()
+    for asset in assets {
+      chunk.integer(groups[ScannedGroup.Key(kind: asset.group, path: asset.groupPath), default: 0])
+      chunk.bytes(asset.path.bytes)
+      let sidecars = asset.resources.filter { $0.role == .sidecar }
+      chunk.integer(sidecars.count)
+      for sidecar in sidecars {
+        chunk.bytes(sidecar.path.bytes)
+        chunk.optional(sidecar.format) { $0.text($1.rawValue) }
+        chunk.integer(sidecar.fileSize)
+        chunk.optional(sidecar.byteRange) {
+          $0.integer($1.lowerBound)
+          $0.integer($1.upperBound)
+        }
+      }
+      chunk.bytes(StoredResult.encode(asset, sidecarCount: sidecars.count))
+    }
+    return chunk.output
   }
 
   /// The contents `reader` reads, from the bytes of `file`, whose first byte is at

@@ -162,11 +162,12 @@ bench-index: deps bench-deps
 # The speed guard (issue 23): the release Demo on lib-10k (XMP-bearing JPEGs) as ratios to
 # the C yardsticks measured in the same run (warm: the lean libexif loop; cold, where the
 # page cache can be dropped: the two-thread 16 KiB head read; index: the second run with
-# --index against a plain one); fails when a ratio passes its limit in
-# Benchmarks/bench-limits.json by more than 25 % (docs/Performance.md). About a minute
-# once the library is made (~1 min, reused).
+# --index against a plain one; api: the library's second run through its API, against a
+# plain one); fails when a ratio passes its limit in Benchmarks/bench-limits.json by more
+# than 25 % (docs/Performance.md). About a minute once the library is made (~1 min, reused).
 bench-check: deps bench-deps
 	$(SWIFT) build -c release --product Demo
+	$(SWIFT) build -c release --product LibraryBench
 	python3 Benchmarks/bench-check.py --dir $(BENCH_DIR) --shared $(SHARED)
 
 # Pictures (issue 22): the release Demo's page of lib-camera-1k (its picture cache empty,

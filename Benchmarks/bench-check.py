@@ -24,8 +24,11 @@ change in the machine's load hits both alike), medians of --runs rounds:
            pictures linked from the thumbnail cache the first page filled, in a
            temporary XDG_CACHE_HOME, the rows from the page's own index) / the plain Demo
            run, warm.
+  api      the library's own second run through its API (`LibraryBench LIB F`: an
+           unchanged library handed back from the enumeration kept beside the index) /
+           the plain `LibraryBench LIB`, warm.
 
-Warm, index, replay and page compare CPU time (user + system: the work is the processor's, and CPU
+Warm, index, replay, page and api compare CPU time (user + system: the work is the processor's, and CPU
 time moves little with the load of a shared machine, where wall time moves a lot); cold
 compares wall time (the cost is waiting for the disk). Both ratios are printed.
 
@@ -138,7 +141,8 @@ def ratio(commands, runs, cold=False, prepare=None, env=None):
 # Which ratio each check compares: CPU time (user + system) where the work is the
 # processor's (it moves little with the load of a shared machine, where wall time moves a
 # lot), wall time where it is the disk's (cold: waiting is the cost).
-MEASURE = {"warm": "cpu", "cold": "wall", "index": "cpu", "replay": "cpu", "page": "cpu"}
+MEASURE = {"warm": "cpu", "cold": "wall", "index": "cpu", "replay": "cpu", "page": "cpu",
+           "api": "cpu"}
 # Printed, never failing: a cold run of 1,100 files takes a few tenths of a second, and
 # on a virtual disk its wall ratio moved past any limit that would still catch a slowdown.
 INFORMATIONAL = {"cold"}
@@ -149,6 +153,8 @@ def main():
     parser.add_argument("--dir", default=os.environ.get(
         "GROUPENUMERATOR_BENCH_DIR", "/tmp/groupenumerator-bench"))
     parser.add_argument("--demo", default=str(REPO / ".build" / "release" / "Demo"))
+    parser.add_argument("--library-bench",
+                        default=str(REPO / ".build" / "release" / "LibraryBench"))
     parser.add_argument("--shared", default=os.environ.get("SHARED", "../shared"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--record", action="store_true",
@@ -159,6 +165,10 @@ def main():
     demo = args.demo
     if not os.access(demo, os.X_OK):
         sys.exit(f"bench-check: no Demo at {demo} (swift build -c release --product Demo)")
+    api = args.library_bench
+    if not os.access(api, os.X_OK):
+        sys.exit(f"bench-check: no LibraryBench at {api}"
+                 " (swift build -c release --product LibraryBench)")
     cold = can_drop_caches()
     subprocess.run([sys.executable, str(HERE / "make-libraries.py"), "--dir", args.dir,
                     "--only", "10k", *(["--only", "camera-1k"] if cold else [])],
@@ -194,6 +204,9 @@ def main():
         next_folder(0)
         timed(page, env)  # draws every picture once
         figures["page"] = ratio([page, listing], args.runs, prepare=next_folder, env=env)
+        api_index = os.path.join(scratch, "api.index")
+        timed([api, lib, api_index])  # fills the index and keeps the enumeration beside it
+        figures["api"] = ratio([[api, lib, api_index], [api, lib]], args.runs)
 
     # One set of limits per kind of yardstick: the shared loop and the project's own
     # differ (the shared one costs a little more CPU per file).

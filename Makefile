@@ -200,7 +200,7 @@ asan: build
 
 # ThreadSanitizer over the suites that run work in parallel, three times: a race only shows
 # when two workers really overlap, which one run does not guarantee.
-TSAN_FILTER ?= HostileConcurrencyTests|HostileResourceTests|EngineTests|LegacyTests|LibExifArenaTests|StreamingTests|WorkerPicturesProcessTests
+TSAN_FILTER ?= ContentsSnapshotTests|HostileConcurrencyTests|HostileResourceTests|EngineTests|LegacyTests|LibExifArenaTests|StreamingTests|WorkerPicturesProcessTests
 tsan: build
 	for i in 1 2 3; do \
 	  $(SWIFT) test --sanitize=thread --build-path .build-tsan --filter '$(TSAN_FILTER)' || exit 1; \

@@ -6,7 +6,7 @@ import Glibc
 /// then: the index's second run without its walk, plan and lookups.
 ///
 /// The library "reads as it read" when the tree's fingerprint (``TreeFingerprint``: every
-/// entry's path, type, owner, size, inode and times, on two threads) is the one stored,
+/// entry's path, type, owner, size, inode and times, on four threads) is the one stored,
 /// and so is the ``key``: everything else the enumeration depends on (this build, the
 /// user, the time zone, the root, the options, the filter, the index file). Before the
 /// fingerprint, the stored folders' own times are compared, one `fstatat` each: a photo

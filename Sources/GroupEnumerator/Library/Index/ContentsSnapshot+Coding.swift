@@ -83,8 +83,12 @@ extension ContentsSnapshot {
         assets[start..<min(start + chunkSize, assets.count)], groups: indexes)
       encoded.withLock { $0[chunk] = bytes }
     }
+    let chunks = encoded.withLock { $0 }
+    // Room for the chunks, their counts and lengths, and the checksum: grown once.
+    writer.output.reserveCapacity(
+      writer.output.count + chunks.reduce(0, { $0 + $1.count }) + 20 * chunks.count + 32)
     writer.integer(chunkCount)
-    for (chunk, bytes) in encoded.withLock({ $0 }).enumerated() {
+    for (chunk, bytes) in chunks.enumerated() {
       writer.integer(min(chunkSize, assets.count - chunk * chunkSize))
       writer.bytes(bytes)
     }

@@ -166,11 +166,11 @@ struct ContentsSnapshot: Sendable {
     writer.integer(Int64(bitPattern: walked.fingerprint.second))
     writer.integer(Int64(bitPattern: walked.fingerprint.entries))
     Self.encodeContents(contents, into: &writer)
-    var output = writer.output
-    guard output.count + 8 <= Self.maximumSize else { return }
-    let sum = output.withUnsafeBytes { Self.checksum($0) }.littleEndian
-    withUnsafeBytes(of: sum) { output += $0 }
-    FileSystem.replaceFile(atPath: path, with: output)
+    guard writer.output.count + 8 <= Self.maximumSize else { return }
+    let sum = writer.output.withUnsafeBytes { Self.checksum($0) }.littleEndian
+    // Appended in place (the writer holds the only reference): no copy of the file.
+    withUnsafeBytes(of: sum) { writer.output += $0 }
+    FileSystem.replaceFile(atPath: path, with: writer.output)
   }
 
   /// Whether nothing in `contents` depends on when it was found: no passing problem (an

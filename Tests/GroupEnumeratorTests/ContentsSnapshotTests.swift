@@ -180,6 +180,13 @@ import Testing
     let linkedMatches = same(linked.contents, plain)
     #expect(linkedMatches)
     #expect(linked.progress.count > 1)
+    // A FIFO in its place does not block the call.
+    try FileManager.default.removeItem(atPath: space.snapshot)
+    #expect(mkfifo(space.snapshot, 0o600) == 0)
+    let piped = try await space.enumerate()
+    let pipedMatches = same(piped.contents, plain)
+    #expect(pipedMatches)
+    #expect(piped.progress.count > 1)
   }
 
   @Test func anIndexWrittenToSinceIsAnotherKey() async throws {

@@ -116,11 +116,14 @@ enum FileSystem {
 
   /// The file at `path`, whole, when it is a regular file of the effective user's, at
   /// most `maximumSize` bytes and not empty, reached without following a symbolic link at
-  /// its last component; `nil` otherwise, or when it cannot be read whole.
+  /// its last component; `nil` otherwise, or when it cannot be read whole. A FIFO at
+  /// `path` does not block the call (it is opened non-blocking, then refused).
   ///
-  /// The corresponding C functions are `open` (`O_NOFOLLOW`), `fstat` and `read`.
+  /// The corresponding C functions are `open` (`O_NOFOLLOW | O_NONBLOCK`), `fstat` and
+  /// `read`.
   static func ownFile(atPath path: String, maximumSize: Int) -> [UInt8]? {
-    let descriptor = DescriptorReserve.admit(open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC))
+    let descriptor = DescriptorReserve.admit(
+      open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
     var status = stat()

@@ -136,6 +136,17 @@ import Testing
     let photosMatch = same(photos.contents, plainPhotos.contents)
     #expect(photosMatch)
     #expect(photos.progress.count > 1)
+    // One snapshot per filter: the photos' is kept beside the one of everything, and
+    // each is handed back.
+    let allTime = space.snapshotTime
+    let photosAgain = try await space.enumerate(filter: .photos)
+    let photosAgainMatch = same(photosAgain.contents, plainPhotos.contents)
+    #expect(photosAgainMatch)
+    #expect(photosAgain.progress.count == 1)
+    #expect(FileManager.default.fileExists(atPath: space.snapshot + "-photos"))
+    let all = try await space.enumerate()
+    #expect(all.progress.count == 1)
+    #expect(equalTimes(space.snapshotTime, allTime))
     let hidden = LibraryOptions(includesHiddenFiles: true)
     let withHidden = try await space.enumerate(options: hidden)
     let plainHidden = try await space.enumerate(index: false, options: hidden)

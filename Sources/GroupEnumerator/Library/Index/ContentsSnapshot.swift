@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 
-/// A whole enumeration kept beside the index, in `INDEX-contents`, and handed back by the
+/// A whole enumeration kept beside the index, in `INDEX-contents` (one per filter: see
+/// ``path(index:filter:)``), and handed back by the
 /// next ``AssetsLibrary/enumerate(filter:progress:)`` of a library that reads as it read
 /// then: the index's second run without its walk, plan and lookups.
 ///
@@ -66,9 +67,17 @@ struct ContentsSnapshot: Sendable {
       else { return nil }
       indexPath = url.path
     }
-    path = indexPath + Self.suffix
+    path = Self.path(index: indexPath, filter: filter)
     self.root = root
     self.filter = filter
+  }
+
+  /// The snapshot file of the enumerations through `filter` beside the index at
+  /// `index`: `INDEX-contents`, or `INDEX-contents-photos` and `-videos`, so that a
+  /// program that lists through several filters keeps one of each rather than replacing
+  /// one snapshot at every call.
+  static func path(index: String, filter: AssetFilter) -> String {
+    index + suffix + (filter == .all ? "" : "-" + filter.rawValue)
   }
 
   // MARK: - Replaying

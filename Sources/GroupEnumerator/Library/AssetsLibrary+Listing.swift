@@ -84,20 +84,24 @@ extension AssetsLibrary {
     // With an index, the last enumeration may have been kept whole beside it
     // (``ContentsSnapshot``): handed back when the library reads as it read then.
     let library = self
-    let (snapshot, replayed) = await Self.offTheActor { () -> (ContentsSnapshot?, Contents?) in
+    let (snapshot, outcome) = await Self.offTheActor {
+      () -> (ContentsSnapshot?, ContentsSnapshot.Outcome?) in
       let snapshot = ContentsSnapshot(library: library, filter: filter)
       return (snapshot, snapshot?.replay())
     }
-    if let replayed {
+    var before: ContentsSnapshot.Before?
+    switch outcome {
+    case .contents(let replayed):
       guard !Task.isCancelled else { throw .cancelled }
       let total = replayed.assets.count
       await MainActor.run { progress(total, total) }
       return replayed
+    case .missed(let fingerprint): before = fingerprint
+    case nil: break
     }
-    let started = CurrentProcess.wallClockNanoseconds
     let contents = try await list(filter: filter, progress: progress)
     if let snapshot, !Task.isCancelled {
-      await Self.offTheActor { snapshot.record(contents, started: started) }
+      await Self.offTheActor { [before] in snapshot.record(contents, before: before) }
     }
     return contents
   }

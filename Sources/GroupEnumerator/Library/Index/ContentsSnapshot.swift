@@ -2,32 +2,35 @@ import Foundation
 import Glibc
 
 /// A whole enumeration kept beside the index, in `INDEX-contents` (one per filter: see
-/// ``path(index:filter:)``), and handed back by the
-/// next ``AssetsLibrary/enumerate(filter:progress:)`` of a library that reads as it read
-/// then: the index's second run without its walk, plan and lookups.
+/// ``path(index:filter:)``), and handed back by the next
+/// ``AssetsLibrary/enumerate(filter:progress:)`` of a library that reads as it read then:
+/// the index's second run without its walk, plan and lookups.
 ///
 /// The library "reads as it read" when the tree's fingerprint (``TreeFingerprint``: every
 /// entry's path, type, owner, size, inode and times, on four threads) is the one stored,
-/// and so is the ``key``: everything else the enumeration depends on (this build, the
-/// user, the time zone, the root, the options, the filter, the index file). Before the
-/// fingerprint, the stored folders' own times are compared, one `fstatat` each: a photo
-/// added, removed or renamed changes its folder, so most changed libraries are told in
-/// well under a millisecond, and only a file rewritten in place costs a fingerprint.
+/// and so is the ``key(index:)``: everything else the enumeration depends on (this build,
+/// the user, the time zone, the root, the options, the filter, the index file). Before
+/// the fingerprint, the stored folders' own times are compared, one `fstatat` each: a
+/// photo added, removed or renamed changes its folder, so most changed libraries are told
+/// in well under a millisecond, and only a file rewritten in place costs a fingerprint.
 ///
-/// A snapshot is kept after an enumeration with no warning, nothing in it that depends on
-/// the day (``AssetProblem/isPassing``, ``AssetProblem/dependsOnToday``), and nothing in
-/// the tree changed since just before it started (the fingerprint, taken after it, says
-/// when the tree last changed); and only by an enumeration that took every file from the
-/// index or none: one that read a few changed files among stored ones leaves the snapshot
-/// to the next run, which pays for it once, rather than every run of a library that
-/// changes each time.
+/// The contents are kept under a fingerprint taken **before** the enumeration read
+/// anything (``Before``), as the Demo's replay does: a change during or after it gives
+/// another fingerprint next time, whatever the clocks of the machine and of a network
+/// share say. The fingerprint is taken when the library may well read as it did at the
+/// end of the last enumeration (see ``replay()``), so a library that changes before every
+/// run does not pay for it every time: such a run leaves its folders' times instead, and
+/// the next run, if they are unchanged, takes the fingerprint and leaves a snapshot.
+/// Contents are kept only after an enumeration with no warning, nothing in it that
+/// depends on the day (``AssetProblem/isPassing``, ``AssetProblem/dependsOnToday``), and
+/// a fingerprint taken while the tree was settled.
 ///
-/// The file: ``magic``, then the key, the folders, the fingerprint and the contents in
-/// ``StoredResult``'s form (each asset its stored row, with its path, group and sidecars
-/// beside it), then a 64-bit checksum of everything before it. Anything unexpected (a
-/// damaged, foreign or old file) is no snapshot: the enumeration runs as without one.
-/// It is written to a new file that replaces the old one, never in place, and never
-/// inside the library.
+/// The file: ``magic``, then the key, the folders, and either whether the last
+/// enumeration read no file, or the fingerprint and the contents in ``StoredResult``'s form (each asset its stored row,
+/// with its path, group and sidecars beside it), then a 64-bit checksum of everything
+/// before it. Anything unexpected (a damaged, foreign or old file) is no snapshot: the
+/// enumeration runs as without one. It is written to a new file that replaces the old
+/// one, never in place, and never inside the library.
 struct ContentsSnapshot: Sendable {
   /// What is appended to the index's path to name the snapshot file.
   static let suffix = "-contents"
@@ -82,53 +85,154 @@ struct ContentsSnapshot: Sendable {
 
   // MARK: - Replaying
 
+  /// The tree's fingerprint taken before an enumeration read anything: what a snapshot of
+  /// that enumeration is kept under, so that any change to the tree during or after the
+  /// enumeration is a different fingerprint next time (whatever the clocks say).
+  struct Before: Sendable {
+    var fingerprint: TreeFingerprint
+    /// Whether no entry had changed within ``TreeFingerprint/settlingNanoseconds`` of it: a
+    /// file written twice within one tick of the file system's clock keeps its times, so
+    /// a fingerprint taken between the two writes would match the second.
+    var isSettled: Bool
+  }
+
+  /// What ``replay()`` found.
+  enum Outcome: Sendable {
+    /// The stored enumeration: the library reads as it did.
+    case contents(AssetsLibrary.Contents)
+    /// None: the enumeration must run. The fingerprint taken before it, when one was
+    /// (for the snapshot it leaves).
+    case missed(Before?)
+  }
+
   /// The stored enumeration, when the snapshot file holds one for this key and the tree
-  /// reads as it did; `nil` otherwise (nothing is written).
-  func replay() -> AssetsLibrary.Contents? {
+  /// reads as it did; otherwise, the tree's fingerprint when the library may well read as
+  /// at the end of the last enumeration (so that this one leaves a snapshot). Nothing is
+  /// written.
+  ///
+  /// The fingerprint is taken (about `stat-floor`'s cost) when: there is no index or no
+  /// snapshot yet, or the key differs (another build, the index written by another call,
+  /// other options); the stored folders are unchanged and the last enumeration left only
+  /// their times after reading no file; or the snapshot holds contents, to compare. It is
+  /// not taken when a stored folder changed (such an enumeration reads new files or drops
+  /// rows, and leaves its folders' times), nor after an enumeration that read files
+  /// while its folders stayed the same (a file rewritten in place, perhaps again).
+  func replay() -> Outcome {
     let started = ContinuousClock.now
-    guard let index = try? FileSystem.statusRecord(atPath: indexPath),
-      let bytes = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
-    else { return nil }
-    return bytes.withUnsafeBufferPointer { buffer -> AssetsLibrary.Contents? in
-      guard buffer.count > Self.magic.count + 8,
-        buffer.prefix(Self.magic.count).elementsEqual(Self.magic)
-      else { return nil }
-      let checked = UnsafeBufferPointer(rebasing: buffer[..<(buffer.count - 8)])
-      var reader = StoredResult.Reader(
-        bytes: UnsafeBufferPointer(rebasing: checked[Self.magic.count...]))
-      guard let storedKey = reader.byteRun(), let expected = key(index: index),
-        storedKey.elementsEqual(expected), foldersAreUnchanged(&reader),
-        let stored = reader.fingerprint(),
-        let walked = TreeFingerprint.take(root: root.descriptor.rawValue),
-        walked.fingerprint == stored,
-        Self.checksum(UnsafeRawBufferPointer(checked))
+    guard let index = try? FileSystem.statusRecord(atPath: indexPath), let key = key(index: index),
+      let (head, size) = FileSystem.ownFile(
+        atPath: path, maximumSize: Self.maximumSize, prefix: Self.headSize)
+    else { return .missed(before()) }
+    // The head first: a changed folder is told without reading the contents.
+    var found = head.withUnsafeBufferPointer { readHead($0, key: key) }
+    var whole: [UInt8]? = head.count == size ? head : nil
+    if case .malformed = found, whole == nil {
+      whole = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
+      found =
+        whole.map { bytes in bytes.withUnsafeBufferPointer { readHead($0, key: key) } }
+        ?? .malformed
+    }
+    let stored: TreeFingerprint
+    switch found {
+    case .malformed, .otherKey, .foldersOnly(mayTakeFingerprint: true): return .missed(before())
+    case .foldersChanged, .foldersOnly(mayTakeFingerprint: false): return .missed(nil)
+    case .contents(let fingerprint, _): stored = fingerprint
+    }
+    guard let walked = before() else { return .missed(nil) }
+    guard walked.fingerprint == stored,
+      let bytes = whole ?? FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
+    else { return .missed(walked) }
+    let walkedAt = ContinuousClock.now
+    let body = bytes.withUnsafeBufferPointer { buffer -> Body? in
+      // The whole file now: its checksum, and its head again (it may have been replaced
+      // since the head was read).
+      guard buffer.count > Self.magic.count + 8, let fileStart = buffer.baseAddress,
+        Self.checksum(
+          UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<(buffer.count - 8)]))
           == UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-          .loadUnaligned(as: UInt64.self).littleEndian
+          .loadUnaligned(as: UInt64.self).littleEndian,
+        case .contents(let fingerprint, let offset) = readHead(buffer, key: key),
+        fingerprint == stored
       else { return nil }
-      let walkedAt = ContinuousClock.now
-      guard let fileStart = buffer.baseAddress,
-        let body = Self.decodeContents(&reader, file: bytes, fileStart: fileStart), reader.isAtEnd
+      var reader = StoredResult.Reader(
+        bytes: UnsafeBufferPointer(rebasing: buffer[offset..<(buffer.count - 8)]))
+      guard let body = Self.decodeContents(&reader, file: bytes, fileStart: fileStart),
+        reader.isAtEnd
       else { return nil }
-      let statistics = EnumerationStatistics(
-        walk: walkedAt - started, metadata: ContinuousClock.now - walkedAt, delivery: .zero,
-        filesRead: 0, filesFromIndex: body.files, mainActorHops: 1)
-      return AssetsLibrary.Contents(
+      return body
+    }
+    guard let body else { return .missed(walked) }
+    let statistics = EnumerationStatistics(
+      walk: walkedAt - started, metadata: ContinuousClock.now - walkedAt, delivery: .zero,
+      filesRead: 0, filesFromIndex: body.files, mainActorHops: 1)
+    return .contents(
+      AssetsLibrary.Contents(
         groups: body.groups, assets: body.assets, otherFiles: body.otherFiles,
-        folderProblems: body.folderProblems, statistics: statistics, warnings: [])
+        folderProblems: body.folderProblems, statistics: statistics, warnings: []))
+  }
+
+  /// How much of the file is read first: the magic, the key, the folders and the
+  /// fingerprint fit in it unless the library has tens of thousands of folders (then the
+  /// file is read whole).
+  static let headSize = 1 << 20
+
+  /// What the head of a snapshot file says.
+  private enum Head {
+    /// Not a snapshot file, or not all of the head is in the bytes read.
+    case malformed
+    /// Made for another key.
+    case otherKey
+    /// A stored folder is not as it was.
+    case foldersChanged
+    /// The folders are as they were; the last enumeration left no contents, and says
+    /// whether the next may take a fingerprint (it read no file: the library may have
+    /// stopped changing).
+    case foldersOnly(mayTakeFingerprint: Bool)
+    /// The folders are as they were; the contents were kept under `fingerprint`, and
+    /// start at `offset` in the file.
+    case contents(TreeFingerprint, offset: Int)
+  }
+
+  /// Reads the head of a snapshot file in `bytes` (its start, or all of it), comparing its
+  /// key with `key` and its folders with the folders now.
+  private func readHead(_ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8]) -> Head {
+    guard bytes.count > Self.magic.count, bytes.prefix(Self.magic.count).elementsEqual(Self.magic)
+    else { return .malformed }
+    var reader = StoredResult.Reader(
+      bytes: UnsafeBufferPointer(rebasing: bytes[Self.magic.count...]))
+    guard let storedKey = reader.byteRun() else { return .malformed }
+    guard storedKey.elementsEqual(key) else { return .otherKey }
+    guard let count = reader.integer(), count >= 0 else { return .malformed }
+    for _ in 0..<count {
+      guard let path = reader.byteRun(), let stored = reader.folderTimes() else {
+        return .malformed
+      }
+      guard let now = folderStatus(Array(path)), FolderTimes(now) == stored else {
+        return .foldersChanged
+      }
+    }
+    switch reader.byte() {
+    case Self.foldersOnly:
+      switch reader.byte() {
+      case 0: return .foldersOnly(mayTakeFingerprint: false)
+      case 1: return .foldersOnly(mayTakeFingerprint: true)
+      default: return .malformed
+      }
+    case Self.withContents:
+      guard let fingerprint = reader.fingerprint() else { return .malformed }
+      return .contents(fingerprint, offset: Self.magic.count + reader.offset)
+    default: return .malformed
     }
   }
 
-  /// Whether every folder the snapshot lists has the identity and times it had: each
-  /// `(path, device, inode, modification and change times)` against `fstatat` now.
-  private func foldersAreUnchanged(_ reader: inout StoredResult.Reader) -> Bool {
-    guard let count = reader.integer(), count >= 0 else { return false }
-    for _ in 0..<count {
-      guard let path = reader.byteRun(), let stored = reader.folderTimes(),
-        let now = folderStatus(Array(path))
-      else { return false }
-      if FolderTimes(now) != stored { return false }
-    }
-    return true
+  /// The tree's fingerprint now, or `nil` when it cannot be taken (a budget tripped, an
+  /// entry could not be examined).
+  private func before() -> Before? {
+    guard let walked = TreeFingerprint.take(root: root.descriptor.rawValue) else { return nil }
+    return Before(
+      fingerprint: walked.fingerprint,
+      isSettled: CurrentProcess.wallClockNanoseconds &- walked.latestChange
+        >= TreeFingerprint.settlingNanoseconds)
   }
 
   /// The status of the folder at `path` beneath the root (the root itself when empty),
@@ -140,14 +244,25 @@ struct ContentsSnapshot: Sendable {
 
   // MARK: - Recording
 
-  /// Keeps `contents` for the next enumeration when it may be handed back then (see the
-  /// type's description); `started` is the wall clock's time, in nanoseconds since 1970,
-  /// just before the enumeration began. Whatever goes wrong leaves no snapshot (and says
-  /// nothing: the snapshot is the index's, which said what it had to say).
-  func record(_ contents: AssetsLibrary.Contents, started: Int64) {
-    let statistics = contents.statistics
-    guard contents.warnings.isEmpty, statistics.filesRead == 0 || statistics.filesFromIndex == 0,
-      Self.isTimeless(contents), let index = try? FileSystem.statusRecord(atPath: indexPath),
+  /// What follows the folders in the file: nothing more (the folders' times only, left by
+  /// an enumeration that had no fingerprint from before it), or the fingerprint and the
+  /// contents.
+  static let foldersOnly: UInt8 = 0
+  static let withContents: UInt8 = 1
+
+  /// Leaves what the next enumeration needs after this one, which returned `contents`:
+  /// with a fingerprint from `before` it, when it read every file or none, a snapshot of
+  /// them kept under that fingerprint; otherwise the folders' times alone, and whether it
+  /// read no file (then the next enumeration, if the folders are unchanged, takes a
+  /// fingerprint: the library may have stopped changing; after one that read files, it
+  /// does not, so that a library with a file rewritten before every run pays nothing).
+  /// Nothing is left after an enumeration with a warning (the index was not used) or
+  /// inside the library; `contents` holding something that depends on when it ran, or a
+  /// fingerprint taken while the tree was still changing, leaves the folders' times
+  /// alone. Whatever goes wrong leaves nothing new (and says nothing: the snapshot
+  /// is the index's, which said what it had to say).
+  func record(_ contents: AssetsLibrary.Contents, before: Before?) {
+    guard contents.warnings.isEmpty, let index = try? FileSystem.statusRecord(atPath: indexPath),
       let key = key(index: index), let rootStatus = try? root.descriptor.status(),
       IndexStore.libraryFolder(
         holding: URL(fileURLWithPath: path), root: rootStatus.identity, rootPath: root.path)
@@ -160,9 +275,6 @@ struct ContentsSnapshot: Sendable {
       guard let status = folderStatus(path.bytes) else { return }
       folders.append((path.bytes, FolderTimes(status)))
     }
-    guard let walked = TreeFingerprint.take(root: root.descriptor.rawValue),
-      started &- walked.latestChange >= TreeFingerprint.settlingNanoseconds
-    else { return }
     var writer = StoredResult.Writer()
     writer.output = Self.magic
     writer.bytes(key)
@@ -171,10 +283,19 @@ struct ContentsSnapshot: Sendable {
       writer.bytes(folder.path)
       folder.times.write(into: &writer)
     }
-    writer.integer(Int64(bitPattern: walked.fingerprint.first))
-    writer.integer(Int64(bitPattern: walked.fingerprint.second))
-    writer.integer(Int64(bitPattern: walked.fingerprint.entries))
-    Self.encodeContents(contents, into: &writer)
+    let statistics = contents.statistics
+    if let before, before.isSettled, Self.isTimeless(contents),
+      statistics.filesRead == 0 || statistics.filesFromIndex == 0
+    {
+      writer.byte(Self.withContents)
+      writer.integer(Int64(bitPattern: before.fingerprint.first))
+      writer.integer(Int64(bitPattern: before.fingerprint.second))
+      writer.integer(Int64(bitPattern: before.fingerprint.entries))
+      Self.encodeContents(contents, into: &writer)
+    } else {
+      writer.byte(Self.foldersOnly)
+      writer.bool(statistics.filesRead == 0)
+    }
     guard writer.output.count + 8 <= Self.maximumSize else { return }
     let sum = writer.output.withUnsafeBytes { Self.checksum($0) }.littleEndian
     // Appended in place (the writer holds the only reference): no copy of the file.

@@ -122,6 +122,17 @@ enum FileSystem {
   /// The corresponding C functions are `open` (`O_NOFOLLOW | O_NONBLOCK`), `fstat` and
   /// `read`.
   static func ownFile(atPath path: String, maximumSize: Int) -> [UInt8]? {
+    guard let (bytes, size) = ownFile(atPath: path, maximumSize: maximumSize, prefix: maximumSize),
+      bytes.count == size
+    else { return nil }
+    return bytes
+  }
+
+  /// The first `prefix` bytes (or fewer, the whole) of the file at `path`, and its size,
+  /// under the conditions of ``ownFile(atPath:maximumSize:)``.
+  static func ownFile(atPath path: String, maximumSize: Int, prefix: Int) -> (
+    bytes: [UInt8], size: Int
+  )? {
     let descriptor = DescriptorReserve.admit(
       open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC))
     guard descriptor >= 0 else { return nil }
@@ -130,7 +141,8 @@ enum FileSystem {
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       status.st_uid == geteuid(), status.st_size > 0, status.st_size <= maximumSize
     else { return nil }
-    let size = Int(status.st_size)
+    let fileSize = Int(status.st_size)
+    let size = min(fileSize, max(prefix, 0))
     var complete = true
     // Not zeroed first: every byte is read over.
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
@@ -148,7 +160,7 @@ enum FileSystem {
       complete = done == size
       count = done
     }
-    return complete ? bytes : nil
+    return complete ? (bytes, fileSize) : nil
   }
 
   /// Puts `bytes` at `path`: written to a new file beside it (mode 0600), which then

@@ -171,10 +171,12 @@ struct ContentsSnapshot: Sendable {
         folderProblems: body.folderProblems, statistics: statistics, warnings: []))
   }
 
-  /// How much of the file is read first: the magic, the key, the folders and the
-  /// fingerprint fit in it unless the library has tens of thousands of folders (then the
-  /// file is read whole).
-  static let headSize = 1 << 20
+  /// How much of the file is read first: a snapshot of up to 4 MiB (a library of about
+  /// 12,000 files) is read whole at once; of a larger one, this head holds the magic, the
+  /// key, the folders and the fingerprint (unless the library has a hundred thousand
+  /// folders: then the file is read whole), and the rest is read only when the
+  /// fingerprint matches.
+  static let headSize = 4 << 20
 
   /// What the head of a snapshot file says.
   private enum Head {

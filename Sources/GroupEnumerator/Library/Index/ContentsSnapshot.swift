@@ -52,8 +52,8 @@ struct ContentsSnapshot: Sendable {
 
   /// The snapshot of `library`'s enumerations through `filter`, or `nil` when it keeps
   /// none: no index, an index kept quietly (whose warnings are not seen), a root that
-  /// cannot be opened (the enumeration reports it) or an index location that cannot be
-  /// used.
+  /// cannot be opened (the enumeration reports it), an index location that cannot be
+  /// used or one inside the library.
   init?(library: AssetsLibrary, filter: AssetFilter) {
     options = library.options
     guard !options.keepsIndexQuietly, options.index != .none,
@@ -71,6 +71,13 @@ struct ContentsSnapshot: Sendable {
       indexPath = url.path
     }
     path = Self.path(index: indexPath, filter: filter)
+    // An index inside the library is refused (with a warning) at every run: no snapshot
+    // is written there, so none is looked for (nor a fingerprint taken for one).
+    guard let rootStatus = try? root.descriptor.status(),
+      IndexStore.libraryFolder(
+        holding: URL(fileURLWithPath: path), root: rootStatus.identity, rootPath: root.path)
+        == nil
+    else { return nil }
     self.root = root
     self.filter = filter
   }

@@ -137,6 +137,12 @@ lookup-check: deps
 # JSONEncoder().encode(asset) equals the Demo's JSON object for every asset, of the corpus,
 # the bad corpus and the hostile files (LegacyJSONTests and AssetEncodingTests over them).
 JSON_LIBRARIES = $(subst $(eval) ,:,$(wildcard $(SHARED)/corpus $(SHARED)/corpus/bad $(SHARED)/hostile))
+# The API's second run handed back from its snapshot equals a run without the index, for
+# every filter, on the shared corpus, its bad files and the hostile set (docs/Testing.md).
+snapshot-check: build
+	GROUPENUMERATOR_SNAPSHOT_LIBRARIES=$(JSON_LIBRARIES) \
+	  $(SWIFT) test --skip-build --filter 'ContentsSnapshotTests/whatIsHandedBack'
+
 legacy-check: build
 	GROUPENUMERATOR_LEGACY_LIBRARIES=$(JSON_LIBRARIES) GROUPENUMERATOR_JSON_LIBRARIES=$(JSON_LIBRARIES) \
 	  $(SWIFT) test --skip-build --filter 'LegacyJSONTests|AssetEncodingTests'

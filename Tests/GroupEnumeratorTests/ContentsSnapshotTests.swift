@@ -60,6 +60,42 @@ import Testing
     left?.tv_sec == right?.tv_sec && left?.tv_nsec == right?.tv_nsec
   }
 
+  /// The libraries every snapshot is compared on: the fixtures, then every folder listed
+  /// (separated by `:`) in `GROUPENUMERATOR_SNAPSHOT_LIBRARIES` when set (`make
+  /// snapshot-check` sets it to the shared corpus, its bad files and the hostile set,
+  /// which `.ci/run` runs).
+  static let libraries: [String] = {
+    var libraries = [Sample.library.path, Sample.phones.url.path]
+    if let extra = ProcessInfo.processInfo.environment["GROUPENUMERATOR_SNAPSHOT_LIBRARIES"] {
+      libraries += extra.split(separator: ":").map(String.init)
+    }
+    return libraries
+  }()
+
+  @Test(arguments: libraries)
+  func whatIsHandedBackIsWhatReadingGives(library: String) async throws {
+    try #require(FileManager.default.fileExists(atPath: library), "no library at \(library)")
+    let folder = try TemporaryFolder("ContentsSnapshotTests")
+    let root = URL(fileURLWithPath: library)
+    let index = LibraryOptions(index: .file(folder.root.appendingPathComponent("index.sqlite")))
+    for filter in AssetFilter.allCases {
+      let plain = try await AssetsLibrary(root: root).enumerate(filter: filter)
+      let first = try await AssetsLibrary(root: root, options: index).enumerate(filter: filter)
+      let calls = Mutex(0)
+      let second = try await AssetsLibrary(root: root, options: index).enumerate(
+        filter: filter
+      ) { _, _ in calls.withLock { $0 += 1 } }
+      let firstMatches = same(first, plain)
+      let secondMatches = same(second, plain)
+      #expect(firstMatches, "\(library), \(filter)")
+      #expect(secondMatches, "\(library), \(filter)")
+      // Handed back unless something in it depends on when it ran.
+      if ContentsSnapshot.isTimeless(plain) {
+        #expect(calls.withLock { $0 } == 1, "\(library), \(filter): not handed back")
+      }
+    }
+  }
+
   @Test func anUnchangedLibraryIsHandedBackWholeAndEqual() async throws {
     let space = try await Workspace()
     let plain = try await space.enumerate(index: false).contents

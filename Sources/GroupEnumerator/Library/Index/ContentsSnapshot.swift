@@ -101,6 +101,11 @@ struct ContentsSnapshot: Sendable {
     /// file written twice within one tick of the file system's clock keeps its times, so
     /// a fingerprint taken between the two writes would match the second.
     var isSettled: Bool
+    /// Whether there was no snapshot for this key yet (no file, a damaged one, one made
+    /// for another key): then the enumeration keeps one even when it read some files (a
+    /// first run through another filter reads the files that one did not need), where
+    /// after a comparison it keeps one only when it read every file or none.
+    var isFirst: Bool
   }
 
   /// What ``replay()`` found.
@@ -129,7 +134,7 @@ struct ContentsSnapshot: Sendable {
     guard let index = try? FileSystem.statusRecord(atPath: indexPath), let key = key(index: index),
       let (head, size) = FileSystem.ownFile(
         atPath: path, maximumSize: Self.maximumSize, prefix: Self.headSize)
-    else { return .missed(before()) }
+    else { return .missed(before(isFirst: true)) }
     // The head first: a changed folder is told without reading the contents.
     var found = head.withUnsafeBufferPointer { readHead($0, key: key) }
     var whole: [UInt8]? = head.count == size ? head : nil
@@ -141,11 +146,12 @@ struct ContentsSnapshot: Sendable {
     }
     let stored: TreeFingerprint
     switch found {
-    case .malformed, .otherKey, .foldersOnly(mayTakeFingerprint: true): return .missed(before())
+    case .malformed, .otherKey: return .missed(before(isFirst: true))
+    case .foldersOnly(mayTakeFingerprint: true): return .missed(before(isFirst: false))
     case .foldersChanged, .foldersOnly(mayTakeFingerprint: false): return .missed(nil)
     case .contents(let fingerprint, _): stored = fingerprint
     }
-    guard let walked = before() else { return .missed(nil) }
+    guard let walked = before(isFirst: false) else { return .missed(nil) }
     guard walked.fingerprint == stored,
       let bytes = whole ?? FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
     else { return .missed(walked) }
@@ -236,12 +242,12 @@ struct ContentsSnapshot: Sendable {
 
   /// The tree's fingerprint now, or `nil` when it cannot be taken (a budget tripped, an
   /// entry could not be examined).
-  private func before() -> Before? {
+  private func before(isFirst: Bool) -> Before? {
     guard let walked = TreeFingerprint.take(root: root.descriptor.rawValue) else { return nil }
     return Before(
       fingerprint: walked.fingerprint,
       isSettled: CurrentProcess.wallClockNanoseconds &- walked.latestChange
-        >= TreeFingerprint.settlingNanoseconds)
+        >= TreeFingerprint.settlingNanoseconds, isFirst: isFirst)
   }
 
   /// The status of the folder at `path` beneath the root (the root itself when empty),
@@ -260,8 +266,8 @@ struct ContentsSnapshot: Sendable {
   static let withContents: UInt8 = 1
 
   /// Leaves what the next enumeration needs after this one, which returned `contents`:
-  /// with a fingerprint from `before` it, when it read every file or none, a snapshot of
-  /// them kept under that fingerprint; otherwise the folders' times alone, and whether it
+  /// with a fingerprint from `before` it, when there was no snapshot for this key yet or
+  /// it read every file or none, a snapshot of them kept under that fingerprint; otherwise the folders' times alone, and whether it
   /// read no file (then the next enumeration, if the folders are unchanged, takes a
   /// fingerprint: the library may have stopped changing; after one that read files, it
   /// does not, so that a library with a file rewritten before every run pays nothing).
@@ -294,7 +300,7 @@ struct ContentsSnapshot: Sendable {
     }
     let statistics = contents.statistics
     if let before, before.isSettled, Self.isTimeless(contents),
-      statistics.filesRead == 0 || statistics.filesFromIndex == 0
+      before.isFirst || statistics.filesRead == 0 || statistics.filesFromIndex == 0
     {
       writer.byte(Self.withContents)
       writer.integer(Int64(bitPattern: before.fingerprint.first))

@@ -76,7 +76,7 @@ extension ContentsSnapshot {
     let indexes = groupIndex
     let chunkCount = (assets.count + chunkSize - 1) / chunkSize
     // The chunks on every core at once, as they are decoded.
-    let encoded = Mutex([[UInt8]](repeating: [], count: chunkCount))
+    let encoded = SanitizerVisibleMutex([[UInt8]](repeating: [], count: chunkCount))
     DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
       let start = chunk * chunkSize
       let bytes = encodeChunk(
@@ -183,7 +183,7 @@ extension ContentsSnapshot {
     }
     guard chunks.reduce(0, { $0 + $1.count }) == assetCount else { return nil }
     // The chunks on every core at once: each asset is a dozen allocations.
-    let decoded = Mutex([[Asset]?](repeating: nil, count: chunks.count))
+    let decoded = SanitizerVisibleMutex([[Asset]?](repeating: nil, count: chunks.count))
     let keys = groupKeys
     let spans = chunks
     DispatchQueue.concurrentPerform(iterations: chunks.count) { index in

@@ -53,23 +53,23 @@ final class IndexStore: Sendable {
   }
 
   /// The connection that writes (and checked the index when it was opened).
-  private let connection: Mutex<SQLiteConnection?>
+  private let connection: SanitizerVisibleMutex<SQLiteConnection?>
   /// The connection that read ``contents``, inside one read transaction held for the
   /// whole run (WAL lets the writer commit meanwhile; this run never looks up what it
   /// wrote).
-  private let reader: Mutex<SQLiteConnection?>
+  private let reader: SanitizerVisibleMutex<SQLiteConnection?>
   /// What the index held when the run began, when every row was read at once: every
   /// lookup is answered from here. `nil` when each lookup is a query of ``reader``.
   private let contents: IndexContents?
   /// Whether lookups are still answered (cleared when the index fails during the run).
   private let isUsable = Atomic(true)
-  private let pending = Mutex<[Row]>([])
-  private let counts = Mutex(Counts())
+  private let pending = SanitizerVisibleMutex<[Row]>([])
+  private let counts = SanitizerVisibleMutex(Counts())
   /// Files taken from the index, and files looked up that had a row: counted without a
   /// lock, since every reader counts every file.
   private let taken = Atomic(0)
   private let existing = Atomic(0)
-  private let problems = Mutex<[String]>([])
+  private let problems = SanitizerVisibleMutex<[String]>([])
   /// Where the index is, for messages.
   let path: String
   /// What makes a new index in place of a damaged one, when the opening left SQLite's
@@ -102,8 +102,8 @@ final class IndexStore: Sendable {
     contents: IndexContents?, path: String, warnings: [String],
     deferredCheck: Replacement? = nil
   ) {
-    self.connection = Mutex(Optional(connection))
-    self.reader = Mutex(Optional(reader))
+    self.connection = SanitizerVisibleMutex(Optional(connection))
+    self.reader = SanitizerVisibleMutex(Optional(reader))
     self.contents = contents
     self.path = path
     self.deferredCheck = deferredCheck

@@ -71,11 +71,13 @@ package struct TreeFingerprint: Equatable, Sendable {
     guard copy >= 0 else { return nil }
     walk.start(Folder(descriptor: copy, path: PathHash.root, depth: 0))
     let group = DispatchGroup()
-    let helpers = Mutex(EntryHash())
-    for number in 1..<max(workers, 1) {
+    // One slot per helper, written once by it and read once the group is done: the group
+    // orders them (ThreadSanitizer sees its ordering, not a `Mutex`'s).
+    let helpers = (1..<max(workers, 1)).map { _ in HelperHash() }
+    for (number, slot) in zip(1..., helpers) {
       let work: @Sendable () -> Void = {
         let hash = walk.work()
-        helpers.withLock { $0.merge(hash) }
+        slot.hash.withLock { $0 = hash }
       }
       if number == 1 {
         DispatchQueue.global(qos: .userInitiated).async(group: group, execute: work)
@@ -92,13 +94,18 @@ package struct TreeFingerprint: Equatable, Sendable {
     var total = walk.work()
     group.wait()
     guard !walk.hasTripped else { return nil }
-    total.merge(helpers.withLock { $0 })
+    for slot in helpers { total.merge(slot.hash.withLock { $0 }) }
     total.merge(rootHash)
     return (
       TreeFingerprint(first: total.first, second: total.second, entries: total.entries),
       total.latestChange
     )
   }
+}
+
+/// What one helper thread of ``TreeFingerprint/take(root:budget:workers:)`` examined.
+private final class HelperHash: Sendable {
+  let hash = Mutex(EntryHash())
 }
 
 /// A folder waiting to be listed: its open descriptor, its path's hash and its depth.

@@ -10,7 +10,7 @@ import Synchronization
 /// assets name (kind and path, each once); then the assets in chunks of ``chunkSize``,
 /// each chunk its count and its bytes (length first), so that the chunks are decoded in
 /// parallel: in a chunk, every asset the index of its group in that list, its path, its
-/// sidecar resources, and its row as the index stores it
+/// sidecar resources (each as a stored row writes a resource), and its row as the index stores it
 /// (``StoredResult/encode(_:sidecarCount:checkedEnd:)``), length first.
 extension ContentsSnapshot {
   /// What ``decodeContents(_:)`` gives back.
@@ -105,15 +105,7 @@ extension ContentsSnapshot {
       chunk.bytes(asset.path.bytes)
       let sidecars = asset.resources.filter { $0.role == .sidecar }
       chunk.integer(sidecars.count)
-      for sidecar in sidecars {
-        chunk.bytes(sidecar.path.bytes)
-        chunk.optional(sidecar.format) { $0.text($1.rawValue) }
-        chunk.integer(sidecar.fileSize)
-        chunk.optional(sidecar.byteRange) {
-          $0.integer($1.lowerBound)
-          $0.integer($1.upperBound)
-        }
-      }
+      for sidecar in sidecars { chunk.resource(sidecar) }
       chunk.bytes(StoredResult.encode(asset, sidecarCount: sidecars.count))
     }
     return chunk.output
@@ -221,29 +213,20 @@ extension ContentsSnapshot {
       guard let index = reader.integer(), groups.indices.contains(index),
         let path = reader.byteRun(), let sidecarCount = reader.count()
       else { return nil }
+      let assetPath = LibraryPath(bytes: Array(path))
       var sidecars: [AssetResource] = []
       if sidecarCount > 0 {
         sidecars.reserveCapacity(sidecarCount)
         for _ in 0..<sidecarCount {
-          guard let sidecarPath = reader.byteRun(),
-            let format = reader.optional({ $0.named(StoredResult.Names.formats) }),
-            let size = reader.integer(), size >= 0,
-            let range = reader.optional({ reader -> Range<Int64>? in
-              guard let lower = reader.integer(), let upper = reader.integer(), 0 <= lower,
-                lower <= upper, upper <= size
-              else { return nil }
-              return Int64(lower)..<Int64(upper)
-            })
+          guard let sidecar = reader.resource(sameAs: assetPath, rangeBound: nil),
+            sidecar.role == .sidecar
           else { return nil }
-          sidecars.append(
-            AssetResource(
-              path: LibraryPath(bytes: Array(sidecarPath)), role: .sidecar, format: format,
-              fileSize: Int64(size), byteRange: range))
+          sidecars.append(sidecar)
         }
       }
       guard let row = reader.byteRun(),
         let asset = StoredResult.decode(
-          StoredResult.Reader(bytes: row), path: LibraryPath(bytes: Array(path)),
+          StoredResult.Reader(bytes: row), path: assetPath,
           group: groups[index], sidecars: sidecars, fileSize: nil, needsCheckedEnd: false)
       else { return nil }
       assets.append(asset)

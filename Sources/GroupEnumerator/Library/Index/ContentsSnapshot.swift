@@ -145,11 +145,15 @@ struct ContentsSnapshot: Sendable {
         ?? .malformed
     }
     let stored: TreeFingerprint
+    // Where the contents start in `whole`, when its head was the one read above.
+    var contentsOffset: Int?
     switch found {
     case .malformed, .otherKey: return .missed(before(isFirst: true))
     case .foldersOnly(mayTakeFingerprint: true): return .missed(before(isFirst: false))
     case .foldersChanged, .foldersOnly(mayTakeFingerprint: false): return .missed(nil)
-    case .contents(let fingerprint, _): stored = fingerprint
+    case .contents(let fingerprint, let offset):
+      stored = fingerprint
+      if whole != nil { contentsOffset = offset }
     }
     guard let walked = before(isFirst: false) else { return .missed(nil) }
     guard walked.fingerprint == stored,
@@ -157,15 +161,15 @@ struct ContentsSnapshot: Sendable {
     else { return .missed(walked) }
     let walkedAt = ContinuousClock.now
     let body = bytes.withUnsafeBufferPointer { buffer -> Body? in
-      // The whole file now: its checksum, and its head again (it may have been replaced
-      // since the head was read).
+      // The whole file: its checksum, and, when it was read only now, its head again (it
+      // may have been replaced since the head was read).
       guard buffer.count > Self.magic.count + 8, let fileStart = buffer.baseAddress,
         Self.checksum(
           UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<(buffer.count - 8)]))
           == UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
           .loadUnaligned(as: UInt64.self).littleEndian,
-        case .contents(let fingerprint, let offset) = readHead(buffer, key: key),
-        fingerprint == stored
+        let offset = contentsOffset ?? headContentsOffset(buffer, key: key, stored: stored),
+        offset <= buffer.count - 8
       else { return nil }
       var reader = StoredResult.Reader(
         bytes: UnsafeBufferPointer(rebasing: buffer[offset..<(buffer.count - 8)]))
@@ -190,6 +194,18 @@ struct ContentsSnapshot: Sendable {
   /// folders: then the file is read whole), and the rest is read only when the
   /// fingerprint matches.
   static let headSize = 4 << 20
+
+  /// Where the contents start in `bytes`, a whole snapshot file read after its head was,
+  /// when its head still says what it said: this key, the folders as they are, contents
+  /// kept under `stored`.
+  private func headContentsOffset(
+    _ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8], stored: TreeFingerprint
+  ) -> Int? {
+    guard case .contents(let fingerprint, let offset) = readHead(bytes, key: key),
+      fingerprint == stored
+    else { return nil }
+    return offset
+  }
 
   /// What the head of a snapshot file says.
   private enum Head {
@@ -277,11 +293,9 @@ struct ContentsSnapshot: Sendable {
   /// alone. Whatever goes wrong leaves nothing new (and says nothing: the snapshot
   /// is the index's, which said what it had to say).
   func record(_ contents: AssetsLibrary.Contents, before: Before?) {
+    // Never inside the library: `init` refused a snapshot there.
     guard contents.warnings.isEmpty, let index = try? FileSystem.statusRecord(atPath: indexPath),
-      let key = key(index: index), let rootStatus = try? root.descriptor.status(),
-      IndexStore.libraryFolder(
-        holding: URL(fileURLWithPath: path), root: rootStatus.identity, rootPath: root.path)
-        == nil
+      let key = key(index: index)
     else { return }
     var folders: [(path: [UInt8], times: FolderTimes)] = []
     var seen = Set<[UInt8]>()

@@ -92,6 +92,24 @@ extension StoredResult {
       }
     }
 
+    /// A resource as ``Writer/resource(_:)`` wrote it, its path sharing `path`'s storage
+    /// when it is the same; its byte range, if any, within `rangeBound` (by default, the
+    /// resource's own size).
+    mutating func resource(sameAs path: LibraryPath, rangeBound: Int64?) -> AssetResource? {
+      guard let resourcePath = self.path(sameAs: path), let role = named(Names.roles),
+        let format = optional({ $0.named(Names.formats) }),
+        let size = integer(), size >= 0,
+        let range = optional({ reader -> Range<Int64>? in
+          guard let lower = reader.integer(), let upper = reader.integer(), 0 <= lower,
+            lower <= upper, Int64(upper) <= rangeBound ?? Int64(size)
+          else { return nil }
+          return Int64(lower)..<Int64(upper)
+        })
+      else { return nil }
+      return AssetResource(
+        path: resourcePath, role: role, format: format, fileSize: Int64(size), byteRange: range)
+    }
+
     mutating func problems() -> [AssetProblem]? {
       guard let count = integer(), (0...4096).contains(count) else { return nil }
       var problems: [AssetProblem] = []

@@ -43,6 +43,18 @@ extension StoredResult {
       body(&self, value)
     }
 
+    /// A resource: its path, role, format, size and byte range.
+    mutating func resource(_ resource: AssetResource) {
+      bytes(resource.path.bytes)
+      text(resource.role.rawValue)
+      optional(resource.format) { $0.text($1.rawValue) }
+      integer(resource.fileSize)
+      optional(resource.byteRange) {
+        $0.integer($1.lowerBound)
+        $0.integer($1.upperBound)
+      }
+    }
+
     mutating func problems(_ problems: [AssetProblem]) {
       integer(problems.count)
       for problem in problems {

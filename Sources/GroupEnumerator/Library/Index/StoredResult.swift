@@ -28,16 +28,7 @@ enum StoredResult {
     writer.double(asset.fileModificationDate.timeIntervalSinceReferenceDate)
     let own = asset.resources.dropLast(sidecarCount)
     writer.integer(own.count)
-    for resource in own {
-      writer.bytes(resource.path.bytes)
-      writer.text(resource.role.rawValue)
-      writer.optional(resource.format) { $0.text($1.rawValue) }
-      writer.integer(resource.fileSize)
-      writer.optional(resource.byteRange) {
-        $0.integer($1.lowerBound)
-        $0.integer($1.upperBound)
-      }
-    }
+    for resource in own { writer.resource(resource) }
     let metadata = asset.metadata
     let extra = asset.problems.dropFirst(metadata.problems.count)
     writer.problems(Array(extra))
@@ -94,24 +85,14 @@ enum StoredResult {
     var resources: [AssetResource] = []
     resources.reserveCapacity(count + sidecars.count)
     for _ in 0..<count {
-      guard let resourcePath = reader.path(sameAs: path), let role = reader.named(Names.roles),
-        let format = reader.optional({ $0.named(Names.formats) }),
-        let size = reader.integer(), size >= 0,
+      // A range lies inside the file (the video of a motion photo).
+      guard
+        let resource = reader.resource(
+          sameAs: path, rangeBound: fileSize ?? resources.first?.fileSize),
         // The file itself, listed first, has the size it has now (its key matched).
-        !resources.isEmpty || fileSize == nil || Int64(size) == fileSize,
-        let range = reader.optional({ reader -> Range<Int64>? in
-          // A range inside the file (the video of a motion photo).
-          let bound = fileSize ?? resources.first?.fileSize ?? Int64(size)
-          guard let lower = reader.integer(), let upper = reader.integer(), 0 <= lower,
-            lower <= upper, Int64(upper) <= bound
-          else { return nil }
-          return Int64(lower)..<Int64(upper)
-        })
+        !resources.isEmpty || fileSize == nil || resource.fileSize == fileSize
       else { return nil }
-      resources.append(
-        AssetResource(
-          path: resourcePath, role: role, format: format, fileSize: Int64(size),
-          byteRange: range))
+      resources.append(resource)
     }
     let bound = fileSize ?? resources.first?.fileSize ?? 0
     resources += sidecars

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GroupEnumerator
 
 /// Parses the arguments of `Demo` by hand, the way swift-argument-parser would.

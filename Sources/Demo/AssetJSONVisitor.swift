@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(Demo) import GroupEnumerator
 
 /// Writes the asset object that ``AssetSchema`` walks as JSON text: the asset's URL, path

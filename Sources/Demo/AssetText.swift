@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(Demo) import GroupEnumerator
 
 /// An asset's URL, path and name as JSON strings, written without making a `String` when

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(Demo) import GroupEnumerator
 
 /// The `--format csv` output, in the common CSV form (CRLF line ends, a header row, fields quoted

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GroupEnumerator
 
 /// Numbers rounded to a fixed number of decimals, as JSON and CSV write coordinates
@@ -18,15 +19,23 @@ enum DecimalText {
     withFixedUTF8(value, decimalPlaces: places) { String(decoding: $0, as: UTF8.self) }
   }
 
-  /// `value` with five decimals, as C's `%.5f` writes it (which `String(format:)` calls
-  /// too, after parsing its format into a new string each time): `35.68950`, `-0.00000`.
+  /// `value` with five decimals, as C's `%.5f` writes it: `35.68950`, `-0.00000`.
   static func fiveDecimals(_ value: Double) -> String {
-    if let text = exactFiveDecimals(value) { return text }
-    // Enough for any double's digits (at most 309 before the point) and the sign.
+    exactFiveDecimals(value) ?? printed(value, decimalPlaces: 5)
+  }
+
+  /// `value` as C's `%.*f` writes it with `places` decimals (`%.4f`: `0.0125`, `%.0f`:
+  /// `512`), which is what `String(format:)` gives too.
+  static func printed(_ value: Double, decimalPlaces places: Int) -> String {
+    // Enough for any double's digits (at most 309 before the point), the sign and up to
+    // 100 decimals.
     let capacity = 512
+    let places = Int32(min(max(places, 0), 100))
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
-      let count = withVaList([value]) { vsnprintf(buffer.baseAddress, capacity, "%.5f", $0) }
-      guard count > 0, count < capacity else { return String(format: "%.5f", value) }
+      let count = withVaList([places, value]) {
+        vsnprintf(buffer.baseAddress, capacity, "%.*f", $0)
+      }
+      guard count > 0, count < capacity else { return value.description }
       return String(
         decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(count)),
         as: UTF8.self)

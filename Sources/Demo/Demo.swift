@@ -1,6 +1,6 @@
 import CStandardDescriptors
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 import Synchronization

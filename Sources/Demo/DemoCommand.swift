@@ -1,6 +1,6 @@
 import CStandardDescriptors
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 import Synchronization
@@ -260,14 +260,14 @@ import Synchronization
     func seconds(_ duration: Duration) -> String {
       let value =
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-      return String(format: "%.4f", value)
+      return DecimalText.printed(value, decimalPlaces: 4)
     }
     return "statistics: assets \(assets) files-read \(statistics.filesRead)"
       + " files-from-index \(statistics.filesFromIndex)"
       + " walk-s \(seconds(statistics.walk)) metadata-s \(seconds(statistics.metadata))"
       + " delivery-s \(seconds(statistics.delivery)) output-s \(seconds(output))"
       + " bytes-read \(statistics.bytesRead) read-calls \(statistics.readCalls)"
-      + " bytes-per-file \(String(format: "%.0f", statistics.bytesPerFile))"
+      + " bytes-per-file \(DecimalText.printed(statistics.bytesPerFile, decimalPlaces: 0))"
       + " main-actor-hops \(statistics.mainActorHops)\n"
   }
 

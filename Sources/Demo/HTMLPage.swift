@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GroupEnumerator
 
 /// What the page shows in an asset's picture cell.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GroupEnumerator
 
 /// The JSON objects that are not assets: files that are not assets

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 @_spi(Demo) import GroupEnumerator
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The text of strings and identifiers: JSON's escapes, and UUIDs in hex.
 extension JSONWriter {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 @_spi(Demo) import GroupEnumerator
 
 /// Writes JSON text straight into a byte buffer, with no tree of values in between.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 
@@ -190,7 +190,7 @@ struct ListingRecording: Sendable {
     self.path = path
     self.key = key
     self.fingerprint = fingerprint
-    let folderPath = (path as NSString).deletingLastPathComponent
+    let folderPath = PathText.parent(of: path)
     let folder = folderPath.isEmpty ? "." : folderPath
     // `O_TMPFILE` is a macro of two flags that Swift does not import as one.
     var opened = DescriptorReserve.admit(

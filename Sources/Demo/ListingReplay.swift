@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 
@@ -181,7 +181,7 @@ struct ListingReplay {
   private var isInsideLibrary: Bool {
     var rootStatus = stat()
     guard fstat(root, &rootStatus) == 0 else { return true }
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = PathText.parent(of: path)
     guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return true }
     var current = String(cString: resolved)
     free(resolved)
@@ -189,7 +189,7 @@ struct ListingReplay {
       var status = stat()
       guard stat(current, &status) == 0 else { return true }
       if status.st_dev == rootStatus.st_dev, status.st_ino == rootStatus.st_ino { return true }
-      let parent = (current as NSString).deletingLastPathComponent
+      let parent = PathText.parent(of: current)
       if parent == current || parent.isEmpty { return false }
       current = parent
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 
@@ -56,7 +56,7 @@ final class PageFolder: Sendable {
       guard errno == ENOENT else { throw failure(errno: errno) }
       // It will be made: the folder above it must be there.
       let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-      let parent = (trimmed as NSString).deletingLastPathComponent
+      let parent = PathText.parent(of: trimmed)
       var above = stat()
       guard stat(parent.isEmpty ? "." : parent, &above) == 0 else { throw failure(errno: errno) }
       guard above.st_mode & S_IFMT == S_IFDIR else { throw failure(errno: ENOTDIR) }
@@ -109,9 +109,9 @@ final class PageFolder: Sendable {
       output = real
     } else {
       let trimmed = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-      let parent = (trimmed as NSString).deletingLastPathComponent
+      let parent = PathText.parent(of: trimmed)
       guard let real = realPath(parent.isEmpty ? "." : parent) else { return }
-      output = real + "/" + (trimmed as NSString).lastPathComponent
+      output = real + "/" + PathText.lastComponent(of: trimmed)
     }
     if output == root || output.hasPrefix(root == "/" ? "/" : root + "/") {
       throw Failure(reason: "it is inside the library, which is never written to")

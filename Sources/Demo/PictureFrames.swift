@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GroupEnumerator
 
 /// The messages between the Demo and its picture workers (``WorkerPictures``,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GroupEnumerator
 
 /// The `--format table` output: one row per asset, then a summary line.

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import GroupEnumerator
 
 /// Writes `Demo thumbnail`'s bytes to the `--output` file so that a failure leaves
 /// nothing behind and nothing is written where the user did not ask.
@@ -40,8 +41,8 @@ enum ThumbnailFile {
         throw Failure(reason: "the file already exists; add --force to replace it")
       }
     }
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
+    let folder = PathText.parent(of: path)
+    let name = PathText.lastComponent(of: path)
     let temporary =
       (folder.isEmpty ? "" : folder + "/")
       + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import GroupEnumerator
 
@@ -196,7 +196,7 @@ final class WorkerProcess: Sendable {
   static func seconds(_ duration: Duration) -> String {
     let (whole, fraction) = duration.components
     if fraction == 0 { return "\(whole) s" }
-    return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
+    return DecimalText.printed(Double(whole) + Double(fraction) / 1e18, decimalPlaces: 1) + " s"
   }
 
   private func writeAll(_ bytes: [UInt8]) -> Bool {

@@ -342,6 +342,9 @@ struct HTMLPageTests {
     ) {
       try PageFolder.check(library.path + "/page", replacing: false, library: library)
     }
+    // A one-letter name in the working folder (Foundation's path helper trapped on it).
+    try #require(!FileManager.default.fileExists(atPath: "q"))
+    try PageFolder.check("q", replacing: false, library: library)
   }
 
   @Test func pictureNamesAreNumbered() {

@@ -91,6 +91,29 @@ struct PageProcessTests {
   /// in the same cache folder; a page made again reads its unchanged files from there and
   /// a changed one again, and is byte for byte the page read without the index.
   /// `--no-index` keeps none.
+  /// A one-letter `--output` in the working folder, for a page and for a thumbnail
+  /// (Foundation's path helper, which took its folder, trapped on such a name).
+  @Test(.hangLimit)
+  func aOneLetterOutputInTheWorkingFolderIsWritten() throws {
+    let scratch = try TemporaryFolder("PageProcessTests")
+    let cache = ["XDG_CACHE_HOME": scratch.path + "/cache"]
+    let page = try run(
+      demoExecutable,
+      [DemoCommand.bundledLibrary.path, "--format", "html", "--output", "p", "--no-progress"],
+      environment: cache, in: scratch.path)
+    #expect(page.exited && page.status == 0, "\(page.stderr)")
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/p/index.html"))
+    let thumbnail = try run(
+      demoExecutable,
+      [
+        "thumbnail", DemoCommand.bundledLibrary.path + "/IMG_0002.jpg", "--size", "32",
+        "--output", "t",
+      ],
+      environment: cache, in: scratch.path)
+    #expect(thumbnail.exited && thumbnail.status == 0, "\(thumbnail.stderr)")
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/t"))
+  }
+
   @Test(.hangLimit)
   func aPageKeepsTheLibrarysOwnIndexAndAPageMadeAgainFromItIsTheSame() throws {
     let scratch = try TemporaryFolder("PageProcessTests")

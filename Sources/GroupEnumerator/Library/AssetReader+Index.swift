@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension AssetReader {
   /// A reader for one worker: ``read(_:root:index:folders:)`` with a ``FolderCursor`` of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns one scanned file into an asset: opens it beneath the root, hands it to the
 /// reader for its format, and files every failure under the asset.

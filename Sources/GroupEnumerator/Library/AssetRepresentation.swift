@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One file of an asset as stored: its name, size, type, pixel size, metadata, and bytes.
 ///

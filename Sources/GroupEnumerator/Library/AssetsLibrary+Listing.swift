@@ -1,4 +1,5 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// Listing: every asset at once, the groups, the assets of one group, the other files.
 extension AssetsLibrary {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Lookup: one asset or group, by its `assets-library://` URL or by a file's path.
 extension AssetsLibrary {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Streaming: the assets handed over as they are read, without holding them all.
 extension AssetsLibrary {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// An embedded thumbnail or preview: the original JPEG bytes, unchanged.
 public struct AssetThumbnail: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A photo library on disk: a folder tree of photos and videos, read the way
 /// `ALAssetsLibrary` read the device's library.

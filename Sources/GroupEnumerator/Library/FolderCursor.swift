@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The folder a run of lookups examined last, kept open: the next file of it is examined
 /// by its name relative to the folder's descriptor (`fstatat`), so the kernel looks up

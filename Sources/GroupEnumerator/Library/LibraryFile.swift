@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A regular file inside the library, opened read-only without following links and
 /// without blocking, read with bounded `pread` calls.

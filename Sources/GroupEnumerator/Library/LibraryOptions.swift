@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Options that change what a library walk includes.
 ///

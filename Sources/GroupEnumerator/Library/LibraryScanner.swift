@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One photo or video found by the walk (not read yet), by its name or its content.
 /// Files that are neither are ``OtherFile``s, not scanned files.

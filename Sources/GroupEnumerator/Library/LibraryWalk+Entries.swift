@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The entry classifier of the walk: what each entry of a folder is (skipped, a folder to
 /// enter, a photo or video, a sidecar, or an other file), from its `d_type`, its name and,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LibraryWalk {
   /// Whether a `.json` file of `folder` is a Google Takeout sidecar by its content (the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One walk of a library, the traversal: the state behind
 /// ``LibraryScanner/scan(in:scope:isCancelled:didListFolder:)``. It lists the folders,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Finds Live Photos: a still and a movie of the same shot in the same folder.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Where pictures drawn by `image(for:targetSize:contentMode:options:)` are kept, so that
 /// the next request for the same file reads a small PNG instead of decoding the file

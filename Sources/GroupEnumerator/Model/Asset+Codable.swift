@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An asset encodes as the object the Demo prints for it (`Demo --format json`,
 /// `Demo lookup`; docs/Formats.md lists its members): the same keys with the same values,

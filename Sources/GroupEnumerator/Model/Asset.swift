@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One file that belongs to an asset: the still or the movie of a shot, or a sidecar.
 public struct AssetResource: Sendable, Hashable {
@@ -168,15 +168,14 @@ public struct Asset: Sendable, Hashable, Identifiable {
   /// ``url`` as text, made without parsing a `URL` (what JSON output needs, per asset).
   public var urlString: String {
     let ext = fileExtension
-    // The usual extension (`JPG`, `heic`) has nothing to escape: skip Foundation's
-    // percent-encoding, which goes through CFString.
+    // The usual extension (`JPG`, `heic`) has nothing to escape.
     let isPlain = ext.utf8.allSatisfy { byte in
       (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
     }
     let escapedExt =
-      isPlain ? ext : ext.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+      isPlain ? ext : ext.percentEncodingAllButASCIIAlphanumerics
     let identifier = StableIdentifier.text(of: id)
     return "assets-library://asset/asset.\(escapedExt)?id=\(identifier)&ext=\(escapedExt)"
   }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A group of assets: the Camera Roll, an album (a folder), or the whole library.
 public struct AssetGroup: Sendable, Hashable, Identifiable {

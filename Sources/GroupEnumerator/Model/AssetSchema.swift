@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The object written for an asset (docs/Formats.md, "JSON, ndjson and CSV"): the keys of
 /// its members, their order, and which of the asset's values each holds, stated once.

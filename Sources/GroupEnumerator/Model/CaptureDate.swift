@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// When a shot was taken, as the file recorded it, with where that answer came from.
 ///

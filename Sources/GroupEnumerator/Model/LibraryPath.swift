@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A path inside a photo library, relative to its root, kept as the raw bytes the file
 /// system gave us.

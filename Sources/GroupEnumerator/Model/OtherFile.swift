@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A regular file of the library that is not an asset: not a photo or video by its name
 /// or by its content (a text file, `Thumbs.db`, `desktop.ini`, a PDF, a non-Takeout

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Name-based identifiers that stay the same across runs for the same relative path.
 enum StableIdentifier {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A picture of an asset: encoded bytes, their pixel size and where they came from.
 public struct AssetImage: Sendable, Hashable {

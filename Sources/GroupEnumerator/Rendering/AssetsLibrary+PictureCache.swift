@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A picture as the picture cache stores it: PNG bytes and their pixel size.
 package struct StoredPicture: Sendable, Hashable {

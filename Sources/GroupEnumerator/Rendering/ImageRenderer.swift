@@ -1,5 +1,5 @@
 import CVipsShim
-import Foundation
+import FoundationEssentials
 
 /// Whether this process runs under AddressSanitizer or ThreadSanitizer (`make asan`,
 /// `make tsan`): their allocator stands in for glibc's and their shadow memory is mapped

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The MD5 message digest, which names the entries of the freedesktop.org
 /// thumbnail cache after their file's URI.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // The picture cache's files: reading an entry, writing one atomically, and the bound of a
 // private cache.

@@ -1,5 +1,5 @@
 internal import CZlib
-import Foundation
+import FoundationEssentials
 
 /// A picture cache (``PictureCacheLocation``) resolved for one library: the folder, the
 /// library root's URI, and the reading and writing of entries.
@@ -102,10 +102,10 @@ struct PictureCache: Sendable {
       return (path, false, max(maximumBytes, 0))
     case .freedesktop:
       if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-        return ((cache as NSString).appendingPathComponent("thumbnails"), true, Int.max)
+        return (PathText.appending("thumbnails", to: cache), true, Int.max)
       }
       if let home = environment["HOME"], home.hasPrefix("/") {
-        return ((home as NSString).appendingPathComponent(".cache/thumbnails"), true, Int.max)
+        return (PathText.appending(".cache/thumbnails", to: home), true, Int.max)
       }
       return nil
     }

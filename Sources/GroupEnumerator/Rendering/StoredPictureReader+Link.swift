@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Linking the picture cache's entries where a caller shows them (the Demo's page puts each
 // beside its HTML) by the entry's name, and checking what was linked.

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// More readers while the files come from the disk.
@@ -102,16 +102,15 @@ struct ColdReaders: Sendable {
   /// Runs `body` on a thread of its own, in `group`.
   ///
   /// The thread lets go of `body`, and of the run's state it holds, before it leaves
-  /// `group`: a `Thread` keeps its closure until the thread itself is gone, which may be
-  /// after the run has returned (or the process has begun to exit).
+  /// `group`: the closure a thread runs is released only after its last step, which may
+  /// be after the run has returned (or the process has begun to exit).
   private static func spawn(in group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
     group.enter()
     let once = Once(body)
-    let thread = Thread {
+    SpawnedThread.run {
       once.run()
       group.leave()
     }
-    thread.start()
   }
 
   /// A body run once and then let go.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The deliveries of a run: how the planned assets are read and handed over.
 extension LibraryRun {

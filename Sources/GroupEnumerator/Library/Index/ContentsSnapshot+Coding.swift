@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The contents in a snapshot: what ``AssetsLibrary/Contents`` holds besides its

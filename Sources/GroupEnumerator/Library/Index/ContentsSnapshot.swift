@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A whole enumeration kept beside the index, in `INDEX-contents` (one per filter: see

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What identifies one version of a file for the index: when every field is unchanged,
 /// the file is the one that was read, with the same content.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Where an enumeration keeps its index of what it read (``LibraryOptions/index``).
 ///
@@ -48,11 +48,10 @@ extension IndexLocation {
   ///   variable is an absolute path.
   static func cacheFolder(in environment: [String: String]) -> String? {
     if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-      return (cache as NSString).appendingPathComponent(cacheSubfolder)
+      return PathText.appending(cacheSubfolder, to: cache)
     }
     if let home = environment["HOME"], home.hasPrefix("/") {
-      return ((home as NSString).appendingPathComponent(".cache") as NSString)
-        .appendingPathComponent(cacheSubfolder)
+      return PathText.appending(cacheSubfolder, to: PathText.appending(".cache", to: home))
     }
     return nil
   }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The index as a file: where the default one lives (and its folders, created when
 /// missing), whether a place is inside the library, reading it ahead of SQLite, and
@@ -59,15 +59,15 @@ extension IndexStore {
     var missing: [String] = []
     var existing = path
     while (try? FileSystem.status(atPath: existing)) == nil {
-      let name = (existing as NSString).lastPathComponent
-      let parent = (existing as NSString).deletingLastPathComponent
+      let name = PathText.lastComponent(of: existing)
+      let parent = PathText.parent(of: existing)
       if parent == existing || parent.isEmpty { break }
       if !name.isEmpty, name != "." { missing.insert(name, at: 0) }
       existing = parent
     }
     guard !missing.contains("..") else { return nil }
     var resolved = canonicalPath(existing)
-    for name in missing { resolved = (resolved as NSString).appendingPathComponent(name) }
+    for name in missing { resolved = PathText.appending(name, to: resolved) }
     return resolved
   }
 
@@ -105,7 +105,7 @@ extension IndexStore {
       if let status = try? FileSystem.status(atPath: folder), status.identity == root {
         return folder
       }
-      let parent = (folder as NSString).deletingLastPathComponent
+      let parent = PathText.parent(of: folder)
       if parent == folder || parent.isEmpty { return nil }
       folder = parent
     }

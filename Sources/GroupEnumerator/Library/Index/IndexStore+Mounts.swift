@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension IndexStore {
   /// One line of `/proc/self/mountinfo`: where a file system (or a part of it) is mounted.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opening the index: where it is (IndexStore+File.swift), whether its file may be used
 /// (IndexStore+Ownership.swift), then SQLite's connections, with the schema checked

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension IndexStore {
   /// The application id (`PRAGMA application_id`, bytes 68–71 of the database header) of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The index's tables: a new index gets them, an existing one is checked against this
 /// version's schema and root, and one of another schema or root is emptied and made
@@ -137,7 +137,8 @@ extension IndexStore {
         if case .text(let name) = row.first { tables.append(name) }
       }
       for table in tables {
-        let quoted = table.replacingOccurrences(of: "\"", with: "\"\"")
+        let quoted = table.split(separator: "\"", omittingEmptySubsequences: false)
+          .joined(separator: "\"\"")
         try connection.execute("DROP TABLE \"\(quoted)\"")
       }
       try create(&connection, rootPath: rootPath, root: root)

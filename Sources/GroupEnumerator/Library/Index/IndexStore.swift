@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The persistent index of one library: an SQLite database outside the library that keeps,

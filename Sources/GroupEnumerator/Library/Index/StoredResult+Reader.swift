@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension StoredResult {
   /// Reads a stored result in place, through a pointer valid for the reader's life (no

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension StoredResult {
   /// Appends the stored form of values to ``output``, in the order ``Reader`` reads them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An asset as the index stores it: everything ``AssetReader`` produced for one file,
 /// except what comes from the walk (the path, the group, the sidecar resources), in a

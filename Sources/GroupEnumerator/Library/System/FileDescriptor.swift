@@ -1,5 +1,5 @@
 internal import CSystemShim
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
   internal import Glibc
@@ -69,7 +69,7 @@ enum FileSystem {
     if let existing = try? FileSystem.status(atPath: path) {
       return existing.kind == .directory ? nil : (path, .notDirectory)
     }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = PathText.parent(of: path)
     if parent != path, !parent.isEmpty,
       let failure = makeFolders(atPath: parent, permissions: permissions)
     {

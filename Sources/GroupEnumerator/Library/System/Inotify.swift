@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 #if canImport(Glibc)
@@ -144,7 +144,7 @@ final class Inotify: Sendable {
     let limits = ["/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"]
       .compactMap { path in
         (try? String(contentsOfFile: path, encoding: .utf8))
-          .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+          .flatMap { Int($0.filter { !$0.isWhitespace }) }
       }
     return limits.min()
   }

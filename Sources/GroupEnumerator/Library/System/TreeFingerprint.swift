@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -85,10 +85,10 @@ package struct TreeFingerprint: Equatable, Sendable {
         // The global queue runs as many blocks at once as there are cores: a thread of
         // its own for each helper past the first.
         group.enter()
-        Thread {
+        SpawnedThread.run {
           work()
           group.leave()
-        }.start()
+        }
       }
     }
     var total = walk.work()
@@ -223,7 +223,7 @@ private struct EntryHash: Sendable {
 /// while fewer than ``shareBelow`` wait, so that all stay busy. Descriptors held: one per
 /// folder on each thread's path down, plus the few waiting.
 ///
-/// `NSCondition` (a pthread mutex and condition) rather than `Mutex`: ThreadSanitizer sees
+/// `ConditionLock` (a pthread mutex and condition) rather than `Mutex`: ThreadSanitizer sees
 /// the ordering it gives.
 private final class TreeWalk: Sendable {
   static let shareBelow = 4
@@ -235,7 +235,7 @@ private final class TreeWalk: Sendable {
   }
 
   let budget: TreeFingerprint.Budget
-  private let condition = NSCondition()
+  private let condition = ConditionLock()
   // Guarded by `condition`; mutated only between lock() and unlock().
   private nonisolated(unsafe) var state = State()
   private let tripped = Atomic<Bool>(false)

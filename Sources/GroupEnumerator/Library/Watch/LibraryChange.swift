@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What changed in a library between two moments: the assets and groups that appeared,
 /// changed or went away, as ``AssetsLibrary/changes(coalescing:)`` reports them.

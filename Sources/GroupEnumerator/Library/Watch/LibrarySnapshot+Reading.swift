@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LibrarySnapshot {
   /// The groups `keys` as a reading found them, with the assets whose files are being

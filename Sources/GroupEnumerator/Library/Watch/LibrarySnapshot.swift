@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a watcher last knew of a library, kept small: per asset only what tells whether
 /// it changed (the keys of its files and a digest of what was read) and what names it when

@@ -1,4 +1,5 @@
-internal import Foundation
+internal import FoundationEssentials
+internal import Glibc
 
 /// Searches bytes for a short pattern: the C library's `memchr` finds each candidate
 /// first byte (many bytes a step), `memcmp` compares the rest there, so a search of a

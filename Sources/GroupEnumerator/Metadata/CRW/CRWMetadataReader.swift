@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// Reads a Canon CRW RAW (the Camera Image File Format, CIFF 1.0r4): its capture time,
 /// image size and rotation, with a bounded walk of its heaps.

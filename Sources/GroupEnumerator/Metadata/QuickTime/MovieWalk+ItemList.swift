@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MovieWalk {
   /// Reads an Apple `mdta` metadata box: `hdlr`, then `keys`, then `ilst`.
@@ -152,8 +152,7 @@ extension MovieWalk {
     case .model:
       if let model = cameraText(text, name: "'\(key.rawValue)'") { metadata.model = model }
     case .contentIdentifier:
-      let identifier = text.trimmingCharacters(
-        in: .whitespacesAndNewlines.union(.controlCharacters))
+      let identifier = text.trimming { $0.isSpaceOrNewline || $0.isControlOrFormat }
       if identifier.isEmpty {
         report(AssetProblem(.invalidValue, "The content identifier is empty; it was ignored."))
       } else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension MovieWalk {
   mutating func readUserData(_ userData: BoxHeader, depth: Int) {

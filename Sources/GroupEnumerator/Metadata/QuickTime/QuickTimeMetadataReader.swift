@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a QuickTime movie's or an ISO base media file's (MP4, M4V, 3GP) metadata with
 /// our own bounds-checked box reader: no C library ever sees the bytes.

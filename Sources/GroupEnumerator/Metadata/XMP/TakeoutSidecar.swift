@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// What a Google Takeout sidecar (`IMG_1234.jpg.json`) says about its photo.
 ///
@@ -73,7 +73,7 @@ struct TakeoutSidecar: Sendable, Equatable {
       return sidecar
     }
     if let text = document.photoTakenTime?.timestamp {
-      if let seconds = Int64(text.trimmingCharacters(in: .whitespaces)),
+      if let seconds = Int64(text.trimming(\.isSpaceOrTab)),
         seconds > -62_135_596_800, seconds < 253_402_300_800
       {
         sidecar.takenTime = Date(timeIntervalSince1970: TimeInterval(seconds))

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// What the parser would see of a packet's markup, found in one pass over its bytes.
 enum Markup {

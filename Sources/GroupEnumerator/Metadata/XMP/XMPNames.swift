@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// A capture date read from XMP, with the property it came from.
 struct XMPDate: Sendable, Equatable {

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// What an XMP packet says that the engine uses: capture dates, a place, and whether the
 /// file is a motion photo (a still with its video appended).

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// What the scanner keeps of a packet as its elements open and close: the simple
 /// properties and the `Container:Directory` items (``XMPReader``).
@@ -97,8 +97,7 @@ extension XMLScanner {
         namespace: element.namespace,
         name: String(decoding: bytes[element.local], as: UTF8.self))
       if properties[name] == nil, properties.count < XMPReader.maximumProperties {
-        properties[name] = String(decoding: text, as: UTF8.self).trimmingCharacters(
-          in: .whitespacesAndNewlines)
+        properties[name] = String(decoding: text, as: UTF8.self).trimming(\.isSpaceOrNewline)
       }
     }
     text.removeAll(keepingCapacity: true)

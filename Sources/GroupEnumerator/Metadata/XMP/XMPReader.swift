@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// A small, namespace-aware reader of the XML that XMP packets are written in, and the
 /// collector of the simple properties and `Container:Directory` items the engine uses.

@@ -34,7 +34,14 @@ extension AssetsLibrary {
     for asset: Asset, targetSize: CGSize, contentMode: ImageContentMode,
     options: ImageRequestOptions = ImageRequestOptions()
   ) async throws(ImageRequestError) -> AssetImage {
-    let box = try Self.box(targetSize)
+    try await image(for: asset, box: try Self.box(targetSize), contentMode, options)
+  }
+
+  /// ``image(for:targetSize:contentMode:options:)`` at a box already checked.
+  private func image(
+    for asset: Asset, box: (width: Int, height: Int), _ contentMode: ImageContentMode,
+    _ options: ImageRequestOptions
+  ) async throws(ImageRequestError) -> AssetImage {
     if let cached = try await cachedImage(for: asset, box, contentMode, options) {
       return cached
     }
@@ -58,11 +65,14 @@ extension AssetsLibrary {
     for asset: Asset, targetSize: CGSize, contentMode: ImageContentMode,
     options: ImageRequestOptions = ImageRequestOptions()
   ) -> AsyncThrowingStream<AssetImage, any Error> {
-    AsyncThrowingStream { continuation in
+    // Only numbers reach the task: a captured `CGSize` would make every program that links
+    // this module link all of Foundation for its type's descriptor.
+    let (width, height) = (Double(targetSize.width), Double(targetSize.height))
+    return AsyncThrowingStream { continuation in
       let task = Task {
         do throws(ImageRequestError) {
+          let box = try Self.box(width: width, height: height)
           if options.deliveryMode == .opportunistic {
-            let box = try Self.box(targetSize)
             if let fast = try await embeddedImage(
               for: asset, box, contentMode, options, mustCover: false)
             {
@@ -74,9 +84,7 @@ extension AssetsLibrary {
               }
             }
           }
-          continuation.yield(
-            try await image(
-              for: asset, targetSize: targetSize, contentMode: contentMode, options: options))
+          continuation.yield(try await image(for: asset, box: box, contentMode, options))
           continuation.finish()
         } catch {
           continuation.finish(throwing: error)
@@ -88,9 +96,16 @@ extension AssetsLibrary {
 
   /// The target size in whole pixels, checked.
   static func box(_ size: CGSize) throws(ImageRequestError) -> (width: Int, height: Int) {
+    try box(width: Double(size.width), height: Double(size.height))
+  }
+
+  /// The target size given as numbers, in whole pixels, checked.
+  static func box(width: Double, height: Double) throws(ImageRequestError) -> (
+    width: Int, height: Int
+  ) {
     let limit = Double(ImageRenderer.maximumSide)
-    let width = Double(size.width).rounded(.up)
-    let height = Double(size.height).rounded(.up)
+    let width = width.rounded(.up)
+    let height = height.rounded(.up)
     guard width >= 1, width <= limit, height >= 1, height <= limit else {
       throw .invalidTargetSize(
         width: width.isFinite ? Int(max(min(width, 1e9), -1e9)) : 0,

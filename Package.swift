@@ -72,24 +72,33 @@ let package = Package(
     // The system calls Glibc does not wrap (openat2) or declares only under _GNU_SOURCE
     // (O_PATH), for the OS layer in Library/System.
     .target(name: "CSystemShim"),
+    // Everything but the few declarations that need Foundation itself, on
+    // FoundationEssentials: a program that links only this module (the Demo) links no
+    // CoreFoundation and no ICU, and starts in a third of the time (docs/Performance.md).
     .target(
-      name: "GroupEnumerator",
+      name: "GroupEnumeratorCore",
       dependencies: [
         "CLibExif", "CLibExifArena", "CGExiv2Shim", "CSQLite", "CSystemShim",
         "CFFmpegShim", "CVipsShim", "CZlib",
       ]
+    ),
+    // The module users import: the core re-exported, with what needs Foundation itself
+    // (NSError bridging, NotificationCenter, IndexSet).
+    .target(
+      name: "GroupEnumerator",
+      dependencies: ["GroupEnumeratorCore"]
     ),
     // Opens descriptors 0-2 on /dev/null when they are closed at start, before
     // libdispatch can take one of them (the Demo's output must never land in an eventfd).
     .target(name: "CStandardDescriptors"),
     .executableTarget(
       name: "Demo",
-      dependencies: ["GroupEnumerator", "CStandardDescriptors"]
+      dependencies: ["GroupEnumeratorCore", "CStandardDescriptors"]
     ),
     // `make bench`'s library-API run: one enumeration, its phase times on stdout.
     .executableTarget(
       name: "LibraryBench",
-      dependencies: ["GroupEnumerator"],
+      dependencies: ["GroupEnumeratorCore"],
       path: "Benchmarks/LibraryBench"
     ),
     // What both test targets share: temporary folders, the committed fixtures' places,
@@ -101,13 +110,13 @@ let package = Package(
     .testTarget(
       name: "GroupEnumeratorTests",
       // CZlib compresses the text chunks PNGMetadataReaderTests builds.
-      dependencies: ["GroupEnumerator", "CZlib", "TestSupport"],
+      dependencies: ["GroupEnumerator", "GroupEnumeratorCore", "CZlib", "TestSupport"],
       // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
       exclude: ["Resources"]
     ),
     .testTarget(
       name: "DemoTests",
-      dependencies: ["Demo", "GroupEnumerator", "TestSupport"]
+      dependencies: ["Demo", "GroupEnumerator", "GroupEnumeratorCore", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6],

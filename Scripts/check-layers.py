@@ -42,7 +42,7 @@ no operating-system resource, nor Foundation's Swift APIs (`ProcessInfo`, `Strin
 contentsOfFile:)`), which are not C calls.
 Exit status 1 lists the offending uses as file:line.
 
-Usage: Scripts/check-layers.py [--root Sources/GroupEnumerator]
+Usage: Scripts/check-layers.py [--root Sources/GroupEnumeratorCore]
 """
 
 import argparse
@@ -301,7 +301,7 @@ def main() -> int:
     if not passes_samples():
         return 1
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default="Sources/GroupEnumerator")
+    parser.add_argument("--root", default="Sources/GroupEnumeratorCore")
     root = pathlib.Path(parser.parse_args().root)
     files = {}
     calling = {}

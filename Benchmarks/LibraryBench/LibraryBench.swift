@@ -1,5 +1,6 @@
-import Foundation
-import GroupEnumerator
+import FoundationEssentials
+import Glibc
+import GroupEnumeratorCore
 
 /// `LibraryBench LIBRARY [INDEX]`: enumerates the library once through the typed API
 /// (``AssetsLibrary/enumerate(filter:progress:)``) and prints one line of figures on
@@ -13,7 +14,7 @@ import GroupEnumerator
   @MainActor static func main() async {
     let arguments = CommandLine.arguments.dropFirst()
     guard (1...2).contains(arguments.count), let path = arguments.first else {
-      FileHandle.standardError.write(Data("usage: LibraryBench LIBRARY [INDEX]\n".utf8))
+      printError("usage: LibraryBench LIBRARY [INDEX]\n")
       exit(64)
     }
     let index = arguments.dropFirst().first.map { IndexLocation.file(URL(fileURLWithPath: $0)) }
@@ -32,19 +33,34 @@ import GroupEnumerator
         + " delivery-s \(seconds(statistics.delivery)) enumerate-s \(seconds(wall))"
         + " progress-calls \(progressCalls) main-actor-hops \(statistics.mainActorHops)"
         + " files-from-index \(statistics.filesFromIndex)\n"
-      FileHandle.standardError.write(Data(line.utf8))
-      for warning in contents.warnings {
-        FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-      }
+      printError(line)
+      for warning in contents.warnings { printError("warning: \(warning)\n") }
     } catch {
-      FileHandle.standardError.write(Data("LibraryBench: \(error)\n".utf8))
+      printError("LibraryBench: \(error)\n")
       exit(1)
     }
   }
 
-  /// `duration` in seconds, with 4 decimals.
+  /// Writes `text` to standard error (file descriptor 2), whole.
+  static func printError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+      guard let start = bytes.baseAddress else { return }
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(2, start + offset, bytes.count - offset)
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
+      }
+    }
+  }
+
+  /// `duration` in seconds, with 4 decimals (rounded to the nearest).
   static func seconds(_ duration: Duration) -> String {
     let (whole, fraction) = duration.components
-    return String(format: "%.4f", Double(whole) + Double(fraction) / 1e18)
+    let units = whole * 10_000 + (fraction + 50_000_000_000_000) / 100_000_000_000_000
+    let decimals = String(units % 10_000)
+    return "\(units / 10_000)." + String(repeating: "0", count: 4 - decimals.count) + decimals
   }
 }

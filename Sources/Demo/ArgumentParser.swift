@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// Parses the arguments of `Demo` by hand, the way swift-argument-parser would.
 ///

@@ -1,5 +1,5 @@
 import FoundationEssentials
-@_spi(Demo) import GroupEnumerator
+@_spi(Demo) import GroupEnumeratorCore
 
 /// Writes the asset object that ``AssetSchema`` walks as JSON text: the asset's URL, path
 /// and name from its ``AssetText`` (without making a `String` for them), its group's name

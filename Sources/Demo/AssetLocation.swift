@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// Turns what `lookup` and `thumbnail` were given — an asset URL or a file path — into
 /// the asset URL the library looks up.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-@_spi(Demo) import GroupEnumerator
+@_spi(Demo) import GroupEnumeratorCore
 
 /// An asset's URL, path and name as JSON strings, written without making a `String` when
 /// the path needs no escaping (the usual case: printable ASCII without `%`, `"` or `\\`,

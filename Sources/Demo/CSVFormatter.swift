@@ -1,5 +1,5 @@
 import FoundationEssentials
-@_spi(Demo) import GroupEnumerator
+@_spi(Demo) import GroupEnumeratorCore
 
 /// The `--format csv` output, in the common CSV form (CRLF line ends, a header row, fields quoted
 /// when they hold a comma, a quote, CR or LF, quotes doubled).

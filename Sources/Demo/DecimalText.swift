@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// Numbers rounded to a fixed number of decimals, as JSON and CSV write coordinates
 /// (``fixed(_:decimalPlaces:)``) and the table and the page (``fiveDecimals(_:)``).

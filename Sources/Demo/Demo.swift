@@ -2,7 +2,7 @@ import CStandardDescriptors
 import Dispatch
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 import Synchronization
 
 /// The `Demo` executable: sets up signals and the terminal, runs ``DemoCommand``, and

@@ -1,5 +1,5 @@
 import Dispatch
-import GroupEnumerator
+import GroupEnumeratorCore
 import Synchronization
 
 extension DemoCommand {

@@ -2,7 +2,7 @@ import CStandardDescriptors
 import Dispatch
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 import Synchronization
 
 /// What `Demo` does, without processes: arguments in, text and an exit status out.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// What the page shows in an asset's picture cell.
 enum PagePicture: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The `--help` texts, laid out as swift-argument-parser lays them out, and the usage
 /// lines shown with usage errors.

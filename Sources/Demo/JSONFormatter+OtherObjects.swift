@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The JSON objects that are not assets: files that are not assets
 /// (`--include-other`) and groups (`Demo groups`).

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-@_spi(Demo) import GroupEnumerator
+@_spi(Demo) import GroupEnumeratorCore
 import Synchronization
 
 /// The `--format json` output and the object `lookup` prints (docs/Formats.md, "JSON, ndjson and CSV").

@@ -1,5 +1,5 @@
 import FoundationEssentials
-@_spi(Demo) import GroupEnumerator
+@_spi(Demo) import GroupEnumeratorCore
 
 /// Writes JSON text straight into a byte buffer, with no tree of values in between.
 ///

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The library the command reads, opened from the bytes the user typed.
 ///

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The replay file, as read: its header checked against the key, its standard error
 /// read; its output read when ``checkOutput()`` is asked for.

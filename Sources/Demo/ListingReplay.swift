@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The listing a run with `--index F` printed, kept beside the index in `F-listing` so that
 /// the next run of the same command on an unchanged library prints it again without

@@ -1,4 +1,4 @@
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// What a listing knows once every asset is out: the files that are not assets and the
 /// folders that could not be read.

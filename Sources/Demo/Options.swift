@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// How the listing is printed.
 enum OutputFormat: String, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 import Synchronization
 
 extension DemoCommand {

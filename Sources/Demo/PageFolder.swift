@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The `--output` folder of `--format html`: `index.html`, the `pictures/` beside it, and
 /// the mark that says this command made the folder.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 import Synchronization
 
 /// The page's rows while the library is read (``DemoCommand/page(_:_:stderr:progressBar:pictureWorker:)``).

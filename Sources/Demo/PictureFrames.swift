@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The messages between the Demo and its picture workers (``WorkerPictures``,
 /// ``PictureWorker``), over the worker's standard input and output.

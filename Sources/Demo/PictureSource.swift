@@ -1,5 +1,5 @@
-import Foundation
-import GroupEnumerator
+import FoundationEssentials
+import GroupEnumeratorCore
 
 /// Why the Demo has no picture for an asset: a sentence for people.
 struct PictureFailure: Error, Sendable, Hashable {
@@ -41,7 +41,7 @@ struct InProcessPictures: PictureSource {
             pixelHeight: stored.height, source: .thumbnailCache))
       }
       let image = try await library.image(
-        for: asset, targetSize: CGSize(width: side, height: side),
+        for: asset, width: Double(side), height: Double(side),
         contentMode: fills ? .aspectFill : .aspectFit)
       return .success(image)
     } catch {

@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// `Demo __picture-worker`: the process ``WorkerPictures`` starts to draw pictures, so that
 /// a decoder's crash, hang or memory blow-up ends this process and not the Demo's run.

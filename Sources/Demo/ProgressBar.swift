@@ -1,4 +1,4 @@
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The percentage bar drawn on standard error while the library is read:
 /// `Loading photos (42%) [########........] 420/1000`.

@@ -1,4 +1,4 @@
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The Demo's own text for people, in English, Simplified Chinese and Japanese.
 ///

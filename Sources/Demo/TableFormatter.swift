@@ -1,5 +1,5 @@
 import FoundationEssentials
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// The `--format table` output: one row per asset, then a summary line.
 ///

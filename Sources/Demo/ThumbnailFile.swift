@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// Writes `Demo thumbnail`'s bytes to the `--output` file so that a failure leaves
 /// nothing behind and nothing is written where the user did not ask.

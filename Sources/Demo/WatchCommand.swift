@@ -1,4 +1,4 @@
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// `Demo watch [LIBRARY]`: one NDJSON line per change of the library, written and
 /// flushed as it comes, until Ctrl-C or until the library's root goes away.

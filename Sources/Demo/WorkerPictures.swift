@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// Draws pictures in worker processes (``PictureWorker``: the Demo started again with a
 /// hidden subcommand), so that a decoder's crash, hang or memory blow-up costs one picture

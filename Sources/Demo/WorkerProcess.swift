@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import GroupEnumerator
+import GroupEnumeratorCore
 
 /// One worker process and the socket that talks to it. Only the pool's current user of a
 /// worker touches it, one call at a time.

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 import Synchronization
 import Testing
 
 @testable import Demo
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 @Suite(
   .enabled(

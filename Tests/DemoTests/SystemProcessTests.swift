@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import GroupEnumerator
 import Synchronization
 import Testing
 
 @testable import Demo
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 // The Demo as a process on things a plain test cannot make: a read-only bind mount
 // (nothing is ever written into the library), a system-call trace (no write, no symlink

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// `AssetFinder`: many lookups against one walk give what `asset(at:)` gives, and a file
 /// the kept walk has not seen is still found.

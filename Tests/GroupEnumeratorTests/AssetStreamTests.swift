@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The sample library every newcomer lists first (`make demo`).
 private let sampleLibrary = Sample.library

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Each per-file budget (docs/Robustness.md, "Per-file budgets") tripped by a file made
 /// for it: what trips becomes a problem, and the walk stops early.

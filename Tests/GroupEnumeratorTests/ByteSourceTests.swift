@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 @Suite struct ByteSourceTests {
   /// Counts the reads that reach the underlying source.

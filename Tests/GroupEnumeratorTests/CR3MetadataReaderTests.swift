@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 private func read(_ bytes: [UInt8]) -> MediaMetadata {
   CR3MetadataReader.read(from: ArrayByteSource(bytes))

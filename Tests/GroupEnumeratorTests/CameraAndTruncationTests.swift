@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 private func read(_ path: String, as format: MediaFormat) throws -> MediaMetadata {
   MetadataReaderTable.read(from: ArrayByteSource(try Sample.phones.bytes(path)), format: format)

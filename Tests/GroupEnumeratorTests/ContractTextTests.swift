@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@_spi(Demo) @testable import GroupEnumerator
+@_spi(Demo) @testable import GroupEnumeratorCore
 
 /// The contract's text rules, each written once in the library: ISO 8601 with its offset,
 /// the `±HH:MM` offset alone, the file extension, and the legacy GPS dictionary.

@@ -1,7 +1,8 @@
 import Glibc
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The last descriptors below the limit are left to the runtime: libdispatch ends the
 /// process with `SIGILL` when it cannot open one (it reads `/proc/<thread>/stat` every

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The forms real cameras and phones write that the readers' first versions missed, on the
 /// files `Resources/make-edge-formats.sh` makes with FFmpeg, ExifTool and Python.

@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Records what an enumeration reported, on the main actor.
 @MainActor final class ProgressLog {

@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The still images made by `Resources/make-stills.sh`.
 private let stills = Sample.resources.folder("Exiv2")

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@_spi(Demo) @testable import GroupEnumerator
+@_spi(Demo) @testable import GroupEnumeratorCore
 
 /// The one rule for a file's extension (``LibraryPath/extensionStart(inName:)``), as the
 /// asset URL, the `--ext` selection and the choice of reader by name apply it.

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The files of `Fixtures/` (`Formats/` is made by `Fixtures/make-formats.sh`; the values
 /// asserted are exiftool's, listed in `Fixtures/Formats.md`).

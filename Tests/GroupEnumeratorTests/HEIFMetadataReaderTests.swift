@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 private func read(_ bytes: [UInt8]) -> MediaMetadata {
   HEIFMetadataReader.read(from: ArrayByteSource(bytes))

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The files of `Fixtures/`, made by `Fixtures/make-phones.sh` and `make-library.sh`.
 private func source(_ path: String) throws -> ArrayByteSource {

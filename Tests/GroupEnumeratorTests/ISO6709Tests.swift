@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 @Suite struct ISO6709Tests {
   /// Every Annex H form, with and without zero padding, `/`, altitude, CRS and NULs.

@@ -1,8 +1,9 @@
 import CVipsShim
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// `image(for:targetSize:contentMode:options:)` on real files: the sample library, and
 /// the oriented stills, movies and hostile files Resources/make-rendering.sh made.

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Every call that reads files uses the index ``LibraryOptions/index`` names: the path
 /// lookup, the batched stream and the group list give what they give without it, store

@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// An index path that reaches the library through a mount: ``IndexStore/mountedLibraryFolder
 /// (holding:rootPath:mounts:)`` over `/proc/self/mountinfo` lines written here (the

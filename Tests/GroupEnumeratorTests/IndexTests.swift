@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 #if canImport(Glibc)
   import Glibc

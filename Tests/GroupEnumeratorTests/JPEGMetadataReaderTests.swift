@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Reads a built JPEG.
 private func read(_ bytes: [UInt8]) -> MediaMetadata {

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// What a legacy enumeration called, recorded on the main actor.
 @MainActor final class LegacyOutcome {

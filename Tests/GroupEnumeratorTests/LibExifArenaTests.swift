@@ -1,8 +1,9 @@
 import Dispatch
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// LibExifReader loads every EXIF block into a per-thread arena (Sources/CLibExifArena):
 /// blocks that overflow it, blocks read one after another on one thread, and blocks read

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The engine's run under every entry point: a call whose task is cancelled stops with
 /// ``LibraryError/cancelled``, whatever it would have read.

@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Bytes from hex text; spaces are ignored. Test input only (invalid digits become 0).
 func hexBytes(_ text: String) -> [UInt8] {

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Motion photos (`Fixtures/Phones/Motion`, see `Fixtures/Phones.md`): a still with its
 /// video inside the same file is one Live Photo whose paired video is a byte range.

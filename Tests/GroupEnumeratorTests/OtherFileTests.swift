@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Issue 11 item 8, "only media are assets": files that are photos or videos neither by
 /// name nor by content, and sidecars that fit no asset, are ``OtherFile``s; media no

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// `PathText` gives what `NSString`'s path methods give, where those do not trap, and a
 /// sensible answer where they do (a one-character name with no slash).

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Capture dates use the proleptic Gregorian calendar for every year, both ways: an
 /// instant becomes a date (``CaptureDate/init(utc:source:)``) and a date an instant

@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 @Suite struct QuickTimeBoxTests {
   typealias B = BoxBuilder

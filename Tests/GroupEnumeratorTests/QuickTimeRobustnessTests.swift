@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The QuickTime reader's bounds (docs/Robustness.md), on hand-built bytes.
 @Suite struct QuickTimeRobustnessTests {

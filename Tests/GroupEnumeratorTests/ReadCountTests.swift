@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// How many `pread` calls, and how many bytes, reading one file's metadata costs: the
 /// first read, then exact follow-ups for what lies past it, never the image data.

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// `make render-sweep`: one 80 × 80 picture of every asset of the folders named in
 /// `GROUPENUMERATOR_RENDER_SWEEP` (colon-separated; the shared corpus and hostile set).

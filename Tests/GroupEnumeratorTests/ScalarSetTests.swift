@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The scalar sets and the string helpers made of them are Foundation's, scalar for scalar
 /// (but for Foundation's mistakes in plane 14).

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The files of `Fixtures/Sidecars`, made by `Fixtures/make-sidecars.sh` (see
 /// `Fixtures/Sidecars.md` for what each holds).

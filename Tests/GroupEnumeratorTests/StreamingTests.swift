@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// `streamAssets(filter:progress:prepare:deliver:)`: the same assets as `enumerate`, in
 /// the same order, one delivery at a time, and a stop that really stops.

@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The one TIFF walker, classic layout: what it reads, and the sentences its faults say.
 @Suite struct TIFFDirectoryWalkerTests {

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// A small JPEG of the given size: the kind of bytes a thumbnail or a preview holds.
 private func smallJPEG(width: Int, height: Int) -> [UInt8] {

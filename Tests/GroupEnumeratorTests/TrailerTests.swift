@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The files of `Resources/Trailers`, made by `Resources/make-trailers.sh`.
 private let trailers = Sample.resources.folder("Trailers")

@@ -1,8 +1,9 @@
 import Foundation
+import GroupEnumerator
 import Synchronization
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// A walk of some folders (what a watcher lists after a change) finds exactly what the
 /// full walk finds in those folders.

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// A packet whose one description holds `body` (attributes, then `>` and any elements).
 private func packet(_ body: String) -> [UInt8] {

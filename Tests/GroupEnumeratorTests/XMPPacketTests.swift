@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The files of `Fixtures/Phones`, made by `Fixtures/make-phones.sh`.
 /// The `<x:xmpmeta>…</x:xmpmeta>` packet inside a file, found by its delimiters (the

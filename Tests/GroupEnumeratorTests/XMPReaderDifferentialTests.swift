@@ -1,9 +1,10 @@
 import Foundation
 import FoundationXML
+import GroupEnumerator
 import TestSupport
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// ``XMPReader`` against the collector it replaced (Foundation's `XMLParser`, libxml2
 /// underneath, kept here only), on every XMP packet in the repository's fixtures and on

@@ -1,7 +1,8 @@
 import Foundation
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Hostile XMP packets carried by every route a packet takes into the engine: JPEG `APP1`
 /// (with and without complete EXIF), PNG `iTXt`, PSD image resource, JPEG 2000 `uuid` box,

@@ -1,6 +1,7 @@
 import Foundation
+import GroupEnumerator
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// Builds ISO-BMFF / QuickTime boxes byte by byte, for tests that need exact, often broken,
 /// structures.

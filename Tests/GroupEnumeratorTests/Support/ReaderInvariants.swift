@@ -1,6 +1,7 @@
+import GroupEnumerator
 import Testing
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// What holds for any reading of bytes held in memory, however broken: the source never
 /// fails, so no problem is `unreadable`; every problem says what it is; sizes are

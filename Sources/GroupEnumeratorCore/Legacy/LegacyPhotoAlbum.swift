@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The legacy dictionary of one photo, as the original `SystemPhotoAlbum` code built it:
 /// `photoDefaultPath`, `photoThumPath`, `photoName`, `photoGPS` and `photoDateTime`.

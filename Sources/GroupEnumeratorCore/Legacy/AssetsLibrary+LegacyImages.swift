@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension AssetsLibrary {
   /// The side of ``thumbnailImage(for:)``'s square and of
@@ -17,7 +17,7 @@ extension AssetsLibrary {
   public func thumbnailImage(for asset: Asset) async throws(ImageRequestError) -> AssetImage {
     let side = Double(Self.legacyThumbnailSide)
     return try await image(
-      for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFill)
+      for: asset, width: side, height: side, contentMode: .aspectFill)
   }
 
   /// `ALAsset.aspectRatioThumbnail`: the whole picture, its shape kept, fitted in
@@ -31,7 +31,7 @@ extension AssetsLibrary {
   {
     let side = Double(Self.legacyThumbnailSide)
     return try await image(
-      for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit)
+      for: asset, width: side, height: side, contentMode: .aspectFit)
   }
 
   /// `ALAssetRepresentation.fullScreenImage`: the picture turned upright and fitted in
@@ -51,7 +51,7 @@ extension AssetsLibrary {
       height = min(height, shownHeight)
     }
     return try await image(
-      for: asset, targetSize: CGSize(width: width, height: height), contentMode: .aspectFit,
+      for: asset, width: Double(width), height: Double(height), contentMode: .aspectFit,
       options: ImageRequestOptions(deliveryMode: .highQualityFormat))
   }
 
@@ -76,7 +76,7 @@ extension AssetsLibrary {
     options.isAsStored = true
     let side = Double(ImageRenderer.maximumSide)
     let image = try await image(
-      for: asset, targetSize: CGSize(width: side, height: side), contentMode: .aspectFit,
+      for: asset, width: side, height: side, contentMode: .aspectFit,
       options: options)
     let still = asset.resources.first { $0.role == .photo && $0.format?.isVideo != true }
     guard asset.type != .video, let still, still.format != .heic, still.format != .avif,

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension AssetFilter {
   /// `ALAssetsFilter.allPhotos`: stills and Live Photos.
@@ -56,6 +56,9 @@ public struct EnumerationOptions: OptionSet, Sendable, Hashable {
   /// The asset that stands for the group (its first, under the current filter).
   public var posterAsset: Asset? { filtered.first }
 
+  /// `NSNotFound`, the index of the closing call: `Int.max`, as Foundation defines it.
+  package static let notFound = Int.max
+
   private var filtered: [Asset] { assets.filter { filter.includes($0.type) } }
 
   /// Calls `block` with each asset and its index, then once more with `nil` and
@@ -75,18 +78,14 @@ public struct EnumerationOptions: OptionSet, Sendable, Hashable {
   public func enumerateAssets(
     options: EnumerationOptions, using block: (Asset?, Int, inout Bool) -> Void
   ) {
-    enumerateAssets(at: IndexSet(integersIn: 0..<filtered.count), options: options, using: block)
+    enumerateAssets(atPositions: 0..<filtered.count, options: options, using: block)
   }
 
-  /// Like ``enumerateAssets(options:using:)``, for the assets at `indexes` only. Indexes
-  /// past the end are ignored.
-  ///
-  /// - Parameters:
-  ///   - indexes: Positions in the filtered assets.
-  ///   - options: ``EnumerationOptions/reverse`` to go backwards.
-  ///   - block: Receives the asset (or `nil` at the end), its index, and `stop`.
-  public func enumerateAssets(
-    at indexes: IndexSet, options: EnumerationOptions,
+  /// `enumerateAssets(at:options:using:)` (in the `GroupEnumerator` module, for its
+  /// `IndexSet`): the assets at `indexes`, in increasing order, only. Indexes past the
+  /// end are ignored.
+  package func enumerateAssets(
+    atPositions indexes: some Sequence<Int>, options: EnumerationOptions,
     using block: (Asset?, Int, inout Bool) -> Void
   ) {
     let assets = filtered
@@ -98,7 +97,7 @@ public struct EnumerationOptions: OptionSet, Sendable, Hashable {
       if stop { break }
     }
     var closingStop = stop
-    block(nil, NSNotFound, &closingStop)
+    block(nil, Self.notFound, &closingStop)
   }
 }
 

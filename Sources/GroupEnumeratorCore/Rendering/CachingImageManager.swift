@@ -1,4 +1,4 @@
-public import Foundation
+import FoundationEssentials
 
 /// Fills a library's picture cache ahead of need, like `PHCachingImageManager`: a list
 /// or a grid asks for the pictures of the rows about to be shown, then requests them with
@@ -69,16 +69,12 @@ public final class CachingImageManager: Sendable {
     self.maximumConcurrency = max(1, maximumConcurrency)
   }
 
-  /// Queues the pictures of `assets` at a size, in order, skipping those queued or being
-  /// drawn already.
-  ///
-  /// - Parameters:
-  ///   - assets: Assets of ``library``.
-  ///   - targetSize: The size the pictures will be requested at (1…16384 a side; other
-  ///     sizes are ignored).
-  ///   - contentMode: The content mode they will be requested with.
-  public func startCaching(assets: [Asset], targetSize: CGSize, contentMode: ImageContentMode) {
-    guard let box = try? AssetsLibrary.box(targetSize) else { return }
+  /// ``startCaching(assets:targetSize:contentMode:)`` (in the `GroupEnumerator` module,
+  /// for its `CGSize`) with the size as two numbers, in pixels.
+  package func startCaching(
+    assets: [Asset], width: Double, height: Double, contentMode: ImageContentMode
+  ) {
+    guard let box = try? AssetsLibrary.box(width: width, height: height) else { return }
     let jobs = assets.map {
       (Job(asset: $0.id, width: box.width, height: box.height, contentMode: contentMode), $0)
     }
@@ -97,10 +93,12 @@ public final class CachingImageManager: Sendable {
     }
   }
 
-  /// Removes the pictures of `assets` at a size from the queue and cancels those being
-  /// drawn.
-  public func stopCaching(assets: [Asset], targetSize: CGSize, contentMode: ImageContentMode) {
-    guard let box = try? AssetsLibrary.box(targetSize) else { return }
+  /// ``stopCaching(assets:targetSize:contentMode:)`` (in the `GroupEnumerator` module,
+  /// for its `CGSize`) with the size as two numbers, in pixels.
+  package func stopCaching(
+    assets: [Asset], width: Double, height: Double, contentMode: ImageContentMode
+  ) {
+    guard let box = try? AssetsLibrary.box(width: width, height: height) else { return }
     let jobs = Set(
       assets.map {
         Job(asset: $0.id, width: box.width, height: box.height, contentMode: contentMode)

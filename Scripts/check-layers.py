@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Checks that the library's layers use each other one way only, and that only
-Library/System calls the operating system.
+"""Checks that the library's layers use each other one way only, that only
+Library/System calls the operating system, and that the core does not import Foundation.
 
-GroupEnumerator is one Swift module, so the compiler lets any file use any type and any C
+GroupEnumeratorCore is one Swift module, so the compiler lets any file use any type and any C
 function. This script stands in for module boundaries. First, it collects the names of
 the types declared at the top level of each layer (the folders of Metadata, Model,
 Library/System, Library/Index, Library/Watch, the rest of Library, Rendering, Legacy), then flags every use of such a
@@ -40,6 +40,8 @@ flagged, nor is `errno` (only meaningful right after a call, which is flagged); 
 are the C library's string and memory helpers (`strlen`, `free`, `memcpy`), which reach
 no operating-system resource, nor Foundation's Swift APIs (`ProcessInfo`, `String(
 contentsOfFile:)`), which are not C calls.
+Third, it flags any `import Foundation` in the core, the Demo and LibraryBench, which
+import FoundationEssentials only (WITHOUT_FOUNDATION).
 Exit status 1 lists the offending uses as file:line.
 
 Usage: Scripts/check-layers.py [--root Sources/GroupEnumeratorCore]
@@ -297,6 +299,27 @@ def passes_samples() -> bool:
     return good
 
 
+# The folders whose Swift files may import FoundationEssentials but never Foundation itself:
+# a program that links only them (the Demo, LibraryBench) then links no CoreFoundation and
+# no ICU, whose initialisers and pages cost a cold start more than the rest of it
+# (docs/Performance.md). The GroupEnumerator module (Sources/GroupEnumerator) holds what
+# needs Foundation.
+WITHOUT_FOUNDATION = ["Sources/Demo", "Benchmarks/LibraryBench"]
+FOUNDATION_IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal )?import\s+(?:struct |class |enum |func )?Foundation\b(?!Essentials)")
+
+
+def foundation_imports(root: pathlib.Path) -> list[str]:
+    """Every `import Foundation` in the core (`root`) and the folders of WITHOUT_FOUNDATION."""
+    faults = []
+    for folder in [root] + [pathlib.Path(name) for name in WITHOUT_FOUNDATION]:
+        for path in sorted(folder.rglob("*.swift")):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if FOUNDATION_IMPORT.match(line):
+                    faults.append(
+                        f"{path}:{number}: imports Foundation (FoundationEssentials only here)")
+    return faults
+
+
 def main() -> int:
     if not passes_samples():
         return 1
@@ -342,6 +365,7 @@ def main() -> int:
             continue
         for number, what in system_calls(calling[path]):
             faults.append(f"{path}:{number}: {layer} calls {what} (only Library/System may)")
+    faults += foundation_imports(root)
     for fault in faults:
         print(fault)
     checked = sum(
@@ -352,7 +376,8 @@ def main() -> int:
         return 1
     print(
         f"check-layers: {checked} files, {len(owner)} types, every use runs one way;"
-        " no system call outside Library/System"
+        " no system call outside Library/System; no Foundation import in the core, the"
+        " Demo or LibraryBench"
     )
     return 0
 

@@ -12,7 +12,7 @@
 import CFuzzDriver
 import Glibc
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// A file of `count` zero bytes except for an MP4 `ftyp` header at `videoStart`, made
 /// only where read.

@@ -12,7 +12,7 @@ import CFuzzDriver
 import Foundation
 import Glibc
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// The private folder the movie is written into, made once (mode 0700).
 let fuzzFolder: String = {

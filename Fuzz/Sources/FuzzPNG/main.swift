@@ -4,7 +4,7 @@
 import CFuzzDriver
 import Glibc
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// libFuzzer's per-input callback: returns 0 (keep the input); a finding traps or aborts.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -5,7 +5,7 @@ import CFuzzDriver
 import Foundation
 import Glibc
 
-@testable import GroupEnumerator
+@testable import GroupEnumeratorCore
 
 /// A fixed "now", so that one input always takes the same path (dates are judged
 /// against it).

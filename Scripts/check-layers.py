@@ -305,18 +305,24 @@ def passes_samples() -> bool:
 # (docs/Performance.md). The GroupEnumerator module (Sources/GroupEnumerator) holds what
 # needs Foundation.
 WITHOUT_FOUNDATION = ["Sources/Demo", "Benchmarks/LibraryBench"]
-FOUNDATION_IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public |package |internal )?import\s+(?:struct |class |enum |func )?Foundation\b(?!Essentials)")
+# Any Foundation module but FoundationEssentials (FoundationXML, FoundationNetworking and
+# FoundationInternationalization link Foundation or ICU too), whatever the attributes and
+# access level of the import.
+FOUNDATION_IMPORT = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:\w+\s+)?import\s+(?:\w+\s+)?(Foundation\w*)")
 
 
 def foundation_imports(root: pathlib.Path) -> list[str]:
-    """Every `import Foundation` in the core (`root`) and the folders of WITHOUT_FOUNDATION."""
+    """Every import of a Foundation module but FoundationEssentials in the core (`root`) and
+    the folders of WITHOUT_FOUNDATION."""
     faults = []
     for folder in [root] + [pathlib.Path(name) for name in WITHOUT_FOUNDATION]:
         for path in sorted(folder.rglob("*.swift")):
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-                if FOUNDATION_IMPORT.match(line):
-                    faults.append(
-                        f"{path}:{number}: imports Foundation (FoundationEssentials only here)")
+                match = FOUNDATION_IMPORT.match(line)
+                if match and match.group(1) != "FoundationEssentials":
+                    faults.append(f"{path}:{number}: imports {match.group(1)}"
+                                  " (FoundationEssentials only here)")
     return faults
 
 

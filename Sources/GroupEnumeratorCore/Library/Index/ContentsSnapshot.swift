@@ -26,9 +26,9 @@ import Glibc
 /// a fingerprint taken while the tree was settled.
 ///
 /// The file: ``magic``, then the key, the folders, and either whether the last
-/// enumeration read no file, or the fingerprint and the contents in ``StoredResult``'s form (each asset its stored row,
-/// with its path, group and sidecars beside it), then a 64-bit checksum of everything
-/// before it. Anything unexpected (a damaged, foreign or old file) is no snapshot: the
+/// enumeration read no file, or the fingerprint and the contents in ``StoredResult``'s
+/// form (each asset its stored row, with its path, group and sidecars beside it), then a
+/// 64-bit checksum of everything before it. Anything unexpected (a damaged, foreign or old file) is no snapshot: the
 /// enumeration runs as without one. It is written to a new file that replaces the old
 /// one, never in place, and never inside the library.
 struct ContentsSnapshot: Sendable {
@@ -283,8 +283,8 @@ struct ContentsSnapshot: Sendable {
 
   /// Leaves what the next enumeration needs after this one, which returned `contents`:
   /// with a fingerprint from `before` it, when there was no snapshot for this key yet or
-  /// it read every file or none, a snapshot of them kept under that fingerprint; otherwise the folders' times alone, and whether it
-  /// read no file (then the next enumeration, if the folders are unchanged, takes a
+  /// it read every file or none, a snapshot of them kept under that fingerprint;
+  /// otherwise the folders' times alone, and whether it read no file (then the next enumeration, if the folders are unchanged, takes a
   /// fingerprint: the library may have stopped changing; after one that read files, it
   /// does not, so that a library with a file rewritten before every run pays nothing).
   /// Nothing is left after an enumeration with a warning (the index was not used) or

@@ -18,9 +18,7 @@ package enum PathText {
   /// "", "/" gives "/".
   package static func parent(of path: String) -> String {
     let folded = fold(path)
-    guard folded != "/", let slash = folded.lastIndex(of: "/") else {
-      return folded == "/" ? folded : ""
-    }
+    guard let slash = folded.lastIndex(of: "/") else { return "" }
     return slash == folded.startIndex ? "/" : String(folded[..<slash])
   }
 

@@ -22,14 +22,14 @@ package enum SpawnedThread {
       attributes.deallocate()
     }
     pthread_attr_setdetachstate(attributes, Int32(PTHREAD_CREATE_DETACHED))
-    let started = pthread_create(
+    let error = pthread_create(
       &thread, attributes,
       { context in
         guard let context else { return nil }
         Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
         return nil
       }, box.toOpaque())
-    guard started != 0 else { return }
+    guard error != 0 else { return }
     box.release()
     DispatchQueue.global(qos: .userInitiated).async(execute: body)
   }

@@ -74,21 +74,14 @@ package struct TreeFingerprint: Equatable, Sendable {
     // One slot per helper, written once by it and read once the group is done: the group
     // orders them (ThreadSanitizer sees its ordering, not a `Mutex`'s).
     let helpers = (1..<max(workers, 1)).map { _ in HelperHash() }
-    for (number, slot) in zip(1..., helpers) {
-      let work: @Sendable () -> Void = {
+    // A thread of its own for each helper: the global queue runs no more blocks at once
+    // than there are cores.
+    for slot in helpers {
+      group.enter()
+      SpawnedThread.run {
         let hash = walk.work()
         slot.hash.withLock { $0 = hash }
-      }
-      if number == 1 {
-        DispatchQueue.global(qos: .userInitiated).async(group: group, execute: work)
-      } else {
-        // The global queue runs as many blocks at once as there are cores: a thread of
-        // its own for each helper past the first.
-        group.enter()
-        SpawnedThread.run {
-          work()
-          group.leave()
-        }
+        group.leave()
       }
     }
     var total = walk.work()

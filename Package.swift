@@ -8,9 +8,10 @@ let package = Package(
     .executable(name: "Demo", targets: ["Demo"]),
   ],
   targets: [
+    // libexif's and SQLite's headers only: neither library is linked (no pkg-config file is
+    // read, its `-l` would link it). CDeferredLibraries opens each with dlopen on first use.
     .systemLibrary(
       name: "CLibExif",
-      pkgConfig: "libexif",
       providers: [.apt(["libexif-dev"])]
     ),
     // zlib, for PNG's compressed text chunks (PNGMetadataReader).
@@ -19,12 +20,18 @@ let package = Package(
       pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
-    // SQLite, for the optional index of what was read (Library/Index). sqlite3.pc carries
-    // no `-pthread`, so its flags are taken as they are.
+    // SQLite, for the optional index of what was read (Library/Index).
     .systemLibrary(
       name: "CSQLite",
-      pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
+    ),
+    // libexif and SQLite, opened on first use: every function of theirs the package calls,
+    // defined under its own name, opens the library once and calls through (a second run
+    // handed back from a snapshot maps neither: docs/Performance.md).
+    .target(
+      name: "CDeferredLibraries",
+      dependencies: ["CLibExif", "CSQLite"],
+      linkerSettings: [.linkedLibrary("dl")]
     ),
     // The catch-all C++ wall around gexiv2: plain-C header, every body in try/catch(...).
     // gexiv2 is not linked: the shim opens it with dlopen on the first file that needs
@@ -78,7 +85,7 @@ let package = Package(
     .target(
       name: "GroupEnumeratorCore",
       dependencies: [
-        "CLibExif", "CLibExifArena", "CGExiv2Shim", "CSQLite", "CSystemShim",
+        "CLibExif", "CLibExifArena", "CGExiv2Shim", "CSQLite", "CSystemShim", "CDeferredLibraries",
         "CFFmpegShim", "CVipsShim", "CZlib",
       ]
     ),

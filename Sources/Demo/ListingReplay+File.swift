@@ -109,6 +109,28 @@ final class StoredListing {
     return complete && computed == checksum ? .streamed : nil
   }
 
+  /// Starts reading the output whole and checking it on a thread of its own, through a
+  /// descriptor of its own (so that this file may be closed meanwhile), while the caller
+  /// walks the tree; `nil` when the output is too long to hold (``checkOutput()`` then
+  /// streams it) or no descriptor is left. The thread's value is the output, or `nil`
+  /// when it could not be read or fails its checksum.
+  func checkOutputAhead() -> ThreadResult<[UInt8]?>? {
+    guard outputLength <= ListingReplay.wholeReadLimit else { return nil }
+    let copy = DescriptorReserve.admit(fcntl(descriptor, F_DUPFD_CLOEXEC, 0))
+    guard copy >= 0 else { return nil }
+    let offset = outputOffset
+    let length = outputLength
+    let checksum = checksum
+    return ThreadResult {
+      defer { _ = Glibc.close(copy) }
+      var bytes = [UInt8](repeating: 0, count: length)
+      guard StoredListing.read(copy, into: &bytes, at: offset) else { return nil }
+      var computed = OutputChecksum()
+      bytes.withUnsafeBytes { computed.add(whole: $0) }
+      return computed == checksum ? bytes : nil
+    }
+  }
+
   /// Writes the output to `stream` in chunks, checking it again; `false` when it could not
   /// be read or no longer matches its checksum.
   func copyOutput(to stream: inout some ByteOutputStream) -> Bool {

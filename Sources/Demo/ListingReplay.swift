@@ -136,13 +136,18 @@ struct ListingReplay {
     to stdout: inout some ByteOutputStream, stderr: inout some TextOutputStream
   ) -> Outcome {
     let stored = StoredListing(path: path, key: key)
+    // The output is read while the tree is walked: the walk mostly waits for the kernel.
+    let ahead = stored?.checkOutputAhead()
     guard let walked = TreeFingerprint.take(root: root) else {
       stored?.close()
       return .missed(nil, latestChange: 0)
     }
     guard let stored else { return .missed(walked.fingerprint, latestChange: walked.latestChange) }
     defer { stored.close() }
-    guard stored.fingerprint == walked.fingerprint, let checked = stored.checkOutput() else {
+    guard stored.fingerprint == walked.fingerprint,
+      let checked = ahead.map({ $0.value().map(StoredListing.CheckedOutput.whole) })
+        ?? stored.checkOutput()
+    else {
       return .missed(walked.fingerprint, latestChange: walked.latestChange)
     }
     switch checked {

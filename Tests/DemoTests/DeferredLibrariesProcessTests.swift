@@ -3,9 +3,11 @@ import Testing
 
 @testable import Demo
 
-/// gexiv2 (with exiv2 and glib) and libvips are opened with dlopen on first use, never at
-/// start: the Demo lists files that need neither with every one of those libraries
-/// unloadable, and a file gexiv2 is for then gets a problem of its own, not a crash.
+/// gexiv2 (with exiv2 and glib), libvips, libexif and SQLite are opened with dlopen on
+/// first use, never at start: the Demo lists files that need none of the first two with
+/// each of those libraries unloadable, replays a stored listing without libexif and
+/// SQLite, and a file that needs a missing library then gets a problem of its own (an
+/// index that needs SQLite, a warning), not a crash.
 @Suite(
   .enabled(
     if: FileManager.default.isExecutableFile(atPath: demoExecutable.path),
@@ -19,8 +21,13 @@ struct DeferredLibrariesProcessTests {
     "libgio-2.0.so.0", "libgmodule-2.0.so.0", "libvips.so.42",
   ]
 
-  /// A folder of stand-ins for ``sonames``.
-  private static func standIns(in scratch: TemporaryFolder) throws -> String {
+  /// libexif's and SQLite's sonames (Debian 12).
+  private static let libexifAndSQLite = ["libexif.so.12", "libsqlite3.so.0"]
+
+  /// A folder of stand-ins for `sonames`.
+  private static func standIns(
+    in scratch: TemporaryFolder, for sonames: [String] = sonames
+  ) throws -> String {
     for soname in sonames {
       try scratch.write(Array("not a library\n".utf8), as: "lib/\(soname)")
     }
@@ -63,5 +70,83 @@ struct DeferredLibrariesProcessTests {
     #expect(problem.contains("cannot load gexiv2 (libgexiv2.so.2)"), "\(problem)")
     let jpeg = try #require(assets.first { ($0["path"] as? String)?.hasSuffix(".jpg") == true })
     #expect((jpeg["problems"] as? [String])?.isEmpty == true)
+  }
+
+  @Test func theDemoStartsAndReplaysWithoutLibexifOrSQLite() throws {
+    let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
+    try scratch.add(Sample.photoWithGPS, as: "library/photo.jpg")
+    try scratch.add(Sample.movie, as: "library/movie.mov")
+    let without = ["LD_LIBRARY_PATH": try Self.standIns(in: scratch, for: Self.libexifAndSQLite)]
+    let help = try run(demoExecutable, ["--help"], environment: without)
+    #expect(help.exited && help.status == 0, "\(help.stderr)")
+    #expect(help.stdout.contains("--index"))
+    // Recorded with both libraries; the next run, without them, replays it: it opens
+    // neither the index nor any photo.
+    let arguments = [
+      "--format", "json", "--index", scratch.absolute("index.sqlite"), scratch.absolute("library"),
+    ]
+    // A listing is stored only for a tree whose last change is older than its clock's tick.
+    usleep(200_000)
+    let recorded = try run(demoExecutable, arguments)
+    #expect(recorded.exited && recorded.status == 0, "\(recorded.stderr)")
+    let replayed = try run(demoExecutable, arguments, environment: without)
+    #expect(replayed.exited && replayed.status == 0, "\(replayed.stderr)")
+    #expect(replayed.stdout == recorded.stdout)
+    #expect(replayed.stderr.isEmpty, "\(replayed.stderr)")
+  }
+
+  @Test func aJPEGIsReadDirectlyWhenLibexifCannotBeLoaded() throws {
+    let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
+    try scratch.add(Sample.photoWithGPS, as: "library/photo.jpg")
+    let arguments = ["--format", "json", scratch.absolute("library")]
+    let plain = try run(demoExecutable, arguments)
+    let without = try run(
+      demoExecutable, arguments,
+      environment: ["LD_LIBRARY_PATH": try Self.standIns(in: scratch, for: ["libexif.so.12"])])
+    #expect(without.exited && without.status == 0, "\(without.stderr)")
+    let plainAsset = try #require(try Self.assets(plain.stdout).first)
+    let asset = try #require(try Self.assets(without.stdout).first)
+    // The date, the place, the size and the camera, as libexif gave them.
+    let fields = [
+      "creationDate", "creationDateSource", "dateTime", "location", "width", "height", "make",
+      "model",
+    ]
+    for field in fields {
+      let expected = try #require(plainAsset[field], "\(field)")
+      let found = try #require(asset[field], "\(field)")
+      #expect(
+        try JSONSerialization.data(
+          withJSONObject: found, options: [.sortedKeys, .fragmentsAllowed])
+          == JSONSerialization.data(
+            withJSONObject: expected, options: [.sortedKeys, .fragmentsAllowed]), "\(field)")
+    }
+    #expect((plainAsset["problems"] as? [String])?.isEmpty == true)
+    let problems = try #require(asset["problems"] as? [String])
+    #expect(problems.count == 1)
+    #expect(
+      problems.first?.hasPrefix(
+        "unsupported: libexif is not available (cannot load libexif.so.12") == true,
+      "\(problems)")
+    #expect(problems.first?.hasSuffix("the EXIF block was read directly.") == true, "\(problems)")
+  }
+
+  @Test func anIndexWithoutSQLiteIsAWarningAndTheListingRuns() throws {
+    let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
+    try scratch.add(Sample.photoWithGPS, as: "library/photo.jpg")
+    let plain = try run(demoExecutable, ["--format", "json", scratch.absolute("library")])
+    let without = try run(
+      demoExecutable,
+      [
+        "--format", "json", "--index", scratch.absolute("index.sqlite"),
+        scratch.absolute("library"),
+      ],
+      environment: ["LD_LIBRARY_PATH": try Self.standIns(in: scratch, for: ["libsqlite3.so.0"])])
+    #expect(without.exited && without.status == 0, "\(without.stderr)")
+    #expect(without.stdout == plain.stdout)
+    #expect(without.stderr.contains("cannot load libsqlite3.so.0"), "\(without.stderr)")
+  }
+
+  private static func assets(_ json: String) throws -> [[String: Any]] {
+    try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import GroupEnumerator
+import Synchronization
 import Testing
 
 @testable import Demo
@@ -373,6 +374,29 @@ struct TreeFingerprintTests {
     // `Trips/Kyoto 2019/Day 2` is three folders deep.
     #expect(fingerprint(path, budget: .init(entries: 1_000_000, depth: 2)) == nil)
     #expect(fingerprint(path, budget: .init(entries: 34, depth: 3)) == whole)
+  }
+
+  @Test func anAbandonedWalkTakesNoFingerprint() throws {
+    let library = try TemporaryFolder("TreeFingerprintTests")
+    try library.copyLibrary(as: "Library")
+    let root = open(library.absolute("Library"), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    defer { close(root) }
+    let asked = Atomic(0)
+    let abandoned = TreeFingerprint.take(
+      root: root, isAbandoned: { asked.add(1, ordering: .relaxed).newValue > 0 })
+    #expect(abandoned == nil)
+    let askedOnce = asked.load(ordering: .relaxed)
+    #expect(askedOnce >= 1)
+    // Asked before each folder, and never abandoned: the whole fingerprint.
+    asked.store(0, ordering: .relaxed)
+    let kept = TreeFingerprint.take(
+      root: root,
+      isAbandoned: {
+        asked.add(1, ordering: .relaxed); return false
+      })
+    #expect(kept?.fingerprint == TreeFingerprint.take(root: root)?.fingerprint)
+    let askedEach = asked.load(ordering: .relaxed)
+    #expect(askedEach >= 11)
   }
 
   @Test func everyKindOfChangeChangesTheFingerprint() throws {

@@ -14,7 +14,7 @@ import Synchronization
 /// (``StoredResult/encode(_:sidecarCount:checkedEnd:)``), length first.
 extension ContentsSnapshot {
   /// What ``decodeContents(_:)`` gives back.
-  struct Body {
+  struct Body: Sendable {
     var files: Int
     var groups: [AssetGroup]
     var otherFiles: [OtherFile]

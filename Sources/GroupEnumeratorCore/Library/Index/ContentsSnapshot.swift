@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// A whole enumeration kept beside the index, in `INDEX-contents` (one per filter: see
 /// ``path(index:filter:)``), and handed back by the next
@@ -136,47 +137,53 @@ struct ContentsSnapshot: Sendable {
         atPath: path, maximumSize: Self.maximumSize, prefix: Self.headSize)
     else { return .missed(before(isFirst: true)) }
     // The head first: a changed folder is told without reading the contents.
-    var found = head.withUnsafeBufferPointer { readHead($0, key: key) }
+    var found = head.withUnsafeBufferPointer { readHead($0, key: key, deferringFolders: true) }
     var whole: [UInt8]? = head.count == size ? head : nil
     if case .malformed = found, whole == nil {
       whole = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
       found =
-        whole.map { bytes in bytes.withUnsafeBufferPointer { readHead($0, key: key) } }
-        ?? .malformed
+        whole.map { bytes in
+          bytes.withUnsafeBufferPointer { readHead($0, key: key, deferringFolders: true) }
+        } ?? .malformed
     }
     let stored: TreeFingerprint
+    let unchecked: [StoredFolder]
     // Where the contents start in `whole`, when its head was the one read above.
     var contentsOffset: Int?
     switch found {
     case .malformed, .otherKey: return .missed(before(isFirst: true))
     case .foldersOnly(mayTakeFingerprint: true): return .missed(before(isFirst: false))
     case .foldersChanged, .foldersOnly(mayTakeFingerprint: false): return .missed(nil)
-    case .contents(let fingerprint, let offset):
+    case .contents(let fingerprint, let offset, let folders):
       stored = fingerprint
+      unchecked = folders
       if whole != nil { contentsOffset = offset }
     }
-    guard let walked = before(isFirst: false) else { return .missed(nil) }
-    guard walked.fingerprint == stored,
-      let bytes = whole ?? FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
-    else { return .missed(walked) }
+    // The tree is walked at once, while the stored folders are compared here (a changed
+    // folder abandons the walk: the library changed, and no fingerprint is needed); a
+    // small snapshot's contents are read and decoded meanwhile too, and thrown away if
+    // the tree changed (at most ``earlySize`` bytes read for nothing). The walk mostly
+    // waits for the disk and the kernel.
+    let abandon = Abandon()
+    let walking = ThreadResult { [self] in before(isFirst: false, abandon: abandon) }
+    let early =
+      size <= Self.earlySize
+      ? ThreadResult { [self, whole, contentsOffset] () -> Body? in
+        guard let whole, let contentsOffset else { return readBody(key: key, stored: stored) }
+        return Self.body(of: whole, contentsOffset: contentsOffset)
+      } : nil
+    guard foldersUnchanged(unchecked) else {
+      abandon.flag.store(true, ordering: .relaxed)
+      return .missed(nil)
+    }
+    guard let walked = walking.value() else { return .missed(nil) }
+    guard walked.fingerprint == stored else { return .missed(walked) }
     let walkedAt = ContinuousClock.now
-    let body = bytes.withUnsafeBufferPointer { buffer -> Body? in
-      // The whole file: its checksum, and, when it was read only now, its head again (it
-      // may have been replaced since the head was read).
-      guard buffer.count > Self.magic.count + 8, let fileStart = buffer.baseAddress,
-        Self.checksum(
-          UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<(buffer.count - 8)]))
-          == UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
-          .loadUnaligned(as: UInt64.self).littleEndian,
-        let offset = contentsOffset ?? headContentsOffset(buffer, key: key, stored: stored),
-        offset <= buffer.count - 8
-      else { return nil }
-      var reader = StoredResult.Reader(
-        bytes: UnsafeBufferPointer(rebasing: buffer[offset..<(buffer.count - 8)]))
-      guard let body = Self.decodeContents(&reader, file: bytes, fileStart: fileStart),
-        reader.isAtEnd
-      else { return nil }
-      return body
+    let body: Body?
+    if let early {
+      body = early.value()
+    } else {
+      body = readBody(key: key, stored: stored)
     }
     guard let body else { return .missed(walked) }
     let statistics = EnumerationStatistics(
@@ -188,12 +195,47 @@ struct ContentsSnapshot: Sendable {
         folderProblems: body.folderProblems, statistics: statistics, warnings: []))
   }
 
-  /// How much of the file is read first: a snapshot of up to 4 MiB (a library of about
-  /// 12,000 files) is read whole at once; of a larger one, this head holds the magic, the
-  /// key, the folders and the fingerprint (unless the library has a hundred thousand
-  /// folders: then the file is read whole), and the rest is read only when the
-  /// fingerprint matches.
-  static let headSize = 4 << 20
+  /// The contents of the snapshot file read whole now, when its head still says what it
+  /// said (it may have been replaced since the head was read): this key, the folders as
+  /// they are, contents kept under `stored`.
+  private func readBody(key: [UInt8], stored: TreeFingerprint) -> Body? {
+    guard let bytes = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize),
+      let offset = bytes.withUnsafeBufferPointer({
+        headContentsOffset($0, key: key, stored: stored)
+      })
+    else { return nil }
+    return Self.body(of: bytes, contentsOffset: offset)
+  }
+
+  /// The contents of a whole snapshot file whose contents start at `contentsOffset`, when
+  /// its checksum holds and they decode to the end.
+  private static func body(of bytes: [UInt8], contentsOffset offset: Int) -> Body? {
+    bytes.withUnsafeBufferPointer { buffer -> Body? in
+      guard buffer.count > Self.magic.count + 8, let fileStart = buffer.baseAddress,
+        Self.checksum(
+          UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<(buffer.count - 8)]))
+          == UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[(buffer.count - 8)...]))
+          .loadUnaligned(as: UInt64.self).littleEndian,
+        offset <= buffer.count - 8
+      else { return nil }
+      var reader = StoredResult.Reader(
+        bytes: UnsafeBufferPointer(rebasing: buffer[offset..<(buffer.count - 8)]))
+      guard let body = Self.decodeContents(&reader, file: bytes, fileStart: fileStart),
+        reader.isAtEnd
+      else { return nil }
+      return body
+    }
+  }
+
+  /// How much of the file is read first: the magic, the key, the folders and the
+  /// fingerprint (unless the library has some six thousand folders: then the file is read
+  /// whole at once). The rest is read while the tree is walked when the file is at most
+  /// ``earlySize`` bytes, otherwise only once the fingerprint matches.
+  static let headSize = 256 << 10
+
+  /// The largest snapshot whose contents are read and decoded while the tree is walked
+  /// (a library of about 25,000 files).
+  static let earlySize = 8 << 20
 
   /// Where the contents start in `bytes`, a whole snapshot file read after its head was,
   /// when its head still says what it said: this key, the folders as they are, contents
@@ -201,7 +243,7 @@ struct ContentsSnapshot: Sendable {
   private func headContentsOffset(
     _ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8], stored: TreeFingerprint
   ) -> Int? {
-    guard case .contents(let fingerprint, let offset) = readHead(bytes, key: key),
+    guard case .contents(let fingerprint, let offset, _) = readHead(bytes, key: key),
       fingerprint == stored
     else { return nil }
     return offset
@@ -219,51 +261,81 @@ struct ContentsSnapshot: Sendable {
     /// whether the next may take a fingerprint (it read no file: the library may have
     /// stopped changing).
     case foldersOnly(mayTakeFingerprint: Bool)
-    /// The folders are as they were; the contents were kept under `fingerprint`, and
-    /// start at `offset` in the file.
-    case contents(TreeFingerprint, offset: Int)
+    /// The contents were kept under `fingerprint`, and start at `offset` in the file; the
+    /// folders are as they were, but for those in `unchecked`, which were not compared.
+    case contents(TreeFingerprint, offset: Int, unchecked: [StoredFolder])
   }
 
+  /// A folder as the head stores it: its path beneath the root and its times then.
+  private typealias StoredFolder = (path: [UInt8], times: FolderTimes)
+
   /// Reads the head of a snapshot file in `bytes` (its start, or all of it), comparing its
-  /// key with `key` and its folders with the folders now.
-  private func readHead(_ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8]) -> Head {
+  /// key with `key` and its folders with the folders now; with `deferringFolders`, the
+  /// folders of a head with contents are left to the caller to compare
+  /// (``foldersUnchanged(_:)``), in ``Head/contents(_:offset:unchecked:)``.
+  private func readHead(
+    _ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8], deferringFolders: Bool = false
+  ) -> Head {
     guard bytes.count > Self.magic.count, bytes.prefix(Self.magic.count).elementsEqual(Self.magic)
     else { return .malformed }
     var reader = StoredResult.Reader(
       bytes: UnsafeBufferPointer(rebasing: bytes[Self.magic.count...]))
     guard let storedKey = reader.byteRun() else { return .malformed }
     guard storedKey.elementsEqual(key) else { return .otherKey }
-    guard let count = reader.integer(), count >= 0 else { return .malformed }
+    guard let count = reader.count() else { return .malformed }
+    var folders: [StoredFolder] = []
+    folders.reserveCapacity(count)
     for _ in 0..<count {
       guard let path = reader.byteRun(), let stored = reader.folderTimes() else {
         return .malformed
       }
-      guard let now = folderStatus(Array(path)), FolderTimes(now) == stored else {
-        return .foldersChanged
-      }
+      folders.append((Array(path), stored))
     }
+    let found: Head
     switch reader.byte() {
     case Self.foldersOnly:
       switch reader.byte() {
-      case 0: return .foldersOnly(mayTakeFingerprint: false)
-      case 1: return .foldersOnly(mayTakeFingerprint: true)
-      default: return .malformed
+      case 0: found = .foldersOnly(mayTakeFingerprint: false)
+      case 1: found = .foldersOnly(mayTakeFingerprint: true)
+      default: found = .malformed
       }
     case Self.withContents:
-      guard let fingerprint = reader.fingerprint() else { return .malformed }
-      return .contents(fingerprint, offset: Self.magic.count + reader.offset)
-    default: return .malformed
+      guard let fingerprint = reader.fingerprint() else {
+        found = .malformed
+        break
+      }
+      let offset = Self.magic.count + reader.offset
+      if deferringFolders { return .contents(fingerprint, offset: offset, unchecked: folders) }
+      found = .contents(fingerprint, offset: offset, unchecked: [])
+    default: found = .malformed
+    }
+    return foldersUnchanged(folders) ? found : .foldersChanged
+  }
+
+  /// Whether every folder in `folders` has the times stored, one `fstatat` each.
+  private func foldersUnchanged(_ folders: [StoredFolder]) -> Bool {
+    folders.allSatisfy { folder in
+      folderStatus(folder.path).map { FolderTimes($0) == folder.times } ?? false
     }
   }
 
   /// The tree's fingerprint now, or `nil` when it cannot be taken (a budget tripped, an
   /// entry could not be examined).
-  private func before(isFirst: Bool) -> Before? {
-    guard let walked = TreeFingerprint.take(root: root.descriptor.rawValue) else { return nil }
+  private func before(isFirst: Bool, abandon: Abandon? = nil) -> Before? {
+    var isAbandoned: (@Sendable () -> Bool)?
+    if let abandon { isAbandoned = { abandon.flag.load(ordering: .relaxed) } }
+    guard
+      let walked = TreeFingerprint.take(root: root.descriptor.rawValue, isAbandoned: isAbandoned)
+    else { return nil }
     return Before(
       fingerprint: walked.fingerprint,
       isSettled: CurrentProcess.wallClockNanoseconds &- walked.latestChange
         >= TreeFingerprint.settlingNanoseconds, isFirst: isFirst)
+  }
+
+  /// Set to stop a walk whose fingerprint is no longer wanted.
+  private final class Abandon: Sendable {
+    let flag = Atomic(false)
   }
 
   /// The status of the folder at `path` beneath the root (the root itself when empty),

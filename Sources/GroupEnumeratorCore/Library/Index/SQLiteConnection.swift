@@ -1,3 +1,4 @@
+internal import CDeferredLibraries
 internal import CSQLite
 
 /// A failed SQLite call: SQLite's result code, for programs, and its message.
@@ -50,6 +51,10 @@ struct SQLiteConnection: ~Copyable {
   init(path: String, busyTimeoutMilliseconds: Int32, immutable: Bool = false)
     throws(SQLiteError)
   {
+    // SQLite is opened with dlopen on first use (`CDeferredLibraries`).
+    if let failure = CDeferredLibraries_sqlite() {
+      throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: failure))
+    }
     var opened: OpaquePointer?
     // NOFOLLOW: an index path that is a symbolic link (which could lead into the library)
     // is refused.

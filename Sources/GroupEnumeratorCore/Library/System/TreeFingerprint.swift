@@ -59,12 +59,16 @@ package struct TreeFingerprint: Equatable, Sendable {
   /// default, more than the cores: from a cold disk each waits for its folders and inodes
   /// (on the shared 10k library the API's second run walked for 0.072 s with two, 0.051 s
   /// with four), and warm four cost no more than two (docs/Performance.md).
+  ///
+  /// `isAbandoned`, when given, is asked before each folder: once it says yes, the walk
+  /// stops and takes no fingerprint.
   package static func take(
-    root: Int32, budget: Budget = Budget(), workers: Int = 4
+    root: Int32, budget: Budget = Budget(), workers: Int = 4,
+    isAbandoned: (@Sendable () -> Bool)? = nil
   ) -> (fingerprint: TreeFingerprint, latestChange: Int64)? {
     var status = stat()
     guard fstat(root, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
-    let walk = TreeWalk(budget: budget)
+    let walk = TreeWalk(budget: budget, isAbandoned: isAbandoned)
     var rootHash = EntryHash()
     rootHash.add(status, folder: PathHash.root, name: UnsafeRawBufferPointer(start: nil, count: 0))
     let copy = DescriptorReserve.admit(openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC))
@@ -234,7 +238,13 @@ private final class TreeWalk: Sendable {
   private let tripped = Atomic<Bool>(false)
   private let walked = Atomic<Int>(0)
 
-  init(budget: TreeFingerprint.Budget) { self.budget = budget }
+  /// Asked before each folder; a yes trips the walk.
+  let isAbandoned: (@Sendable () -> Bool)?
+
+  init(budget: TreeFingerprint.Budget, isAbandoned: (@Sendable () -> Bool)?) {
+    self.budget = budget
+    self.isAbandoned = isAbandoned
+  }
 
   var hasTripped: Bool { tripped.load(ordering: .acquiring) }
 
@@ -266,6 +276,7 @@ private final class TreeWalk: Sendable {
     condition.lock()
     defer { condition.unlock() }
     while true {
+      if let isAbandoned, isAbandoned() { trip() }
       if hasTripped {
         for folder in state.waiting { _ = close(folder.descriptor) }
         state.waiting = []

@@ -65,7 +65,21 @@ struct EXIFBlock {
   /// after it. The walker, which records a bad entry and goes on, then gives what libexif
   /// lost: the EXIF and GPS IFDs when libexif has none, and the IFD0 tags it lacks when
   /// it lacks the make or the model.
+  ///
+  /// Without libexif (it could not be loaded), the walker reads the whole block, and a
+  /// problem says so.
   func tagTable(problems: inout ProblemLog) -> EXIFTagTable {
+    if let failure = LibExifReader.unavailable {
+      let note = "libexif is not available (\(failure)); the EXIF block was "
+      guard var walker = walker() else {
+        problems.append(.init(.unsupported, note + "not read."))
+        return EXIFTagTable()
+      }
+      let walked = walker.read()
+      let faults = walker.faults.map { " " + $0.description }.joined()
+      problems.append(.init(.unsupported, note + "read directly." + faults))
+      return walked
+    }
     var table = LibExifReader.read(payload: libExifPayload)
     let lostDirectories = [EXIFDirectory.exif, .gps].filter { (table.entryCounts[$0] ?? 0) == 0 }
     let lacksCameraName = [EXIFTag.make, EXIFTag.model].contains {

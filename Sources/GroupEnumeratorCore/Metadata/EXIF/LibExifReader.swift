@@ -1,3 +1,4 @@
+internal import CDeferredLibraries
 internal import CLibExif
 internal import CLibExifArena
 
@@ -9,6 +10,10 @@ internal import CLibExifArena
 /// size, and decoded with the block's byte order; `exif_entry_get_value` is never called,
 /// nor anything in a MakerNote.
 enum LibExifReader {
+  /// Why libexif cannot be used, or `nil` when it can: it is opened with dlopen on first
+  /// use (`CDeferredLibraries`), once for the process.
+  static let unavailable: String? = CDeferredLibraries_libexif().map { String(cString: $0) }
+
   /// Decodes the tags listed in ``EXIFTag/interpreted`` from an `APP1` payload.
   ///
   /// - Parameter payload: The payload starting with `Exif\0\0`, at most 65,533 bytes.

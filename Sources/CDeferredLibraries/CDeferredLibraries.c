@@ -1,0 +1,322 @@
+// libexif and SQLite opened on first use: see include/CDeferredLibraries.h.
+//
+// Every function below has the library's own name and the prototype of the library's
+// header (which the compiler checks against the definition). A function the package calls
+// that is missing here fails to link, since neither library is linked, so the lists
+// cannot fall behind the code.
+
+#include "CDeferredLibraries.h"
+
+#include <dlfcn.h>
+#include <libexif/exif-content.h>
+#include <libexif/exif-data.h>
+#include <libexif/exif-format.h>
+#include <libexif/exif-mem.h>
+#include <libexif/exif-utils.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+// Opens `soname` and resolves `count` symbols named in `names` into `pointers`; on failure
+// writes why into `failure` and returns false. The library is never closed.
+static bool openLibrary(
+    const char *soname, const char *const *names, void **pointers, size_t count,
+    char *failure, size_t failureSize) {
+  void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(
+        failure, failureSize, "cannot load %s: %s", soname,
+        reason != NULL ? reason : "unknown error");
+    return false;
+  }
+  for (size_t index = 0; index < count; index++) {
+    dlerror();
+    pointers[index] = dlsym(library, names[index]);
+    if (pointers[index] == NULL) {
+      const char *reason = dlerror();
+      snprintf(
+          failure, failureSize, "cannot load %s: %s", soname,
+          reason != NULL ? reason : names[index]);
+      return false;
+    }
+  }
+  return true;
+}
+
+// MARK: - libexif
+
+#define LIBEXIF_FUNCTIONS(X)                                                               \
+  X(exif_content_get_entry)                                                                \
+  X(exif_data_get_byte_order)                                                              \
+  X(exif_data_load_data)                                                                   \
+  X(exif_data_new)                                                                         \
+  X(exif_data_new_mem)                                                                     \
+  X(exif_data_unref)                                                                       \
+  X(exif_data_unset_option)                                                                \
+  X(exif_format_get_size)                                                                  \
+  X(exif_get_long)                                                                         \
+  X(exif_get_rational)                                                                     \
+  X(exif_get_short)                                                                        \
+  X(exif_get_slong)                                                                        \
+  X(exif_get_srational)                                                                    \
+  X(exif_mem_new)                                                                          \
+  X(exif_mem_unref)
+
+#define NAME(name) #name,
+static const char *const libexifNames[] = {LIBEXIF_FUNCTIONS(NAME)};
+#define POINTER(name) __typeof__(&name) name;
+static union {
+  struct {
+    LIBEXIF_FUNCTIONS(POINTER)
+  } f;
+  void *all[sizeof libexifNames / sizeof libexifNames[0]];
+} libexif;
+
+static pthread_once_t libexifOnce = PTHREAD_ONCE_INIT;
+// Written inside libexifOnce, read only after it.
+static bool libexifOpen;
+static char libexifFailure[512] = "libexif was not loaded";
+
+static void openLibexif(void) {
+  libexifOpen = openLibrary(
+      "libexif.so.12", libexifNames, libexif.all, sizeof libexif.all / sizeof libexif.all[0],
+      libexifFailure, sizeof libexifFailure);
+}
+
+static bool libexifReady(void) {
+  pthread_once(&libexifOnce, openLibexif);
+  return libexifOpen;
+}
+
+const char *CDeferredLibraries_libexif(void) {
+  return libexifReady() ? NULL : libexifFailure;
+}
+
+HIDDEN ExifEntry *exif_content_get_entry(ExifContent *content, ExifTag tag) {
+  return libexifReady() ? libexif.f.exif_content_get_entry(content, tag) : NULL;
+}
+
+HIDDEN ExifByteOrder exif_data_get_byte_order(ExifData *data) {
+  return libexifReady() ? libexif.f.exif_data_get_byte_order(data) : EXIF_BYTE_ORDER_MOTOROLA;
+}
+
+HIDDEN void exif_data_load_data(ExifData *data, const unsigned char *bytes, unsigned int size) {
+  if (libexifReady()) libexif.f.exif_data_load_data(data, bytes, size);
+}
+
+HIDDEN ExifData *exif_data_new(void) {
+  return libexifReady() ? libexif.f.exif_data_new() : NULL;
+}
+
+HIDDEN ExifData *exif_data_new_mem(ExifMem *memory) {
+  return libexifReady() ? libexif.f.exif_data_new_mem(memory) : NULL;
+}
+
+HIDDEN void exif_data_unref(ExifData *data) {
+  if (libexifReady()) libexif.f.exif_data_unref(data);
+}
+
+HIDDEN void exif_data_unset_option(ExifData *data, ExifDataOption option) {
+  if (libexifReady()) libexif.f.exif_data_unset_option(data, option);
+}
+
+HIDDEN unsigned char exif_format_get_size(ExifFormat format) {
+  return libexifReady() ? libexif.f.exif_format_get_size(format) : 0;
+}
+
+HIDDEN ExifLong exif_get_long(const unsigned char *bytes, ExifByteOrder order) {
+  return libexifReady() ? libexif.f.exif_get_long(bytes, order) : 0;
+}
+
+HIDDEN ExifRational exif_get_rational(const unsigned char *bytes, ExifByteOrder order) {
+  ExifRational none = {0, 0};
+  return libexifReady() ? libexif.f.exif_get_rational(bytes, order) : none;
+}
+
+HIDDEN ExifShort exif_get_short(const unsigned char *bytes, ExifByteOrder order) {
+  return libexifReady() ? libexif.f.exif_get_short(bytes, order) : 0;
+}
+
+HIDDEN ExifSLong exif_get_slong(const unsigned char *bytes, ExifByteOrder order) {
+  return libexifReady() ? libexif.f.exif_get_slong(bytes, order) : 0;
+}
+
+HIDDEN ExifSRational exif_get_srational(const unsigned char *bytes, ExifByteOrder order) {
+  ExifSRational none = {0, 0};
+  return libexifReady() ? libexif.f.exif_get_srational(bytes, order) : none;
+}
+
+HIDDEN ExifMem *exif_mem_new(
+    ExifMemAllocFunc allocate, ExifMemReallocFunc reallocate, ExifMemFreeFunc release) {
+  return libexifReady() ? libexif.f.exif_mem_new(allocate, reallocate, release) : NULL;
+}
+
+HIDDEN void exif_mem_unref(ExifMem *memory) {
+  if (libexifReady()) libexif.f.exif_mem_unref(memory);
+}
+
+// MARK: - SQLite
+
+#define SQLITE_FUNCTIONS(X)                                                                \
+  X(sqlite3_bind_blob)                                                                     \
+  X(sqlite3_bind_int64)                                                                    \
+  X(sqlite3_bind_null)                                                                     \
+  X(sqlite3_bind_text)                                                                     \
+  X(sqlite3_busy_timeout)                                                                  \
+  X(sqlite3_clear_bindings)                                                                \
+  X(sqlite3_close_v2)                                                                      \
+  X(sqlite3_column_blob)                                                                   \
+  X(sqlite3_column_bytes)                                                                  \
+  X(sqlite3_column_count)                                                                  \
+  X(sqlite3_column_int64)                                                                  \
+  X(sqlite3_column_text)                                                                   \
+  X(sqlite3_column_type)                                                                   \
+  X(sqlite3_db_config)                                                                     \
+  X(sqlite3_errmsg)                                                                        \
+  X(sqlite3_exec)                                                                          \
+  X(sqlite3_extended_result_codes)                                                         \
+  X(sqlite3_finalize)                                                                      \
+  X(sqlite3_open_v2)                                                                       \
+  X(sqlite3_prepare_v2)                                                                    \
+  X(sqlite3_reset)                                                                         \
+  X(sqlite3_step)
+
+static const char *const sqliteNames[] = {SQLITE_FUNCTIONS(NAME)};
+static union {
+  struct {
+    SQLITE_FUNCTIONS(POINTER)
+  } f;
+  void *all[sizeof sqliteNames / sizeof sqliteNames[0]];
+} sqlite;
+
+static pthread_once_t sqliteOnce = PTHREAD_ONCE_INIT;
+// Written inside sqliteOnce, read only after it.
+static bool sqliteOpen;
+static char sqliteFailure[512] = "SQLite was not loaded";
+
+static void openSQLite(void) {
+  sqliteOpen = openLibrary(
+      "libsqlite3.so.0", sqliteNames, sqlite.all, sizeof sqlite.all / sizeof sqlite.all[0],
+      sqliteFailure, sizeof sqliteFailure);
+}
+
+static bool sqliteReady(void) {
+  pthread_once(&sqliteOnce, openSQLite);
+  return sqliteOpen;
+}
+
+const char *CDeferredLibraries_sqlite(void) { return sqliteReady() ? NULL : sqliteFailure; }
+
+HIDDEN int sqlite3_bind_blob(
+    sqlite3_stmt *statement, int index, const void *bytes, int count, void (*release)(void *)) {
+  return sqliteReady() ? sqlite.f.sqlite3_bind_blob(statement, index, bytes, count, release)
+                       : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_bind_int64(sqlite3_stmt *statement, int index, sqlite3_int64 value) {
+  return sqliteReady() ? sqlite.f.sqlite3_bind_int64(statement, index, value) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_bind_null(sqlite3_stmt *statement, int index) {
+  return sqliteReady() ? sqlite.f.sqlite3_bind_null(statement, index) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_bind_text(
+    sqlite3_stmt *statement, int index, const char *text, int count, void (*release)(void *)) {
+  return sqliteReady() ? sqlite.f.sqlite3_bind_text(statement, index, text, count, release)
+                       : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_busy_timeout(sqlite3 *db, int milliseconds) {
+  return sqliteReady() ? sqlite.f.sqlite3_busy_timeout(db, milliseconds) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_clear_bindings(sqlite3_stmt *statement) {
+  return sqliteReady() ? sqlite.f.sqlite3_clear_bindings(statement) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_close_v2(sqlite3 *db) {
+  return sqliteReady() ? sqlite.f.sqlite3_close_v2(db) : SQLITE_OK;
+}
+
+HIDDEN const void *sqlite3_column_blob(sqlite3_stmt *statement, int column) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_blob(statement, column) : NULL;
+}
+
+HIDDEN int sqlite3_column_bytes(sqlite3_stmt *statement, int column) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_bytes(statement, column) : 0;
+}
+
+HIDDEN int sqlite3_column_count(sqlite3_stmt *statement) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_count(statement) : 0;
+}
+
+HIDDEN sqlite3_int64 sqlite3_column_int64(sqlite3_stmt *statement, int column) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_int64(statement, column) : 0;
+}
+
+HIDDEN const unsigned char *sqlite3_column_text(sqlite3_stmt *statement, int column) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_text(statement, column) : NULL;
+}
+
+HIDDEN int sqlite3_column_type(sqlite3_stmt *statement, int column) {
+  return sqliteReady() ? sqlite.f.sqlite3_column_type(statement, column) : SQLITE_NULL;
+}
+
+// Variadic in SQLite; the package passes only options that take an int and an int *
+// (CSQLite_harden), and those two are passed on.
+HIDDEN int sqlite3_db_config(sqlite3 *db, int option, ...) {
+  if (!sqliteReady()) return SQLITE_MISUSE;
+  va_list arguments;
+  va_start(arguments, option);
+  int value = va_arg(arguments, int);
+  int *result = va_arg(arguments, int *);
+  va_end(arguments);
+  return sqlite.f.sqlite3_db_config(db, option, value, result);
+}
+
+HIDDEN const char *sqlite3_errmsg(sqlite3 *db) {
+  return sqliteReady() ? sqlite.f.sqlite3_errmsg(db) : sqliteFailure;
+}
+
+HIDDEN int sqlite3_exec(
+    sqlite3 *db, const char *sql, int (*callback)(void *, int, char **, char **), void *context,
+    char **message) {
+  return sqliteReady() ? sqlite.f.sqlite3_exec(db, sql, callback, context, message)
+                       : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_extended_result_codes(sqlite3 *db, int on) {
+  return sqliteReady() ? sqlite.f.sqlite3_extended_result_codes(db, on) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_finalize(sqlite3_stmt *statement) {
+  return sqliteReady() ? sqlite.f.sqlite3_finalize(statement) : SQLITE_OK;
+}
+
+HIDDEN int sqlite3_open_v2(const char *name, sqlite3 **db, int flags, const char *vfs) {
+  if (sqliteReady()) return sqlite.f.sqlite3_open_v2(name, db, flags, vfs);
+  if (db != NULL) *db = NULL;
+  return SQLITE_CANTOPEN;
+}
+
+HIDDEN int sqlite3_prepare_v2(
+    sqlite3 *db, const char *sql, int length, sqlite3_stmt **statement, const char **tail) {
+  if (sqliteReady()) return sqlite.f.sqlite3_prepare_v2(db, sql, length, statement, tail);
+  if (statement != NULL) *statement = NULL;
+  return SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_reset(sqlite3_stmt *statement) {
+  return sqliteReady() ? sqlite.f.sqlite3_reset(statement) : SQLITE_MISUSE;
+}
+
+HIDDEN int sqlite3_step(sqlite3_stmt *statement) {
+  return sqliteReady() ? sqlite.f.sqlite3_step(statement) : SQLITE_MISUSE;
+}

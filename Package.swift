@@ -8,16 +8,16 @@ let package = Package(
     .executable(name: "Demo", targets: ["Demo"]),
   ],
   targets: [
-    // libexif's and SQLite's headers only: neither library is linked (no pkg-config file is
+    // libexif's, SQLite's and zlib's headers only: none is linked (no pkg-config file is
     // read, its `-l` would link it). CDeferredLibraries opens each with dlopen on first use.
     .systemLibrary(
       name: "CLibExif",
       providers: [.apt(["libexif-dev"])]
     ),
-    // zlib, for PNG's compressed text chunks (PNGMetadataReader).
+    // zlib's header, for PNG's compressed text chunks (PNGMetadataReader) and the PNG
+    // pictures; not linked (CDeferredLibraries).
     .systemLibrary(
       name: "CZlib",
-      pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]
     ),
     // SQLite, for the optional index of what was read (Library/Index).
@@ -25,12 +25,12 @@ let package = Package(
       name: "CSQLite",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    // libexif and SQLite, opened on first use: every function of theirs the package calls,
-    // defined under its own name, opens the library once and calls through (a second run
-    // handed back from a snapshot maps neither: docs/Performance.md).
+    // libexif, SQLite and zlib, opened on first use: every function of theirs the package
+    // calls, defined under its own name, opens the library once and calls through (a
+    // second run handed back from a snapshot maps none of them: docs/Performance.md).
     .target(
       name: "CDeferredLibraries",
-      dependencies: ["CLibExif", "CSQLite"],
+      dependencies: ["CLibExif", "CSQLite", "CZlib"],
       linkerSettings: [.linkedLibrary("dl")]
     ),
     // The catch-all C++ wall around gexiv2: plain-C header, every body in try/catch(...).
@@ -117,7 +117,9 @@ let package = Package(
     .testTarget(
       name: "GroupEnumeratorTests",
       // CZlib compresses the text chunks PNGMetadataReaderTests builds.
-      dependencies: ["GroupEnumerator", "GroupEnumeratorCore", "CZlib", "TestSupport"],
+      dependencies: [
+        "GroupEnumerator", "GroupEnumeratorCore", "CZlib", "CDeferredLibraries", "TestSupport",
+      ],
       // Small real movies made by Resources/make-movies.sh; tests read them via #filePath.
       exclude: ["Resources"]
     ),

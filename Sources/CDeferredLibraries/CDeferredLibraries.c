@@ -1,4 +1,4 @@
-// libexif and SQLite opened on first use: see include/CDeferredLibraries.h.
+// libexif, SQLite and zlib opened on first use: see include/CDeferredLibraries.h.
 //
 // Every function below has the library's own name and the prototype of the library's
 // header (which the compiler checks against the definition). A function the package calls
@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
@@ -319,4 +320,113 @@ HIDDEN int sqlite3_reset(sqlite3_stmt *statement) {
 
 HIDDEN int sqlite3_step(sqlite3_stmt *statement) {
   return sqliteReady() ? sqlite.f.sqlite3_step(statement) : SQLITE_MISUSE;
+}
+
+// MARK: - zlib
+
+#define ZLIB_FUNCTIONS(X)                                                                  \
+  X(adler32)                                                                               \
+  X(compress2)                                                                             \
+  X(crc32)                                                                                 \
+  X(deflate)                                                                               \
+  X(deflateEnd)                                                                            \
+  X(deflateInit2_)                                                                         \
+  X(inflate)                                                                               \
+  X(inflateEnd)                                                                            \
+  X(inflateInit_)
+
+static const char *const zlibNames[] = {ZLIB_FUNCTIONS(NAME)};
+static union {
+  struct {
+    ZLIB_FUNCTIONS(POINTER)
+  } f;
+  void *all[sizeof zlibNames / sizeof zlibNames[0]];
+} zlib;
+
+static pthread_once_t zlibOnce = PTHREAD_ONCE_INIT;
+// Written inside zlibOnce, read only after it.
+static bool zlibOpen;
+static char zlibFailure[512] = "zlib was not loaded";
+
+static void openZlib(void) {
+  zlibOpen = openLibrary(
+      "libz.so.1", zlibNames, zlib.all, sizeof zlib.all / sizeof zlib.all[0], zlibFailure,
+      sizeof zlibFailure);
+}
+
+static bool zlibReady(void) {
+  pthread_once(&zlibOnce, openZlib);
+  return zlibOpen;
+}
+
+const char *CDeferredLibraries_zlib(void) { return zlibReady() ? NULL : zlibFailure; }
+
+// The checksums have no way to fail, so without zlib they are computed here (bit by bit:
+// slower, the same values): a PNG's chunks are still checked.
+unsigned long CDeferredLibraries_adler32(unsigned long adler, const uint8_t *bytes, size_t length) {
+  if (bytes == NULL) return 1;
+  unsigned long low = adler & 0xFFFF, high = (adler >> 16) & 0xFFFF;
+  for (size_t index = 0; index < length; index++) {
+    low = (low + bytes[index]) % 65521;
+    high = (high + low) % 65521;
+  }
+  return high << 16 | low;
+}
+
+unsigned long CDeferredLibraries_crc32(unsigned long crc, const uint8_t *bytes, size_t length) {
+  if (bytes == NULL) return 0;
+  uint32_t value = ~(uint32_t)crc;
+  for (size_t index = 0; index < length; index++) {
+    value ^= bytes[index];
+    for (int bit = 0; bit < 8; bit++) value = value >> 1 ^ (0xEDB88320u & -(value & 1));
+  }
+  return ~value;
+}
+
+HIDDEN uLong adler32(uLong adler, const Bytef *bytes, uInt length) {
+  return zlibReady() ? zlib.f.adler32(adler, bytes, length)
+                     : CDeferredLibraries_adler32(adler, bytes, length);
+}
+
+HIDDEN uLong crc32(uLong crc, const Bytef *bytes, uInt length) {
+  return zlibReady() ? zlib.f.crc32(crc, bytes, length)
+                     : CDeferredLibraries_crc32(crc, bytes, length);
+}
+
+// Arithmetic only (zlib's own bound for its default settings): needs no library.
+HIDDEN uLong compressBound(uLong length) {
+  return length + (length >> 12) + (length >> 14) + (length >> 25) + 13;
+}
+
+HIDDEN int compress2(Bytef *out, uLongf *outLength, const Bytef *in, uLong inLength, int level) {
+  return zlibReady() ? zlib.f.compress2(out, outLength, in, inLength, level) : Z_VERSION_ERROR;
+}
+
+HIDDEN int deflate(z_streamp stream, int flush) {
+  return zlibReady() ? zlib.f.deflate(stream, flush) : Z_STREAM_ERROR;
+}
+
+HIDDEN int deflateEnd(z_streamp stream) {
+  return zlibReady() ? zlib.f.deflateEnd(stream) : Z_STREAM_ERROR;
+}
+
+HIDDEN int deflateInit2_(
+    z_streamp stream, int level, int method, int windowBits, int memLevel, int strategy,
+    const char *version, int streamSize) {
+  return zlibReady() ? zlib.f.deflateInit2_(
+                           stream, level, method, windowBits, memLevel, strategy, version,
+                           streamSize)
+                     : Z_VERSION_ERROR;
+}
+
+HIDDEN int inflate(z_streamp stream, int flush) {
+  return zlibReady() ? zlib.f.inflate(stream, flush) : Z_STREAM_ERROR;
+}
+
+HIDDEN int inflateEnd(z_streamp stream) {
+  return zlibReady() ? zlib.f.inflateEnd(stream) : Z_STREAM_ERROR;
+}
+
+HIDDEN int inflateInit_(z_streamp stream, const char *version, int streamSize) {
+  return zlibReady() ? zlib.f.inflateInit_(stream, version, streamSize) : Z_VERSION_ERROR;
 }

@@ -149,4 +149,33 @@ struct DeferredLibrariesProcessTests {
   private static func assets(_ json: String) throws -> [[String: Any]] {
     try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
   }
+
+  @Test func pngChunksAreCheckedWithoutZlib() throws {
+    let scratch = try TemporaryFolder("DeferredLibrariesProcessTests")
+    for (fixture, name) in [
+      ("Library/Screenshots/screenshot.png", "screenshot.png"),
+      ("Phones/XMP/edited.png", "edited.png"),
+    ] {
+      try scratch.write(
+        Array(Data(contentsOf: Sample.fixtures.url.appendingPathComponent(fixture))),
+        as: "library/" + name)
+    }
+    // A PNG whose iTXt chunk (at 33, after the signature and IHDR) fails its CRC: found
+    // wrong without zlib too.
+    var damaged = try Array(
+      Data(contentsOf: Sample.fixtures.url.appendingPathComponent("Phones/XMP/edited.png")))
+    try #require(Array(damaged[37..<41]) == Array("iTXt".utf8))
+    let length = damaged[33..<37].reduce(0) { $0 << 8 | Int($1) }
+    damaged[41 + length + 3] ^= 0xFF
+    try scratch.write(damaged, as: "library/damaged.png")
+    let arguments = ["--format", "json", scratch.absolute("library")]
+    let plain = try run(demoExecutable, arguments)
+    let without = try run(
+      demoExecutable, arguments,
+      environment: ["LD_LIBRARY_PATH": try Self.standIns(in: scratch, for: ["libz.so.1"])])
+    #expect(without.exited && without.status == 0, "\(without.stderr)")
+    #expect(without.stdout == plain.stdout)
+    #expect(plain.stdout.contains("The PNG chunk 'iTXt' at offset 33 fails its CRC"))
+    #expect(plain.stdout.components(separatedBy: "fails its CRC").count == 2)
+  }
 }

@@ -112,9 +112,11 @@ extension ContentsSnapshot {
   }
 
   /// The contents `reader` reads, from the bytes of `file`, whose first byte is at
-  /// `fileStart` (the chunks of assets are decoded in parallel, each from `file`).
+  /// `fileStart` (the chunks of assets are decoded in parallel, each from `file`);
+  /// `nil` too when `isAbandoned` says yes before a chunk.
   static func decodeContents(
-    _ reader: inout StoredResult.Reader, file: [UInt8], fileStart: UnsafePointer<UInt8>
+    _ reader: inout StoredResult.Reader, file: [UInt8], fileStart: UnsafePointer<UInt8>,
+    isAbandoned: (@Sendable () -> Bool)? = nil
   ) -> Body? {
     guard let files = reader.integer(), files >= 0, let groupCount = reader.count() else {
       return nil
@@ -179,6 +181,8 @@ extension ContentsSnapshot {
     let keys = groupKeys
     let spans = chunks
     DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+      // A chunk left undecoded makes the whole `nil`, below.
+      if isAbandoned?() == true { return }
       let chunk = spans[index]
       let assets = file.withUnsafeBufferPointer {
         decodeChunk(

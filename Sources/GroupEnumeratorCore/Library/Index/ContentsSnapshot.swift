@@ -169,8 +169,11 @@ struct ContentsSnapshot: Sendable {
     let early =
       size <= Self.earlySize
       ? ThreadResult { [self, whole, contentsOffset] () -> Body? in
-        guard let whole, let contentsOffset else { return readBody(key: key, stored: stored) }
-        return Self.body(of: whole, contentsOffset: contentsOffset)
+        let isAbandoned = { @Sendable in abandon.flag.load(ordering: .relaxed) }
+        guard let whole, let contentsOffset else {
+          return readBody(key: key, stored: stored, isAbandoned: isAbandoned)
+        }
+        return Self.body(of: whole, contentsOffset: contentsOffset, isAbandoned: isAbandoned)
       } : nil
     guard foldersUnchanged(unchecked) else {
       abandon.flag.store(true, ordering: .relaxed)
@@ -198,18 +201,26 @@ struct ContentsSnapshot: Sendable {
   /// The contents of the snapshot file read whole now, when its head still says what it
   /// said (it may have been replaced since the head was read): this key, the folders as
   /// they are, contents kept under `stored`.
-  private func readBody(key: [UInt8], stored: TreeFingerprint) -> Body? {
-    guard let bytes = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize),
+  private func readBody(
+    key: [UInt8], stored: TreeFingerprint, isAbandoned: (@Sendable () -> Bool)? = nil
+  ) -> Body? {
+    guard isAbandoned?() != true,
+      let bytes = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize),
       let offset = bytes.withUnsafeBufferPointer({
         headContentsOffset($0, key: key, stored: stored)
       })
     else { return nil }
-    return Self.body(of: bytes, contentsOffset: offset)
+    return Self.body(of: bytes, contentsOffset: offset, isAbandoned: isAbandoned)
   }
 
   /// The contents of a whole snapshot file whose contents start at `contentsOffset`, when
   /// its checksum holds and they decode to the end.
-  private static func body(of bytes: [UInt8], contentsOffset offset: Int) -> Body? {
+  ///
+  /// `isAbandoned`, when given, is asked before each chunk of assets: once it says yes,
+  /// nothing more is decoded and the result is `nil`.
+  private static func body(
+    of bytes: [UInt8], contentsOffset offset: Int, isAbandoned: (@Sendable () -> Bool)? = nil
+  ) -> Body? {
     bytes.withUnsafeBufferPointer { buffer -> Body? in
       guard buffer.count > Self.magic.count + 8, let fileStart = buffer.baseAddress,
         Self.checksum(
@@ -220,7 +231,9 @@ struct ContentsSnapshot: Sendable {
       else { return nil }
       var reader = StoredResult.Reader(
         bytes: UnsafeBufferPointer(rebasing: buffer[offset..<(buffer.count - 8)]))
-      guard let body = Self.decodeContents(&reader, file: bytes, fileStart: fileStart),
+      guard
+        let body = Self.decodeContents(
+          &reader, file: bytes, fileStart: fileStart, isAbandoned: isAbandoned),
         reader.isAtEnd
       else { return nil }
       return body

@@ -176,26 +176,45 @@ extension ContentsSnapshot {
       chunks.append((count, start..<start + bytes.count))
     }
     guard chunks.reduce(0, { $0 + $1.count }) == assetCount else { return nil }
-    // The chunks on every core at once: each asset is a dozen allocations.
-    let decoded = SanitizerVisibleMutex([[Asset]?](repeating: nil, count: chunks.count))
+    // The chunks on every core at once (each asset is a dozen allocations), each decoded
+    // straight into its place in the one array (no asset is copied or moved after).
+    var starts: [Int] = []
+    starts.reserveCapacity(chunks.count)
+    var next = 0
+    for chunk in chunks {
+      starts.append(next)
+      next += chunk.count
+    }
     let keys = groupKeys
     let spans = chunks
-    DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-      // A chunk left undecoded makes the whole `nil`, below.
-      if isAbandoned?() == true { return }
-      let chunk = spans[index]
-      let assets = file.withUnsafeBufferPointer {
-        decodeChunk(
-          UnsafeBufferPointer(rebasing: $0[chunk.bytes]), count: chunk.count, groups: keys)
+    let offsets = starts
+    let assets = [Asset](unsafeUninitializedCapacity: assetCount) { buffer, initialized in
+      let target = ChunkTarget(buffer: buffer)
+      // Which chunks were decoded; also what orders each chunk's writes into `buffer`
+      // before the reads below, for ThreadSanitizer as for the processor.
+      let decoded = SanitizerVisibleMutex([Bool](repeating: false, count: spans.count))
+      DispatchQueue.concurrentPerform(iterations: spans.count) { index in
+        // A chunk left undecoded makes the whole `nil`, below.
+        if isAbandoned?() == true { return }
+        let chunk = spans[index]
+        let done = file.withUnsafeBufferPointer {
+          decodeChunk(
+            UnsafeBufferPointer(rebasing: $0[chunk.bytes]), groups: keys,
+            into: target.region(start: offsets[index], count: chunk.count))
+        }
+        decoded.withLock { $0[index] = done }
       }
-      decoded.withLock { $0[index] = assets }
+      let outcomes = decoded.withLock { $0 }
+      if outcomes.allSatisfy({ $0 }) {
+        initialized = assetCount
+      } else {
+        for (index, done) in outcomes.enumerated() where done {
+          target.region(start: offsets[index], count: spans[index].count).deinitialize()
+        }
+        initialized = 0
+      }
     }
-    var assets: [Asset] = []
-    assets.reserveCapacity(assetCount)
-    for chunk in decoded.withLock({ $0 }) {
-      guard let chunk else { return nil }
-      assets += chunk
-    }
+    guard assets.count == assetCount else { return nil }
     return Body(
       files: files, groups: groups, otherFiles: otherFiles, folderProblems: folderProblems,
       assets: assets)
@@ -206,14 +225,16 @@ extension ContentsSnapshot {
   /// How many assets a chunk holds: chunks are decoded in parallel.
   static let chunkSize = 1024
 
-  /// The `count` assets of one chunk, or `nil` when it is not well formed.
+  /// Decodes one chunk's assets into `destination` (uninitialised, as many places as the
+  /// chunk holds assets); `false`, with `destination` left uninitialised, when the chunk is
+  /// not well formed.
   static func decodeChunk(
-    _ bytes: UnsafeBufferPointer<UInt8>, count: Int, groups: [ScannedGroup.Key]
-  ) -> [Asset]? {
+    _ bytes: UnsafeBufferPointer<UInt8>, groups: [ScannedGroup.Key],
+    into destination: UnsafeMutableBufferPointer<Asset>
+  ) -> Bool {
     var reader = StoredResult.Reader(bytes: bytes)
-    var assets: [Asset] = []
-    assets.reserveCapacity(count)
-    for _ in 0..<count {
+    var count = 0
+    func decodeOne() -> Asset? {
       guard let index = reader.integer(), groups.indices.contains(index),
         let path = reader.byteRun(), let sidecarCount = reader.count()
       else { return nil }
@@ -228,14 +249,37 @@ extension ContentsSnapshot {
           sidecars.append(sidecar)
         }
       }
-      guard let row = reader.byteRun(),
-        let asset = StoredResult.decode(
-          StoredResult.Reader(bytes: row), path: assetPath,
-          group: groups[index], sidecars: sidecars, fileSize: nil, needsCheckedEnd: false)
-      else { return nil }
-      assets.append(asset)
+      guard let row = reader.byteRun() else { return nil }
+      return StoredResult.decode(
+        StoredResult.Reader(bytes: row), path: assetPath,
+        group: groups[index], sidecars: sidecars, fileSize: nil, needsCheckedEnd: false)
     }
-    return reader.isAtEnd ? assets : nil
+    while count < destination.count, let asset = decodeOne() {
+      destination.initializeElement(at: count, to: asset)
+      count += 1
+    }
+    guard count == destination.count, reader.isAtEnd else {
+      UnsafeMutableBufferPointer(rebasing: destination[..<count]).deinitialize()
+      return false
+    }
+    return true
+  }
+}
+
+/// The array of assets being made by ``ContentsSnapshot/decodeContents(_:file:fileStart:isAbandoned:)``,
+/// shared by the threads that decode its chunks.
+///
+/// `@unchecked Sendable` is safe: each thread initialises only the region of its own chunk
+/// (the regions are disjoint, from the chunks' counts, which add up to the array's
+/// capacity), the buffer outlives the threads (`concurrentPerform` returns only when all are
+/// done, inside the initialiser that owns it), and every read or deinitialisation happens
+/// after that, ordered by the mutex each thread locks after writing.
+private struct ChunkTarget: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<Asset>
+
+  /// The `count` places from `start`.
+  func region(start: Int, count: Int) -> UnsafeMutableBufferPointer<Asset> {
+    UnsafeMutableBufferPointer(rebasing: buffer[start..<start + count])
   }
 }
 

@@ -23,32 +23,64 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-// Opens `soname` and resolves `count` symbols named in `names` into `pointers`; on failure
-// writes why into `failure` and returns false. The library is never closed.
-static bool openLibrary(
-    const char *soname, const char *const *names, void **pointers, size_t count,
-    char *failure, size_t failureSize) {
-  void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (library == NULL) {
+// One library opened on first use: written inside `once`, read only after it.
+struct Deferred {
+  pthread_once_t once;
+  const char *soname;
+  bool open;
+  // Why it could not be opened.
+  char failure[512];
+};
+
+// Opens `library`'s soname and resolves `count` symbols named in `names` into `pointers`;
+// on failure writes why into its `failure`. The library is never closed.
+static void openDeferred(
+    struct Deferred *library, const char *const *names, void **pointers, size_t count) {
+  void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL);
+  if (handle == NULL) {
     const char *reason = dlerror();
     snprintf(
-        failure, failureSize, "cannot load %s: %s", soname,
+        library->failure, sizeof library->failure, "cannot load %s: %s", library->soname,
         reason != NULL ? reason : "unknown error");
-    return false;
+    return;
   }
   for (size_t index = 0; index < count; index++) {
     dlerror();
-    pointers[index] = dlsym(library, names[index]);
+    pointers[index] = dlsym(handle, names[index]);
     if (pointers[index] == NULL) {
       const char *reason = dlerror();
       snprintf(
-          failure, failureSize, "cannot load %s: %s", soname,
+          library->failure, sizeof library->failure, "cannot load %s: %s", library->soname,
           reason != NULL ? reason : names[index]);
-      return false;
+      return;
     }
   }
-  return true;
+  library->open = true;
 }
+
+#define NAME(name) #name,
+#define POINTER(name) __typeof__(&name) name;
+
+// Declares the library `prefix` (`soname`, and `FUNCTIONS`, the X-macro list of the
+// functions called): `prefix.f.name`, a pointer to each function; `prefix##State`; and
+// `prefix##Ready()`, which opens it the first time and says whether it is open.
+#define DEFERRED_LIBRARY(prefix, soname_, FUNCTIONS)                                       \
+  static const char *const prefix##Names[] = {FUNCTIONS(NAME)};                            \
+  static union {                                                                           \
+    struct {                                                                               \
+      FUNCTIONS(POINTER)                                                                   \
+    } f;                                                                                   \
+    void *all[sizeof prefix##Names / sizeof prefix##Names[0]];                             \
+  } prefix;                                                                                \
+  static struct Deferred prefix##State = {PTHREAD_ONCE_INIT, soname_, false, ""};         \
+  static void prefix##Open(void) {                                                         \
+    openDeferred(&prefix##State, prefix##Names, prefix.all,                                \
+                 sizeof prefix.all / sizeof prefix.all[0]);                                \
+  }                                                                                        \
+  static bool prefix##Ready(void) {                                                        \
+    pthread_once(&prefix##State.once, prefix##Open);                                       \
+    return prefix##State.open;                                                             \
+  }
 
 // MARK: - libexif
 
@@ -69,34 +101,10 @@ static bool openLibrary(
   X(exif_mem_new)                                                                          \
   X(exif_mem_unref)
 
-#define NAME(name) #name,
-static const char *const libexifNames[] = {LIBEXIF_FUNCTIONS(NAME)};
-#define POINTER(name) __typeof__(&name) name;
-static union {
-  struct {
-    LIBEXIF_FUNCTIONS(POINTER)
-  } f;
-  void *all[sizeof libexifNames / sizeof libexifNames[0]];
-} libexif;
-
-static pthread_once_t libexifOnce = PTHREAD_ONCE_INIT;
-// Written inside libexifOnce, read only after it.
-static bool libexifOpen;
-static char libexifFailure[512] = "libexif was not loaded";
-
-static void openLibexif(void) {
-  libexifOpen = openLibrary(
-      "libexif.so.12", libexifNames, libexif.all, sizeof libexif.all / sizeof libexif.all[0],
-      libexifFailure, sizeof libexifFailure);
-}
-
-static bool libexifReady(void) {
-  pthread_once(&libexifOnce, openLibexif);
-  return libexifOpen;
-}
+DEFERRED_LIBRARY(libexif, "libexif.so.12", LIBEXIF_FUNCTIONS)
 
 const char *CDeferredLibraries_libexif(void) {
-  return libexifReady() ? NULL : libexifFailure;
+  return libexifReady() ? NULL : libexifState.failure;
 }
 
 HIDDEN ExifEntry *exif_content_get_entry(ExifContent *content, ExifTag tag) {
@@ -188,31 +196,11 @@ HIDDEN void exif_mem_unref(ExifMem *memory) {
   X(sqlite3_reset)                                                                         \
   X(sqlite3_step)
 
-static const char *const sqliteNames[] = {SQLITE_FUNCTIONS(NAME)};
-static union {
-  struct {
-    SQLITE_FUNCTIONS(POINTER)
-  } f;
-  void *all[sizeof sqliteNames / sizeof sqliteNames[0]];
-} sqlite;
+DEFERRED_LIBRARY(sqlite, "libsqlite3.so.0", SQLITE_FUNCTIONS)
 
-static pthread_once_t sqliteOnce = PTHREAD_ONCE_INIT;
-// Written inside sqliteOnce, read only after it.
-static bool sqliteOpen;
-static char sqliteFailure[512] = "SQLite was not loaded";
-
-static void openSQLite(void) {
-  sqliteOpen = openLibrary(
-      "libsqlite3.so.0", sqliteNames, sqlite.all, sizeof sqlite.all / sizeof sqlite.all[0],
-      sqliteFailure, sizeof sqliteFailure);
+const char *CDeferredLibraries_sqlite(void) {
+  return sqliteReady() ? NULL : sqliteState.failure;
 }
-
-static bool sqliteReady(void) {
-  pthread_once(&sqliteOnce, openSQLite);
-  return sqliteOpen;
-}
-
-const char *CDeferredLibraries_sqlite(void) { return sqliteReady() ? NULL : sqliteFailure; }
 
 HIDDEN int sqlite3_bind_blob(
     sqlite3_stmt *statement, int index, const void *bytes, int count, void (*release)(void *)) {
@@ -283,7 +271,7 @@ HIDDEN int sqlite3_db_config(sqlite3 *db, int option, ...) {
 }
 
 HIDDEN const char *sqlite3_errmsg(sqlite3 *db) {
-  return sqliteReady() ? sqlite.f.sqlite3_errmsg(db) : sqliteFailure;
+  return sqliteReady() ? sqlite.f.sqlite3_errmsg(db) : sqliteState.failure;
 }
 
 HIDDEN int sqlite3_exec(
@@ -335,31 +323,9 @@ HIDDEN int sqlite3_step(sqlite3_stmt *statement) {
   X(inflateEnd)                                                                            \
   X(inflateInit_)
 
-static const char *const zlibNames[] = {ZLIB_FUNCTIONS(NAME)};
-static union {
-  struct {
-    ZLIB_FUNCTIONS(POINTER)
-  } f;
-  void *all[sizeof zlibNames / sizeof zlibNames[0]];
-} zlib;
+DEFERRED_LIBRARY(zlib, "libz.so.1", ZLIB_FUNCTIONS)
 
-static pthread_once_t zlibOnce = PTHREAD_ONCE_INIT;
-// Written inside zlibOnce, read only after it.
-static bool zlibOpen;
-static char zlibFailure[512] = "zlib was not loaded";
-
-static void openZlib(void) {
-  zlibOpen = openLibrary(
-      "libz.so.1", zlibNames, zlib.all, sizeof zlib.all / sizeof zlib.all[0], zlibFailure,
-      sizeof zlibFailure);
-}
-
-static bool zlibReady(void) {
-  pthread_once(&zlibOnce, openZlib);
-  return zlibOpen;
-}
-
-const char *CDeferredLibraries_zlib(void) { return zlibReady() ? NULL : zlibFailure; }
+const char *CDeferredLibraries_zlib(void) { return zlibReady() ? NULL : zlibState.failure; }
 
 // The checksums have no way to fail, so without zlib they are computed here (bit by bit:
 // slower, the same values): a PNG's chunks are still checked.

@@ -14,25 +14,33 @@ import Testing
   /// Inputs of every length up to 70 (the bit-by-bit loops' edges), then a large one, each
   /// continued from a running value as PNG's chunk CRCs are (type, then data).
   private static let inputs: [[UInt8]] = {
-    var generator = SplitMix(seed: 0x5EED)
-    var inputs = (0...70).map { length in (0..<length).map { _ in generator.nextByte() } }
-    inputs.append((0..<200_000).map { _ in generator.nextByte() })
+    var generator = SplitMix64(seed: 0x5EED)
+    func byte() -> UInt8 { UInt8(truncatingIfNeeded: generator.next()) }
+    var inputs = (0...70).map { length in (0..<length).map { _ in byte() } }
+    inputs.append((0..<200_000).map { _ in byte() })
     inputs.append([UInt8](repeating: 0xFF, count: 6_000))
     return inputs
   }()
 
-  @Test func theCRC32WithoutZlibIsZlibs() {
-    for input in Self.inputs {
-      for start: UInt in [0, 0xFFFF_FFFF, 0x1234_5678] {
-        let ours = input.withUnsafeBufferPointer {
-          CDeferredLibraries_crc32(start, $0.baseAddress, $0.count)
-        }
-        let zlibs = input.withUnsafeBufferPointer {
-          crc32(uLong(start), $0.baseAddress, uInt($0.count))
-        }
-        #expect(ours == zlibs, "length \(input.count), start \(start)")
+  /// Expects `ours` and `zlibs` to agree on every input, from every start in `starts`.
+  private static func agree(
+    starts: [UInt], _ ours: (UInt, UnsafeBufferPointer<UInt8>) -> UInt,
+    _ zlibs: (uLong, UnsafeBufferPointer<UInt8>) -> uLong
+  ) {
+    for input in inputs {
+      for start in starts {
+        let mine = input.withUnsafeBufferPointer { ours(start, $0) }
+        let theirs = input.withUnsafeBufferPointer { zlibs(uLong(start), $0) }
+        #expect(mine == theirs, "length \(input.count), start \(start)")
       }
     }
+  }
+
+  @Test func theCRC32WithoutZlibIsZlibs() {
+    Self.agree(
+      starts: [0, 0xFFFF_FFFF, 0x1234_5678],
+      { CDeferredLibraries_crc32($0, $1.baseAddress, $1.count) },
+      { crc32($0, $1.baseAddress, uInt($1.count)) })
     // The PNG specification's own example: the CRC of "IEND".
     let iend = Array("IEND".utf8).withUnsafeBufferPointer {
       CDeferredLibraries_crc32(0, $0.baseAddress, $0.count)
@@ -42,30 +50,10 @@ import Testing
   }
 
   @Test func theAdler32WithoutZlibIsZlibs() {
-    for input in Self.inputs {
-      for start: UInt in [1, 0xFFF0_FFF0, 0x1234_5678] {
-        let ours = input.withUnsafeBufferPointer {
-          CDeferredLibraries_adler32(start, $0.baseAddress, $0.count)
-        }
-        let zlibs = input.withUnsafeBufferPointer {
-          adler32(uLong(start), $0.baseAddress, uInt($0.count))
-        }
-        #expect(ours == zlibs, "length \(input.count), start \(start)")
-      }
-    }
+    Self.agree(
+      starts: [1, 0xFFF0_FFF0, 0x1234_5678],
+      { CDeferredLibraries_adler32($0, $1.baseAddress, $1.count) },
+      { adler32($0, $1.baseAddress, uInt($1.count)) })
     #expect(CDeferredLibraries_adler32(7, nil, 0) == 1)
-  }
-}
-
-/// A small deterministic generator (SplitMix64), for inputs that are the same every run.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func nextByte() -> UInt8 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return UInt8(truncatingIfNeeded: value ^ (value >> 31))
   }
 }

@@ -23,11 +23,16 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-// One library opened on first use: written inside `once`, read only after it.
+// One library opened on first use: written inside `once`, read only after it, but for
+// `ready`, which is read first by every call (an atomic load, where `pthread_once` would
+// be a call into libc each time: the readers call libexif's functions a hundred times a
+// file).
 struct Deferred {
   pthread_once_t once;
   const char *soname;
   bool open;
+  // Set (with release ordering) once every pointer is resolved.
+  int ready;
   // Why it could not be opened.
   char failure[512];
 };
@@ -56,6 +61,7 @@ static void openDeferred(
     }
   }
   library->open = true;
+  __atomic_store_n(&library->ready, 1, __ATOMIC_RELEASE);
 }
 
 #define NAME(name) #name,
@@ -72,12 +78,15 @@ static void openDeferred(
     } f;                                                                                   \
     void *all[sizeof prefix##Names / sizeof prefix##Names[0]];                             \
   } prefix;                                                                                \
-  static struct Deferred prefix##State = {PTHREAD_ONCE_INIT, soname_, false, ""};         \
+  static struct Deferred prefix##State = {PTHREAD_ONCE_INIT, soname_, false, 0, ""};      \
   static void prefix##Open(void) {                                                         \
     openDeferred(&prefix##State, prefix##Names, prefix.all,                                \
                  sizeof prefix.all / sizeof prefix.all[0]);                                \
   }                                                                                        \
-  static bool prefix##Ready(void) {                                                        \
+  static inline bool prefix##Ready(void) {                                                 \
+    if (__builtin_expect(__atomic_load_n(&prefix##State.ready, __ATOMIC_ACQUIRE), 1)) {    \
+      return true;                                                                         \
+    }                                                                                      \
     pthread_once(&prefix##State.once, prefix##Open);                                       \
     return prefix##State.open;                                                             \
   }

@@ -2,7 +2,7 @@
 //
 // Every function below has the library's own name and the prototype of the library's
 // header (which the compiler checks against the definition). A function the package calls
-// that is missing here fails to link, since neither library is linked, so the lists
+// that is missing here fails to link, since none of the libraries is linked, so the lists
 // cannot fall behind the code.
 
 #include "CDeferredLibraries.h"
@@ -23,14 +23,13 @@
 
 #define HIDDEN __attribute__((visibility("hidden")))
 
-// One library opened on first use: written inside `once`, read only after it, but for
-// `ready`, which is read first by every call (an atomic load, where `pthread_once` would
-// be a call into libc each time: the readers call libexif's functions a hundred times a
-// file).
+// One library opened on first use. Every call reads `ready` first (an atomic load, where
+// `pthread_once` would be a call into libc each time: the readers call libexif's
+// functions a hundred times a file); `failure` is written inside `once`, read only after
+// it.
 struct Deferred {
   pthread_once_t once;
   const char *soname;
-  bool open;
   // Set (with release ordering) once every pointer is resolved.
   int ready;
   // Why it could not be opened.
@@ -60,7 +59,6 @@ static void openDeferred(
       return;
     }
   }
-  library->open = true;
   __atomic_store_n(&library->ready, 1, __ATOMIC_RELEASE);
 }
 
@@ -78,7 +76,7 @@ static void openDeferred(
     } f;                                                                                   \
     void *all[sizeof prefix##Names / sizeof prefix##Names[0]];                             \
   } prefix;                                                                                \
-  static struct Deferred prefix##State = {PTHREAD_ONCE_INIT, soname_, false, 0, ""};      \
+  static struct Deferred prefix##State = {PTHREAD_ONCE_INIT, soname_, 0, ""};             \
   static void prefix##Open(void) {                                                         \
     openDeferred(&prefix##State, prefix##Names, prefix.all,                                \
                  sizeof prefix.all / sizeof prefix.all[0]);                                \
@@ -88,7 +86,7 @@ static void openDeferred(
       return true;                                                                         \
     }                                                                                      \
     pthread_once(&prefix##State.once, prefix##Open);                                       \
-    return prefix##State.open;                                                             \
+    return __atomic_load_n(&prefix##State.ready, __ATOMIC_ACQUIRE);                        \
   }
 
 // MARK: - libexif

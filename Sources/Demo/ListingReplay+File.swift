@@ -95,13 +95,12 @@ final class StoredListing {
 
   /// Reads the output and checks its checksum; `nil` when it fails.
   func checkOutput() -> CheckedOutput? {
-    var computed = OutputChecksum()
     if outputLength <= ListingReplay.wholeReadLimit {
-      var bytes = [UInt8](repeating: 0, count: outputLength)
-      guard StoredListing.read(descriptor, into: &bytes, at: outputOffset) else { return nil }
-      bytes.withUnsafeBytes { computed.add(whole: $0) }
-      return computed == checksum ? .whole(bytes) : nil
+      return Self.wholeOutput(
+        descriptor, offset: outputOffset, length: outputLength, checksum: checksum
+      ).map(CheckedOutput.whole)
     }
+    var computed = OutputChecksum()
     let complete = chunks { chunk in
       computed.add(whole: chunk)
       return true
@@ -123,12 +122,20 @@ final class StoredListing {
     let checksum = checksum
     return ThreadResult {
       defer { _ = Glibc.close(copy) }
-      var bytes = [UInt8](repeating: 0, count: length)
-      guard StoredListing.read(copy, into: &bytes, at: offset) else { return nil }
-      var computed = OutputChecksum()
-      bytes.withUnsafeBytes { computed.add(whole: $0) }
-      return computed == checksum ? bytes : nil
+      return StoredListing.wholeOutput(copy, offset: offset, length: length, checksum: checksum)
     }
+  }
+
+  /// The `length` bytes at `offset` of `descriptor`, read whole, when they match
+  /// `checksum`.
+  private static func wholeOutput(
+    _ descriptor: Int32, offset: Int, length: Int, checksum: OutputChecksum
+  ) -> [UInt8]? {
+    var bytes = [UInt8](repeating: 0, count: length)
+    guard read(descriptor, into: &bytes, at: offset) else { return nil }
+    var computed = OutputChecksum()
+    bytes.withUnsafeBytes { computed.add(whole: $0) }
+    return computed == checksum ? bytes : nil
   }
 
   /// Writes the output to `stream` in chunks, checking it again; `false` when it could not

@@ -166,28 +166,22 @@ extension ContentsSnapshot {
     }
     guard let assetCount = reader.integer(), assetCount >= 0, let chunkCount = reader.count()
     else { return nil }
-    // Each chunk's count and where its bytes are in `file`.
-    var chunks: [(count: Int, bytes: Range<Int>)] = []
+    // Where each chunk's assets go in the array, and where its bytes are in `file`.
+    var chunks: [(assets: Range<Int>, bytes: Range<Int>)] = []
     chunks.reserveCapacity(chunkCount)
+    var next = 0
     for _ in 0..<chunkCount {
       guard let count = reader.count(), let bytes = reader.byteRun(), count <= bytes.count,
         let start = bytes.baseAddress.map({ $0 - fileStart })
       else { return nil }
-      chunks.append((count, start..<start + bytes.count))
+      chunks.append((next..<next + count, start..<start + bytes.count))
+      next += count
     }
-    guard chunks.reduce(0, { $0 + $1.count }) == assetCount else { return nil }
+    guard next == assetCount else { return nil }
     // The chunks on every core at once (each asset is a dozen allocations), each decoded
     // straight into its place in the one array (no asset is copied or moved after).
-    var starts: [Int] = []
-    starts.reserveCapacity(chunks.count)
-    var next = 0
-    for chunk in chunks {
-      starts.append(next)
-      next += chunk.count
-    }
     let keys = groupKeys
     let spans = chunks
-    let offsets = starts
     let assets = [Asset](unsafeUninitializedCapacity: assetCount) { buffer, initialized in
       let target = ChunkTarget(buffer: buffer)
       // Which chunks were decoded; also what orders each chunk's writes into `buffer`
@@ -200,7 +194,7 @@ extension ContentsSnapshot {
         let done = file.withUnsafeBufferPointer {
           decodeChunk(
             UnsafeBufferPointer(rebasing: $0[chunk.bytes]), groups: keys,
-            into: target.region(start: offsets[index], count: chunk.count))
+            into: target.region(chunk.assets))
         }
         decoded.withLock { $0[index] = done }
       }
@@ -209,7 +203,7 @@ extension ContentsSnapshot {
         initialized = assetCount
       } else {
         for (index, done) in outcomes.enumerated() where done {
-          target.region(start: offsets[index], count: spans[index].count).deinitialize()
+          target.region(spans[index].assets).deinitialize()
         }
         initialized = 0
       }
@@ -277,9 +271,9 @@ extension ContentsSnapshot {
 private struct ChunkTarget: @unchecked Sendable {
   let buffer: UnsafeMutableBufferPointer<Asset>
 
-  /// The `count` places from `start`.
-  func region(start: Int, count: Int) -> UnsafeMutableBufferPointer<Asset> {
-    UnsafeMutableBufferPointer(rebasing: buffer[start..<start + count])
+  /// The places in `range`.
+  func region(_ range: Range<Int>) -> UnsafeMutableBufferPointer<Asset> {
+    UnsafeMutableBufferPointer(rebasing: buffer[range])
   }
 }
 

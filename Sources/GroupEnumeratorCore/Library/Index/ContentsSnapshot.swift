@@ -11,7 +11,8 @@ import Synchronization
 /// entry's path, type, owner, size, inode and times, on four threads) is the one stored,
 /// and so is the ``key(index:)``: everything else the enumeration depends on (this build,
 /// the user, the time zone, the root, the options, the filter, the index file). Before
-/// the fingerprint, the stored folders' own times are compared, one `fstatat` each: a
+/// the fingerprint (or while it is taken, when contents are kept: a changed folder stops
+/// it), the stored folders' own times are compared, one `fstatat` each: a
 /// photo added, removed or renamed changes its folder, so most changed libraries are told
 /// in well under a millisecond, and only a file rewritten in place costs a fingerprint.
 ///
@@ -137,14 +138,13 @@ struct ContentsSnapshot: Sendable {
         atPath: path, maximumSize: Self.maximumSize, prefix: Self.headSize)
     else { return .missed(before(isFirst: true)) }
     // The head first: a changed folder is told without reading the contents.
-    var found = head.withUnsafeBufferPointer { readHead($0, key: key, deferringFolders: true) }
+    var found = head.withUnsafeBufferPointer { readHead($0, key: key) }
     var whole: [UInt8]? = head.count == size ? head : nil
     if case .malformed = found, whole == nil {
       whole = FileSystem.ownFile(atPath: path, maximumSize: Self.maximumSize)
       found =
-        whole.map { bytes in
-          bytes.withUnsafeBufferPointer { readHead($0, key: key, deferringFolders: true) }
-        } ?? .malformed
+        whole.map { bytes in bytes.withUnsafeBufferPointer { readHead($0, key: key) } }
+        ?? .malformed
     }
     let stored: TreeFingerprint
     let unchecked: [StoredFolder]
@@ -165,11 +165,11 @@ struct ContentsSnapshot: Sendable {
     // the tree changed (at most ``earlySize`` bytes read for nothing). The walk mostly
     // waits for the disk and the kernel.
     let abandon = Abandon()
-    let walking = ThreadResult { [self] in before(isFirst: false, abandon: abandon) }
+    let isAbandoned = { @Sendable in abandon.flag.load(ordering: .relaxed) }
+    let walking = ThreadResult { [self] in before(isFirst: false, isAbandoned: isAbandoned) }
     let early =
       size <= Self.earlySize
       ? ThreadResult { [self, whole, contentsOffset] () -> Body? in
-        let isAbandoned = { @Sendable in abandon.flag.load(ordering: .relaxed) }
         guard let whole, let contentsOffset else {
           return readBody(key: key, stored: stored, isAbandoned: isAbandoned)
         }
@@ -199,8 +199,8 @@ struct ContentsSnapshot: Sendable {
   }
 
   /// The contents of the snapshot file read whole now, when its head still says what it
-  /// said (it may have been replaced since the head was read): this key, the folders as
-  /// they are, contents kept under `stored`.
+  /// said (it may have been replaced since the head was read): this key, contents kept
+  /// under `stored` (which the tree's fingerprint, folders included, matched).
   private func readBody(
     key: [UInt8], stored: TreeFingerprint, isAbandoned: (@Sendable () -> Bool)? = nil
   ) -> Body? {
@@ -251,8 +251,7 @@ struct ContentsSnapshot: Sendable {
   static let earlySize = 8 << 20
 
   /// Where the contents start in `bytes`, a whole snapshot file read after its head was,
-  /// when its head still says what it said: this key, the folders as they are, contents
-  /// kept under `stored`.
+  /// when its head still says what it said: this key, contents kept under `stored`.
   private func headContentsOffset(
     _ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8], stored: TreeFingerprint
   ) -> Int? {
@@ -275,7 +274,8 @@ struct ContentsSnapshot: Sendable {
     /// stopped changing).
     case foldersOnly(mayTakeFingerprint: Bool)
     /// The contents were kept under `fingerprint`, and start at `offset` in the file; the
-    /// folders are as they were, but for those in `unchecked`, which were not compared.
+    /// stored folders, `unchecked`, are left to the caller to compare
+    /// (``foldersUnchanged(_:)``), beside the walk that takes the fingerprint.
     case contents(TreeFingerprint, offset: Int, unchecked: [StoredFolder])
   }
 
@@ -283,12 +283,8 @@ struct ContentsSnapshot: Sendable {
   private typealias StoredFolder = (path: [UInt8], times: FolderTimes)
 
   /// Reads the head of a snapshot file in `bytes` (its start, or all of it), comparing its
-  /// key with `key` and its folders with the folders now; with `deferringFolders`, the
-  /// folders of a head with contents are left to the caller to compare
-  /// (``foldersUnchanged(_:)``), in ``Head/contents(_:offset:unchecked:)``.
-  private func readHead(
-    _ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8], deferringFolders: Bool = false
-  ) -> Head {
+  /// key with `key` and, unless it holds contents, its folders with the folders now.
+  private func readHead(_ bytes: UnsafeBufferPointer<UInt8>, key: [UInt8]) -> Head {
     guard bytes.count > Self.magic.count, bytes.prefix(Self.magic.count).elementsEqual(Self.magic)
     else { return .malformed }
     var reader = StoredResult.Reader(
@@ -317,9 +313,7 @@ struct ContentsSnapshot: Sendable {
         found = .malformed
         break
       }
-      let offset = Self.magic.count + reader.offset
-      if deferringFolders { return .contents(fingerprint, offset: offset, unchecked: folders) }
-      found = .contents(fingerprint, offset: offset, unchecked: [])
+      return .contents(fingerprint, offset: Self.magic.count + reader.offset, unchecked: folders)
     default: found = .malformed
     }
     return foldersUnchanged(folders) ? found : .foldersChanged
@@ -334,9 +328,7 @@ struct ContentsSnapshot: Sendable {
 
   /// The tree's fingerprint now, or `nil` when it cannot be taken (a budget tripped, an
   /// entry could not be examined).
-  private func before(isFirst: Bool, abandon: Abandon? = nil) -> Before? {
-    var isAbandoned: (@Sendable () -> Bool)?
-    if let abandon { isAbandoned = { abandon.flag.load(ordering: .relaxed) } }
+  private func before(isFirst: Bool, isAbandoned: (@Sendable () -> Bool)? = nil) -> Before? {
     guard
       let walked = TreeFingerprint.take(root: root.descriptor.rawValue, isAbandoned: isAbandoned)
     else { return nil }
@@ -382,7 +374,7 @@ struct ContentsSnapshot: Sendable {
     guard contents.warnings.isEmpty, let index = try? FileSystem.statusRecord(atPath: indexPath),
       let key = key(index: index)
     else { return }
-    var folders: [(path: [UInt8], times: FolderTimes)] = []
+    var folders: [StoredFolder] = []
     var seen = Set<[UInt8]>()
     for path in [LibraryPath.root] + contents.groups.map(\.path)
     where seen.insert(path.bytes).inserted {

@@ -76,8 +76,7 @@ struct EXIFBlock {
         return EXIFTagTable()
       }
       let walked = walker.read()
-      let faults = walker.faults.map { " " + $0.description }.joined()
-      problems.append(.init(.unsupported, note + "read directly." + faults))
+      problems.append(.init(.unsupported, note + "read directly." + Self.text(of: walker.faults)))
       return walked
     }
     var table = LibExifReader.read(payload: libExifPayload)
@@ -109,7 +108,7 @@ struct EXIFBlock {
       table.values[key] = value
       recoveredIFD0 = true
     }
-    let faults = walker.faults.map { " " + $0.description }.joined()
+    let faults = Self.text(of: walker.faults)
     if recoveredIFD0 {
       let directories = recovered.map { " and the \($0) IFD" }.joined()
       problems.append(
@@ -138,6 +137,11 @@ struct EXIFBlock {
   private static let interpretedIFD0 = Set(EXIFTag.interpreted.filter { $0.directory == .ifd0 })
 
   /// A classic TIFF walker over the block, or `nil` when it has no TIFF header.
+  /// The walker's faults, each after a space, to end a problem's message.
+  private static func text(of faults: [TIFFParsingError]) -> String {
+    faults.map { " " + $0.description }.joined()
+  }
+
   private func walker() -> TIFFDirectoryWalker<ArrayByteSource>? {
     TIFFDirectoryWalker(tiff: hasIdentifier ? Array(tiff) : storage)
   }

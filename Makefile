@@ -14,7 +14,7 @@ BUILD_PACKAGES := libexif-dev libgexiv2-dev zlib1g-dev libsqlite3-dev libvips-de
 TEST_PACKAGES := util-linux strace time chromium libdeflate-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: page-check drawable-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check
+.PHONY: page-check drawable-check render-sweep watch-latency demo test deps test-deps lint build readme-examples unit-tests permission-tests scale-tests conformance conformance-all bad-corpus lookup-check legacy-check clean bench bench-cold bench-index bench-libraries bench-deps bench-check shipped shipped-check
 
 demo: deps
 	$(SWIFT) run -c release Demo $(LIBRARY)
@@ -183,6 +183,20 @@ bench-render: deps bench-deps
 	$(SWIFT) build -c release --product Demo
 	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR) --only camera-1k
 	python3 Benchmarks/render-bench.py --demo .build/release/Demo --library $(BENCH_DIR)/lib-camera-1k $(BENCH_ARGS)
+
+# The Demo as a Linux command-line tool ships (docs/Performance.md, "The shipped build"):
+# the Swift, Foundation and C++ runtimes linked in, stripped, its symbols and DWARF in
+# Demo.debug beside it: .build-shipped/shipped/Demo. `make bench` measures this build.
+shipped: deps
+	bash Scripts/build-shipped.sh .build-shipped Demo
+
+# The shipped Demo needs no libstdc++ nor any C library it opens on first use at start,
+# names its Demo.debug by CRC, and prints the same bytes as the release build on the sample
+# library and, when present, the shared hostile files and corpus.
+shipped-check: shipped
+	$(SWIFT) build -c release --product Demo
+	python3 Scripts/check-shipped.py .build-shipped/shipped .build/release/Demo $(LIBRARY) \
+	  $$(for d in hostile corpus; do [ -d "$(SHARED)/$$d" ] && echo "$(SHARED)/$$d"; done)
 
 bench-libraries: bench-deps
 	python3 Benchmarks/make-libraries.py --dir $(BENCH_DIR)

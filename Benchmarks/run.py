@@ -180,21 +180,28 @@ def main():
     subprocess.run([sys.executable, str(HERE / "make-libraries.py"), "--dir", str(root),
                     *sum((["--only", lib] for lib in libs), [])],
                    check=True, stdout=subprocess.DEVNULL)
-    # The release configuration as a command-line tool is shipped on Linux: with the Swift
-    # runtime and FoundationEssentials linked in (--static-swift-stdlib), which saves the
-    # dynamic loader's ~14 ms of symbol binding per run, and without `$ORIGIN` in its
-    # search path (--disable-local-rpath: no library of ours sits beside the executable,
-    # and a cold start otherwise looks for each of its seven libraries in a dozen folders
-    # there). Built apart from .build, whose products the tests and checks use.
-    build_path = Path(args.build_path)
-    if not args.no_build:
-        linking = [] if args.dynamic else ["--static-swift-stdlib", "--disable-local-rpath"]
-        for product in ("Demo", "LibraryBench"):
-            subprocess.run(["swift", "build", "-c", "release", *linking, "--build-path",
-                            str(build_path), "--product", product], cwd=REPO, check=True,
+    # The release configuration as a command-line tool ships on Linux
+    # (Scripts/build-shipped.sh, docs/Performance.md "The shipped build"): the Swift runtime,
+    # FoundationEssentials and the C++ runtime linked in, which saves the dynamic loader's
+    # symbol binding and a cold start's mapping of libstdc++; no `$ORIGIN` in its search
+    # path; symbols and DWARF in a .debug file beside it. Built apart from .build, whose
+    # products the tests and checks use. --dynamic: as `swift build -c release` links.
+    build_path = Path(args.build_path).resolve()
+    if args.dynamic:
+        if not args.no_build:
+            for product in ("Demo", "LibraryBench"):
+                subprocess.run(["swift", "build", "-c", "release", "--build-path",
+                                str(build_path), "--product", product], cwd=REPO, check=True,
+                               stdout=subprocess.DEVNULL)
+        products = build_path / "release"
+    else:
+        if not args.no_build:
+            subprocess.run(["bash", str(REPO / "Scripts" / "build-shipped.sh"), str(build_path),
+                            "Demo", "LibraryBench"], cwd=REPO, check=True,
                            stdout=subprocess.DEVNULL)
-    demo = build_path / "release" / "Demo"
-    library_bench = build_path / "release" / "LibraryBench"
+        products = build_path / "shipped"
+    demo = products / "Demo"
+    library_bench = products / "LibraryBench"
     bin_dir = root / "bin"
     bin_dir.mkdir(exist_ok=True)
     lean = bin_dir / "lean-libexif"
@@ -329,7 +336,8 @@ def main():
             print(f"note: {row['library']}/{row['tool']}: {row['note']}{extra}")
     print("note: release builds in " + str(build_path) + ", the Swift runtime and Foundation "
           + ("linked dynamically (--dynamic)" if args.dynamic else
-             "linked statically (--static-swift-stdlib), as a Linux command-line tool ships")
+             "linked statically, stripped, as a Linux command-line tool ships"
+             " (Scripts/build-shipped.sh)")
           + ".")
     print("note: the Demo's time is the whole process: walk, sniff, read, JSON to /dev/null;"
           " 100k's exiftool ratio uses the 10k sample's rate (same seeds).")

@@ -17,6 +17,8 @@ final class StoredListing {
   let outputOffset: Int
   let outputLength: Int
   let checksum: OutputChecksum
+  /// The file's size and times when it was opened: a write into it since changes them.
+  private let stateWhenOpened: FileState
 
   /// Opens and checks the replay file at `path` for `key`; `nil` when it is missing, of
   /// another key, or damaged.
@@ -81,40 +83,22 @@ final class StoredListing {
     outputOffset = headerLength + key.count
     self.outputLength = Int(outputLength)
     checksum = OutputChecksum(first: number(7), second: number(8))
+    stateWhenOpened = FileState(fileStatus)
   }
 
   func close() { _ = Glibc.close(descriptor) }
 
-  /// How the output was checked.
-  enum CheckedOutput {
-    /// Read whole, these bytes.
-    case whole([UInt8])
-    /// Too long to hold: read in chunks, to be read again by ``copyOutput(to:)``.
-    case streamed
+  /// Reads the output in chunks and checks its checksum; `false` when it fails.
+  func checkOutput() -> Bool {
+    Self.outputMatches(
+      descriptor, offset: outputOffset, length: outputLength, checksum: checksum)
   }
 
-  /// Reads the output and checks its checksum; `nil` when it fails.
-  func checkOutput() -> CheckedOutput? {
-    if outputLength <= ListingReplay.wholeReadLimit {
-      return Self.wholeOutput(
-        descriptor, offset: outputOffset, length: outputLength, checksum: checksum
-      ).map(CheckedOutput.whole)
-    }
-    var computed = OutputChecksum()
-    let complete = chunks { chunk in
-      computed.add(whole: chunk)
-      return true
-    }
-    return complete && computed == checksum ? .streamed : nil
-  }
-
-  /// Starts reading the output whole and checking it on a thread of its own, through a
-  /// descriptor of its own (so that this file may be closed meanwhile), while the caller
-  /// walks the tree; `nil` when the output is too long to hold (``checkOutput()`` then
-  /// streams it) or no descriptor is left. The thread's value is the output, or `nil`
-  /// when it could not be read or fails its checksum.
-  func checkOutputAhead() -> ThreadResult<[UInt8]?>? {
-    guard outputLength <= ListingReplay.wholeReadLimit else { return nil }
+  /// Starts ``checkOutput()`` on a thread of its own, through a descriptor of its own (so
+  /// that this file may be closed meanwhile), while the caller walks the tree; `nil` when
+  /// no descriptor is left. Nothing of the output is kept: it is sent from the file once
+  /// the tree matched (``ByteOutputStream/send(from:offset:length:)``).
+  func checkOutputAhead() -> ThreadResult<Bool>? {
     let copy = DescriptorReserve.admit(fcntl(descriptor, F_DUPFD_CLOEXEC, 0))
     guard copy >= 0 else { return nil }
     let offset = outputOffset
@@ -122,25 +106,46 @@ final class StoredListing {
     let checksum = checksum
     return ThreadResult {
       defer { _ = Glibc.close(copy) }
-      return StoredListing.wholeOutput(copy, offset: offset, length: length, checksum: checksum)
+      return StoredListing.outputMatches(copy, offset: offset, length: length, checksum: checksum)
     }
   }
 
-  /// The `length` bytes at `offset` of `descriptor`, read whole, when they match
+  /// Whether the `length` bytes at `offset` of `descriptor`, read in chunks, match
   /// `checksum`.
-  private static func wholeOutput(
+  private static func outputMatches(
     _ descriptor: Int32, offset: Int, length: Int, checksum: OutputChecksum
-  ) -> [UInt8]? {
-    var bytes = [UInt8](repeating: 0, count: length)
-    guard read(descriptor, into: &bytes, at: offset) else { return nil }
+  ) -> Bool {
     var computed = OutputChecksum()
-    bytes.withUnsafeBytes { computed.add(whole: $0) }
-    return computed == checksum ? bytes : nil
+    let complete = chunks(of: descriptor, offset: offset, length: length) { chunk in
+      computed.add(whole: chunk)
+      return true
+    }
+    return complete && computed == checksum
+  }
+
+  /// Whether the file still has the size and times it had when it was opened: a write
+  /// into it (the file is replaced, never written in place, so another program's) changes
+  /// its modification and change times, which no program sets back.
+  var isUnchanged: Bool {
+    var status = stat()
+    return fstat(descriptor, &status) == 0 && FileState(status) == stateWhenOpened
+  }
+
+  /// Writes the output to `stream`: sent from the file by the kernel where the stream can
+  /// (standard output), else read and written in chunks; `false` when the file changed
+  /// since it was opened, or came short. A stream that stopped (a closed pipe, a signal)
+  /// is the caller's to report.
+  func writeOutput(to stream: inout some ByteOutputStream) -> Bool {
+    guard
+      let sent = stream.send(from: descriptor, offset: outputOffset, length: outputLength)
+    else { return copyOutput(to: &stream) }
+    let stopped = stream.isBroken || OutputGate.standardOutput.isClosed
+    return stopped || (sent == outputLength && isUnchanged)
   }
 
   /// Writes the output to `stream` in chunks, checking it again; `false` when it could not
   /// be read or no longer matches its checksum.
-  func copyOutput(to stream: inout some ByteOutputStream) -> Bool {
+  private func copyOutput(to stream: inout some ByteOutputStream) -> Bool {
     var computed = OutputChecksum()
     var stopped = false
     let complete = chunks { chunk in
@@ -156,13 +161,22 @@ final class StoredListing {
   /// Calls `body` with the output in chunks of a multiple of the checksum's block size,
   /// until it returns `false`; `false` when a read failed or came short.
   private func chunks(_ body: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+    Self.chunks(of: descriptor, offset: outputOffset, length: outputLength, body)
+  }
+
+  /// Calls `body` with the `length` bytes at `offset` of `descriptor` in chunks of a
+  /// multiple of the checksum's block size (one buffer of 1 MiB, reused), until it returns
+  /// `false`; `false` when a read failed or came short.
+  private static func chunks(
+    of descriptor: Int32, offset start: Int, length: Int,
+    _ body: (UnsafeRawBufferPointer) -> Bool
+  ) -> Bool {
     let size = 16 * OutputChecksum.blockSize
-    var chunk = [UInt8](repeating: 0, count: size)
+    var chunk = [UInt8](repeating: 0, count: min(size, length))
     var offset = 0
-    while offset < outputLength {
-      let count = min(size, outputLength - offset)
-      guard StoredListing.read(descriptor, into: &chunk, count: count, at: outputOffset + offset)
-      else { return false }
+    while offset < length {
+      let count = min(size, length - offset)
+      guard read(descriptor, into: &chunk, count: count, at: start + offset) else { return false }
       let goOn = chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
       offset += count
       guard goOn else { return true }
@@ -191,6 +205,19 @@ final class StoredListing {
       }
     }
     return true
+  }
+}
+
+/// A file's size and modification and change times, to tell whether it was written.
+private struct FileState: Equatable {
+  let size: Int64
+  let modified: Int64
+  let changed: Int64
+
+  init(_ status: stat) {
+    size = Int64(status.st_size)
+    modified = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
+    changed = Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
   }
 }
 

@@ -25,9 +25,6 @@ struct ListingReplay {
   /// The longest key and standard error recorded.
   static let maximumKey = 1 << 20
   static let maximumErrors = 1 << 20
-  /// Outputs up to this size are read once into memory, checked and written; longer ones
-  /// are read twice in chunks (checked, then written), so memory stays small.
-  static let wholeReadLimit = 32 << 20
 
   /// The replay file's path.
   let path: String
@@ -136,7 +133,7 @@ struct ListingReplay {
     to stdout: inout some ByteOutputStream, stderr: inout some TextOutputStream
   ) -> Outcome {
     let stored = StoredListing(path: path, key: key)
-    // The output is read while the tree is walked: the walk mostly waits for the kernel.
+    // The output is checked while the tree is walked: the walk mostly waits for the kernel.
     let ahead = stored?.checkOutputAhead()
     guard let walked = TreeFingerprint.take(root: root) else {
       stored?.close()
@@ -144,22 +141,15 @@ struct ListingReplay {
     }
     guard let stored else { return .missed(walked.fingerprint, latestChange: walked.latestChange) }
     defer { stored.close() }
-    guard stored.fingerprint == walked.fingerprint,
-      let checked = ahead.map({ $0.value().map(StoredListing.CheckedOutput.whole) })
-        ?? stored.checkOutput()
+    guard stored.fingerprint == walked.fingerprint, ahead?.value() ?? stored.checkOutput()
     else {
       return .missed(walked.fingerprint, latestChange: walked.latestChange)
     }
-    switch checked {
-    case .whole(let bytes):
-      bytes.withUnsafeBufferPointer { stdout.write(contentsOf: $0) }
-    case .streamed:
-      if !stored.copyOutput(to: &stdout) {
-        // The file changed after it was checked (it is replaced, never written in place,
-        // so another program did it): what went out cannot be taken back.
-        stderr.write("Error: the stored listing '\(path)' changed while it was written.\n")
-        return .replayed(status: DemoCommand.failure)
-      }
+    if !stored.writeOutput(to: &stdout) {
+      // The file changed after it was checked (it is replaced, never written in place, so
+      // another program did it): what went out cannot be taken back.
+      stderr.write("Error: the stored listing '\(path)' changed while it was written.\n")
+      return .replayed(status: DemoCommand.failure)
     }
     stderr.write(stored.errors)
     return .replayed(status: stored.status)

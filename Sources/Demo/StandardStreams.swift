@@ -15,12 +15,18 @@ protocol ByteOutputStream: TextOutputStream, Sendable {
   mutating func flush()
   /// Appends `bytes`, which are UTF-8 text, without an array made for them.
   mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>)
+  /// Appends the `length` bytes at `offset` of the file open as `source`, which are UTF-8
+  /// text, copied by the kernel; how many went out (fewer when a write failed, the output
+  /// was closed, or the file ended first), or `nil` when this stream cannot (nothing was
+  /// written: the caller reads and writes the bytes itself).
+  mutating func send(from source: Int32, offset: Int, length: Int) -> Int?
 }
 
 extension ByteOutputStream {
   var isBroken: Bool { false }
   mutating func flush() {}
   mutating func write(contentsOf bytes: UnsafeBufferPointer<UInt8>) { write(bytes: Array(bytes)) }
+  mutating func send(from source: Int32, offset: Int, length: Int) -> Int? { nil }
 }
 
 extension String: ByteOutputStream {
@@ -132,6 +138,40 @@ struct FileDescriptorStream: ByteOutputStream {
       return
     }
     writeOut(UnsafeRawBufferPointer(bytes))
+  }
+
+  /// Writes out what is buffered, then sends the `length` bytes at `offset` of `source`
+  /// with `sendfile` (a replayed listing of many megabytes never passes through this
+  /// process), ``capacity`` bytes at a time so that a closed ``gate`` stops it as it stops
+  /// a write; retries `EINTR`, and sets ``failure`` as a write does. `nil` when the kernel
+  /// cannot send to this descriptor (`EINVAL`, `ENOSYS` before the first byte).
+  mutating func send(from source: Int32, offset: Int, length: Int) -> Int? {
+    flush()
+    guard !isBroken else { return 0 }
+    if length > 0, let beforeFirstWrite {
+      self.beforeFirstWrite = nil
+      beforeFirstWrite()
+    }
+    var sent = 0
+    while sent < length {
+      if gate?.isClosed == true { break }
+      var position = off_t(offset + sent)
+      let chunk = min(max(capacity, 1 << 16), length - sent)
+      let result = sendfile(descriptor, source, &position, chunk)
+      if result > 0 {
+        sent += result
+      } else if result == 0 {
+        break
+      } else if errno == EINTR {
+        continue
+      } else if sent == 0, errno == EINVAL || errno == ENOSYS {
+        return nil
+      } else {
+        failure = errno
+        break
+      }
+    }
+    return sent
   }
 
   /// Writes out everything buffered, retrying short writes and `EINTR`.

@@ -421,3 +421,81 @@ struct TreeFingerprintTests {
     }
   }
 }
+
+/// A replay file on its own: recorded with a key of the test's, opened, written out.
+struct StoredListingTests {
+  private let key = Array("a key of the test's".utf8)
+
+  /// A replay file at `path` holding `output` and `errors`.
+  private func record(_ output: [UInt8], errors: String, at path: String) throws {
+    var recording = try #require(
+      ListingRecording(
+        path: path, key: key, fingerprint: TreeFingerprint(first: 1, second: 2, entries: 3)))
+    output.withUnsafeBufferPointer { recording.append($0) }
+    recording.finish(status: 0, errors: errors, keep: true)
+  }
+
+  /// The output checked in chunks, then sent from the file to a file descriptor, or read
+  /// and written by a stream that cannot send; the same bytes either way.
+  @Test func aCheckedOutputIsWrittenWholeEitherWay() throws {
+    let folder = try TemporaryFolder("StoredListingTests")
+    let path = folder.absolute("listing")
+    let output = (0..<3_000_000).map { UInt8(ascii: "a") &+ UInt8($0 % 26) }
+    try record(output, errors: "warning: one\n", at: path)
+    let stored = try #require(StoredListing(path: path, key: key))
+    defer { stored.close() }
+    #expect(stored.errors == "warning: one\n")
+    #expect(stored.checkOutput())
+    #expect(stored.checkOutputAhead()?.value() == true)
+    let outPath = folder.absolute("out")
+    let out = open(outPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(out >= 0)
+    var stream = FileDescriptorStream(descriptor: out, capacity: 64 * 1024)
+    #expect(stored.writeOutput(to: &stream))
+    close(out)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: outPath)) == Data(output))
+    var text = ""
+    #expect(stored.writeOutput(to: &text))
+    #expect(Array(text.utf8) == output)
+    // A full device (which cannot take `sendfile`: the bytes are written) fails the
+    // stream, for the caller to report (74); the file itself was fine.
+    let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    try #require(full >= 0)
+    defer { close(full) }
+    var toFull = FileDescriptorStream(descriptor: full, capacity: 64 * 1024)
+    #expect(stored.writeOutput(to: &toFull))
+    #expect(toFull.failure == ENOSPC)
+  }
+
+  /// A byte written into the file in place after it was opened (another program: the
+  /// Demo only ever replaces it) fails the check, or, once checked, the write.
+  @Test func aFileWrittenInPlaceIsNotTakenAsChecked() throws {
+    let folder = try TemporaryFolder("StoredListingTests")
+    let path = folder.absolute("listing")
+    let output = Array(repeating: UInt8(ascii: "x"), count: 200_000)
+    try record(output, errors: "", at: path)
+    // Opened long enough after it was written for the change time to move.
+    usleep(20_000)
+    let stored = try #require(StoredListing(path: path, key: key))
+    defer { stored.close() }
+    #expect(stored.checkOutput())
+    let writer = open(path, O_WRONLY | O_CLOEXEC)
+    try #require(writer >= 0)
+    let offset = off_t(stored.outputOffset + 1000)
+    #expect(pwrite(writer, "x", 1, offset) == 1)
+    close(writer)
+    #expect(stored.checkOutput())
+    #expect(!stored.isUnchanged)
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    try #require(null >= 0)
+    defer { close(null) }
+    var stream = FileDescriptorStream(descriptor: null, capacity: 64 * 1024)
+    #expect(!stored.writeOutput(to: &stream))
+    // A different byte fails the checksum itself.
+    let changer = open(path, O_WRONLY | O_CLOEXEC)
+    try #require(changer >= 0)
+    #expect(pwrite(changer, "y", 1, offset) == 1)
+    close(changer)
+    #expect(!stored.checkOutput())
+  }
+}

@@ -258,4 +258,98 @@ import Testing
     let count = read(ends[0], &buffer, buffer.count)
     #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "before")
   }
+
+  /// A file of `count` patterned bytes in `folder`, open for reading.
+  private func source(_ count: Int, in folder: TemporaryFolder) throws -> (Int32, [UInt8]) {
+    let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+    let path = folder.root.appendingPathComponent("source").path
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    try #require(descriptor >= 0)
+    return (descriptor, bytes)
+  }
+
+  /// A replayed listing is sent from its file by the kernel, after what was buffered,
+  /// every byte once and in order, through a pipe's partial writes.
+  @Test func aSentRangeGoesOutAfterTheBufferThroughAPipe() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let (file, bytes) = try source((1 << 20) + 123, in: folder)
+    defer { close(file) }
+    var ends: [Int32] = [0, 0]
+    try #require(pipe(&ends) == 0)
+    defer { close(ends[0]) }
+    let received = Mutex<[UInt8]>([])
+    let done = DispatchGroup()
+    let readEnd = ends[0]
+    DispatchQueue.global().async(group: done) {
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = read(readEnd, &chunk, chunk.count)
+        if count <= 0 { break }
+        received.withLock { $0.append(contentsOf: chunk.prefix(count)) }
+      }
+    }
+    var stream = FileDescriptorStream(descriptor: ends[1], capacity: 8)
+    stream.write("head")
+    let sent = stream.send(from: file, offset: 5, length: bytes.count - 9)
+    close(ends[1])
+    #expect(sent == bytes.count - 9)
+    #expect(stream.failure == nil)
+    done.wait()
+    #expect(received.withLock { $0 } == Array("head".utf8) + bytes[5..<(bytes.count - 4)])
+    // The file's own offset is not moved.
+    #expect(lseek(file, 0, SEEK_CUR) == 0)
+  }
+
+  @Test func aSentRangeIntoAFileIsTheSameBytes() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let (file, bytes) = try source(300_000, in: folder)
+    defer { close(file) }
+    let path = folder.root.appendingPathComponent("out").path
+    let out = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    try #require(out >= 0)
+    var stream = FileDescriptorStream(descriptor: out, capacity: 64 * 1024)
+    #expect(stream.send(from: file, offset: 0, length: bytes.count) == bytes.count)
+    close(out)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+  }
+
+  /// A file that ends before the range does is reported by the count sent, not as a
+  /// failure of the output.
+  @Test func aShortFileStopsASend() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let (file, bytes) = try source(100_000, in: folder)
+    defer { close(file) }
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    try #require(null >= 0)
+    defer { close(null) }
+    var stream = FileDescriptorStream(descriptor: null, capacity: 0)
+    #expect(stream.send(from: file, offset: 90_000, length: 20_000) == bytes.count - 90_000)
+    #expect(stream.failure == nil)
+  }
+
+  @Test func aClosedGateSendsNothing() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let (file, bytes) = try source(1000, in: folder)
+    defer { close(file) }
+    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+    try #require(null >= 0)
+    defer { close(null) }
+    let gate = OutputGate()
+    gate.close()
+    var stream = FileDescriptorStream(descriptor: null, capacity: 0, gate: gate)
+    #expect(stream.send(from: file, offset: 0, length: bytes.count) == 0)
+    #expect(stream.failure == nil)
+  }
+
+  /// A stream that cannot send (a String in tests) says so without writing anything, and
+  /// the replay then writes the bytes itself.
+  @Test func aStreamWithoutSendSaysSo() throws {
+    let folder = try TemporaryFolder("OutputHygieneTests")
+    let (file, bytes) = try source(1000, in: folder)
+    defer { close(file) }
+    var text = ""
+    #expect(text.send(from: file, offset: 0, length: bytes.count) == nil)
+    #expect(text.isEmpty)
+  }
 }

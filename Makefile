@@ -302,4 +302,4 @@ edge-tests: deps
 	python3 Scripts/edge-tests.py --demo .build/release/Demo --dir $(EDGE_DIR)
 
 clean:
-	rm -rf .build .build-asan .build-tsan .build-fuzz .build-valgrind Fuzz/.build
+	rm -rf .build .build-asan .build-tsan .build-fuzz .build-valgrind .build-shipped .build-bench Fuzz/.build

@@ -97,6 +97,15 @@ struct ListingReplayProcessTests {
       ["-c", "\"$0\" \"$@\" > '\(output)'", demoExecutable.path] + workspace.arguments(format))
     #expect(shell.exited && shell.status == 0)
     #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(plain.stdout.utf8))
+    // Appended to a file (`>>`: O_APPEND, which `sendfile` refuses), it is written by the
+    // fallback, after what the file held.
+    let appended = try run(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "\"$0\" \"$@\" >> '\(output)'", demoExecutable.path] + workspace.arguments(format))
+    #expect(appended.exited && appended.status == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: output)) == Data((plain.stdout + plain.stdout).utf8)
+    )
   }
 
   /// Each change to the tree, and each change of what the output depends on besides it,

@@ -31,7 +31,7 @@ struct DemoProcessTests {
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     // `head -1`: read one line, then close the pipe.
     var line: [UInt8] = []
     var byte: UInt8 = 0

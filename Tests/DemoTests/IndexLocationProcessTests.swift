@@ -114,7 +114,7 @@ struct IndexLocationProcessTests {
     let output = Pipe()
     holder.standardInput = input
     holder.standardOutput = output
-    try holder.run()
+    try SpawnFence.exclusive { try holder.run() }
     var said = Data()
     while !said.contains(UInt8(ascii: "\n")) {
       let chunk = output.fileHandleForReading.availableData

@@ -23,7 +23,7 @@ struct PageProcessTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     terminal.closeTerminalSide()
     process.waitUntilExit()
     let screen = String(decoding: terminal.finish(), as: UTF8.self)

@@ -315,7 +315,7 @@ struct SystemProcessTests {
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     process.standardError = FileHandle(fileDescriptor: terminal.terminal, closeOnDealloc: false)
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     // Process dup2()s the descriptor into the child and leaves the test's copy open.
     #expect(fcntl(terminal.terminal, F_GETFD) >= 0)
     terminal.closeTerminalSide()
@@ -358,7 +358,7 @@ struct SystemProcessTests {
     let (output, errors) = (Pipe(), Pipe())
     process.standardOutput = output
     process.standardError = errors
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     let collected = Mutex([Data(), Data()])
     let readers = DispatchGroup()
     func collect(_ pipe: Pipe, into index: Int) {
@@ -434,7 +434,7 @@ struct SystemProcessTests {
     let errors = Pipe()
     process.standardError = errors
     let started = ContinuousClock.now
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     let stderr = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let elapsed = ContinuousClock.now - started

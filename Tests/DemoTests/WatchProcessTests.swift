@@ -23,7 +23,7 @@ final class WatchProcess: Sendable {
     let (out, err) = (Pipe(), Pipe())
     process.standardOutput = out
     process.standardError = err
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     for (index, pipe) in [out, err].enumerated() {
       let output = self.output
       let descriptor = pipe.fileHandleForReading.fileDescriptor

@@ -251,7 +251,7 @@ struct WorkerPicturesProcessTests {
     process.standardOutput = FileHandle.nullDevice
     let errors = Pipe()
     process.standardError = errors
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     let text = errors.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: text, as: UTF8.self))

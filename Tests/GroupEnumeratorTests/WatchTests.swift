@@ -155,14 +155,19 @@ func watchDescriptors(under path: String) throws -> [String] {
 }
 
 /// Writes `content` to `path` with plain system calls: `open(O_CREAT | O_TRUNC)`, one
-/// `write`, `close` (so the watcher sees `IN_CLOSE_WRITE`).
+/// `write`, `close` (so the watcher sees `IN_CLOSE_WRITE`), while no test starts a child
+/// (``SpawnFence``: no child holds the descriptor, whose close would be reported again).
 func writeFile(_ path: String, _ content: [UInt8]) throws {
-  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-  guard descriptor >= 0 else { throw TemporaryFolder.SetupError(description: "open \(path)") }
-  defer { close(descriptor) }
-  let written = content.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-  guard written == content.count else {
-    throw TemporaryFolder.SetupError(description: "write \(path)")
+  try SpawnFence.exclusive {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw TemporaryFolder.SetupError(description: "open \(path)")
+    }
+    defer { close(descriptor) }
+    let written = content.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard written == content.count else {
+      throw TemporaryFolder.SetupError(description: "write \(path)")
+    }
   }
 }
 

@@ -46,7 +46,7 @@ public func run(
   let (out, err) = (Pipe(), Pipe())
   process.standardOutput = out
   process.standardError = err
-  try process.run()
+  try SpawnFence.exclusive { try process.run() }
   let deadline = ContinuousClock.now + limit
   // Read both pipes to the end, so a large output cannot fill a pipe and stall the child.
   let collected = LockedValue<[Data]>([Data(), Data()])
@@ -89,7 +89,7 @@ public final class Running: Sendable {
     let errors = Pipe()
     process.standardOutput = pipe
     process.standardError = errors
-    try process.run()
+    try SpawnFence.exclusive { try process.run() }
     let pid = process.processIdentifier
     DispatchQueue.global().async(group: finished) { [self] in
       var lines = 0

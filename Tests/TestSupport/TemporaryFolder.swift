@@ -44,15 +44,19 @@ public final class TemporaryFolder {
     let destination = root.appendingPathComponent(relative)
     try FileManager.default.createDirectory(
       at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: Sample.library.appendingPathComponent(fixture), to: destination)
+    try SpawnFence.exclusive {
+      try FileManager.default.copyItem(
+        at: Sample.library.appendingPathComponent(fixture), to: destination)
+    }
   }
 
   /// Copies `Fixtures/Library` (see ``Sample``) to `relative` and returns the copy's URL.
   @discardableResult
   public func copyLibrary(as relative: String = "Library") throws -> URL {
     let destination = root.appendingPathComponent(relative)
-    try FileManager.default.copyItem(at: Sample.library, to: destination)
+    try SpawnFence.exclusive {
+      try FileManager.default.copyItem(at: Sample.library, to: destination)
+    }
     return destination
   }
 
@@ -92,15 +96,22 @@ public final class TemporaryFolder {
   }
 
   /// Writes a file whose path is given as bytes.
+  ///
+  /// No child a test starts meanwhile inherits the descriptor (``SpawnFence``).
   public func write(bytes relative: [UInt8], _ content: [UInt8]) throws {
-    let descriptor = open(cString(absolute(relative)), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else {
-      throw SetupError(description: "create \(relative): \(errorText())")
-    }
-    defer { close(descriptor) }
-    let written = content.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-    guard written == content.count else {
-      throw SetupError(description: "write \(relative): \(errorText())")
+    let path = cString(absolute(relative))
+    try SpawnFence.exclusive {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw SetupError(description: "create \(relative): \(errorText())")
+      }
+      defer { close(descriptor) }
+      let written = content.withUnsafeBytes {
+        Glibc.write(descriptor, $0.baseAddress, $0.count)
+      }
+      guard written == content.count else {
+        throw SetupError(description: "write \(relative): \(errorText())")
+      }
     }
   }
 

@@ -207,25 +207,14 @@ import Testing
     try #require(pipe(&ends) == 0)
     defer { close(ends[0]) }
     let run = (0..<(1 << 20) + 7).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
-    let received = Mutex<[UInt8]>([])
-    let done = DispatchGroup()
-    let readEnd = ends[0]
-    DispatchQueue.global().async(group: done) {
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      while true {
-        let count = read(readEnd, &chunk, chunk.count)
-        if count <= 0 { break }
-        received.withLock { $0.append(contentsOf: chunk.prefix(count)) }
-      }
-    }
+    let received = PipeReader(ends[0])
     var stream = FileDescriptorStream(descriptor: ends[1], capacity: 8)
     Array("head".utf8).withUnsafeBufferPointer { stream.write(contentsOf: $0) }
     run.withUnsafeBufferPointer { stream.write(contentsOf: $0) }
     stream.flush()
     close(ends[1])
     #expect(stream.failure == nil)
-    done.wait()
-    #expect(received.withLock { $0 } == Array("head".utf8) + run)
+    #expect(received.bytes() == Array("head".utf8) + run)
   }
 
   @Test func aStreamWhoseReaderWentAwayRecordsEPIPE() throws {
@@ -278,25 +267,14 @@ import Testing
     var ends: [Int32] = [0, 0]
     try #require(pipe(&ends) == 0)
     defer { close(ends[0]) }
-    let received = Mutex<[UInt8]>([])
-    let done = DispatchGroup()
-    let readEnd = ends[0]
-    DispatchQueue.global().async(group: done) {
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      while true {
-        let count = read(readEnd, &chunk, chunk.count)
-        if count <= 0 { break }
-        received.withLock { $0.append(contentsOf: chunk.prefix(count)) }
-      }
-    }
+    let received = PipeReader(ends[0])
     var stream = FileDescriptorStream(descriptor: ends[1], capacity: 8)
     stream.write("head")
     let sent = stream.send(from: file, offset: 5, length: bytes.count - 9)
     close(ends[1])
     #expect(sent == bytes.count - 9)
     #expect(stream.failure == nil)
-    done.wait()
-    #expect(received.withLock { $0 } == Array("head".utf8) + bytes[5..<(bytes.count - 4)])
+    #expect(received.bytes() == Array("head".utf8) + bytes[5..<(bytes.count - 4)])
     // The file's own offset is not moved.
     #expect(lseek(file, 0, SEEK_CUR) == 0)
   }
@@ -351,5 +329,29 @@ import Testing
     var text = ""
     #expect(text.send(from: file, offset: 0, length: bytes.count) == nil)
     #expect(text.isEmpty)
+  }
+}
+
+/// Reads a pipe's read end to its end on a thread of its own (so that a writer larger than
+/// the pipe's buffer is never stalled).
+private final class PipeReader: Sendable {
+  private let received = Mutex<[UInt8]>([])
+  private let done = DispatchGroup()
+
+  init(_ readEnd: Int32) {
+    DispatchQueue.global().async(group: done) { [self] in
+      var chunk = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = read(readEnd, &chunk, chunk.count)
+        if count <= 0 { break }
+        received.withLock { $0.append(contentsOf: chunk.prefix(count)) }
+      }
+    }
+  }
+
+  /// Everything read, once the write end is closed.
+  func bytes() -> [UInt8] {
+    done.wait()
+    return received.withLock { $0 }
   }
 }

@@ -136,12 +136,12 @@ struct EXIFBlock {
   /// The IFD0 tags the interpreter reads.
   private static let interpretedIFD0 = Set(EXIFTag.interpreted.filter { $0.directory == .ifd0 })
 
-  /// A classic TIFF walker over the block, or `nil` when it has no TIFF header.
   /// The walker's faults, each after a space, to end a problem's message.
   private static func text(of faults: [TIFFParsingError]) -> String {
     faults.map { " " + $0.description }.joined()
   }
 
+  /// A classic TIFF walker over the block, or `nil` when it has no TIFF header.
   private func walker() -> TIFFDirectoryWalker<ArrayByteSource>? {
     TIFFDirectoryWalker(tiff: hasIdentifier ? Array(tiff) : storage)
   }
